@@ -1,0 +1,20 @@
+//! Criterion benchmark: re-simulating every turn of a real ladder replay.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::path::PathBuf;
+use terminal_studio::replay::read_replay;
+use terminal_studio::verify::bench::{prepare_turns, simulate_turns};
+
+fn bench_replay(c: &mut Criterion) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz");
+    let Ok(replay) = read_replay(&path) else {
+        eprintln!("benchmark replay not found at {}; skipping", path.display());
+        return;
+    };
+    let Ok(turns) = prepare_turns(&replay) else { return };
+    c.bench_function("resimulate live-2022 1003 (all turns)", |b| b.iter(|| simulate_turns(&turns)));
+}
+
+criterion_group!(benches, bench_replay);
+criterion_main!(benches);

@@ -1,0 +1,53 @@
+//! The command line: clap subcommands, each a thin shell over the library.
+
+mod bench_cmd;
+mod verify_cmd;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "terminal-studio", version, about = "A fast native workbench for Terminal (Correlation One)")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Re-simulate real replays frame by frame and report fidelity.
+    Verify {
+        /// Replay files or folders (searched recursively for *.replay and *.replay.gz).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON object per replay, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Print only diverged replays and the summary.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Measure engine speed re-simulating a replay's turns.
+    Bench {
+        replay: PathBuf,
+        /// Seconds to run.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
+        Some(Command::Bench { replay, seconds }) => bench_cmd::run(&replay, seconds),
+        None => {
+            eprintln!("no command given; try `terminal-studio --help`");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! `terminal-studio verify`: fidelity on real replays.
+
+use crate::verify::{ReplayReport, Status, collect_replays, verify_file};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Verifies files on `jobs` threads, keeping the input order in the output.
+pub fn verify_all(files: &[PathBuf], jobs: usize, mut each: impl FnMut(&ReplayReport)) -> Vec<ReplayReport> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut reports: Vec<Option<ReplayReport>> = vec![None; files.len()];
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    if tx.send((i, verify_file(f))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut printed = 0;
+        for (i, r) in rx {
+            reports[i] = Some(r);
+            while let Some(Some(r)) = reports.get(printed) {
+                each(r);
+                printed += 1;
+            }
+        }
+    });
+    reports.into_iter().flatten().collect()
+}
+
+pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> ExitCode {
+    let files = collect_replays(paths);
+    if files.is_empty() {
+        eprintln!("no replay files found under {paths:?}");
+        return ExitCode::from(2);
+    }
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let started = std::time::Instant::now();
+    let reports = verify_all(&files, jobs, |r| {
+        if json {
+            println!("{}", r.to_json());
+            return;
+        }
+        if quiet && matches!(r.status, Status::Exact | Status::Skipped) {
+            return;
+        }
+        let pct = if r.frames_total > 0 { 100.0 * r.frames_exact as f64 / r.frames_total as f64 } else { 100.0 };
+        println!("{:<8} {:>6}/{:<6} {:>7.3}%  {}", r.status.as_str(), r.frames_exact, r.frames_total, pct, r.file.display());
+        if let Some(d) = &r.first_divergence {
+            println!("    first divergence: {d}");
+        }
+        if let Some(reason) = &r.reason {
+            println!("    {reason}");
+        }
+    });
+
+    #[derive(Default)]
+    struct Tally {
+        replays: usize,
+        exact: usize,
+        diverged: usize,
+        skipped: usize,
+        errors: usize,
+        frames_total: usize,
+        frames_exact: usize,
+    }
+    let mut by_ruleset: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut total = Tally::default();
+    for r in &reports {
+        let key = r.ruleset.clone().unwrap_or_else(|| "-".into());
+        for t in [by_ruleset.entry(key).or_default(), &mut total] {
+            t.replays += 1;
+            match r.status {
+                Status::Exact => t.exact += 1,
+                Status::Diverged => t.diverged += 1,
+                Status::Skipped => t.skipped += 1,
+                Status::Error => t.errors += 1,
+            }
+            if r.status != Status::Skipped {
+                t.frames_total += r.frames_total;
+                t.frames_exact += r.frames_exact;
+            }
+        }
+    }
+    let pct = |t: &Tally| if t.frames_total > 0 { 100.0 * t.frames_exact as f64 / t.frames_total as f64 } else { 100.0 };
+    if json {
+        let rulesets: serde_json::Map<String, serde_json::Value> = by_ruleset
+            .iter()
+            .map(|(k, t)| {
+                (k.clone(), serde_json::json!({"replays": t.replays, "exact": t.exact, "diverged": t.diverged, "skipped": t.skipped, "errors": t.errors, "frames_total": t.frames_total, "frames_exact": t.frames_exact}))
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"summary": true, "replays": total.replays, "exact": total.exact, "diverged": total.diverged, "skipped": total.skipped, "errors": total.errors, "frames_total": total.frames_total, "frames_exact": total.frames_exact, "fidelity_percent": pct(&total), "rulesets": rulesets, "seconds": started.elapsed().as_secs_f64()})
+        );
+    } else {
+        println!();
+        for (k, t) in &by_ruleset {
+            println!(
+                "  {k:<16} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
+                t.replays, t.exact, t.diverged, t.skipped, t.errors, t.frames_exact, t.frames_total, pct(t)
+            );
+        }
+        println!(
+            "summary: {} replays: {} exact, {} diverged, {} skipped (legacy), {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
+            total.replays,
+            total.exact,
+            total.diverged,
+            total.skipped,
+            total.errors,
+            total.frames_exact,
+            total.frames_total,
+            pct(&total),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if total.diverged == 0 && total.errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

@@ -1,0 +1,538 @@
+//! The game state and the turn loop (MECHANICS.md §3): turn frames, command application,
+//! action ticks, restore, removals and the end of the game.
+
+use super::commands::{Command, CommandKind};
+use super::config::Config;
+use super::frame::{
+    DeathEvent, EndStats, Events, Frame, Phase, PlayerEndStats, SpawnEvent, Stats, TurnInfo, UNIT_LISTS, UnitEntry,
+};
+use super::geometry::{CELLS, Edge, Player, Tile};
+use super::pathing::{Blockers, Pathfinder};
+use super::resources::round1;
+use super::unit::Unit;
+use std::sync::Arc;
+
+/// The turn after which the game ends (turns 0–99 are played).
+pub const TURN_LIMIT: i32 = 100;
+
+/// Per-player state beyond the four stats: the totals reported in `endStats`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlayerState {
+    pub stats: Stats,
+    pub name: String,
+    pub crashed: bool,
+    pub timeout_death: bool,
+    pub time_damage_taken: i64,
+    pub total_computation_time: i64,
+    pub mp_spent: f32,
+    pub mp_destroyed: f32,
+    pub mp_spoiled: f32,
+    pub sp_spent: f32,
+}
+
+/// Why a command was rejected (rejections leave no trace in frames; the runner logs them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    OffBoard,
+    EnemyHalf,
+    Occupied,
+    NotAnEdge,
+    CannotAfford,
+    NoOwnStructure,
+    AlreadyUpgraded,
+    NotUpgradable,
+    AlreadyMarked,
+    WrongLine,
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = match self {
+            Rejection::OffBoard => "tile is off the board",
+            Rejection::EnemyHalf => "tile is on the opponent's half",
+            Rejection::Occupied => "tile already holds a structure",
+            Rejection::NotAnEdge => "mobile units must be deployed on an own edge",
+            Rejection::CannotAfford => "not enough resources",
+            Rejection::NoOwnStructure => "no own structure on that tile",
+            Rejection::AlreadyUpgraded => "structure is already upgraded",
+            Rejection::NotUpgradable => "this structure type has no upgrade",
+            Rejection::AlreadyMarked => "structure is already marked for removal",
+            Rejection::WrongLine => "not allowed on this line",
+        };
+        f.write_str(s)
+    }
+}
+
+/// A full game in progress.
+#[derive(Clone)]
+pub struct Game {
+    pub config: Arc<Config>,
+    pub turn: i32,
+    /// Index of the last action frame sent in this turn (−1 in the deploy phase).
+    pub action_frame: i32,
+    /// Number of frames sent so far (the next frame's `totalFrame`).
+    pub frames_sent: i64,
+    /// Action frames sent in the whole game (`endStats.frames`).
+    pub action_frames_sent: i64,
+    pub players: [PlayerState; 2],
+    /// Every unit on the board, in ascending id.
+    pub units: Vec<Unit>,
+    pub next_id: u32,
+    /// Id of the structure on each tile (0 = none).
+    pub(crate) structure_at: Box<[u32; CELLS]>,
+    pathfinder: Option<Pathfinder>,
+    /// Events accumulated for the next frame.
+    pub events: Events,
+    pub over: bool,
+}
+
+impl Game {
+    pub fn new(config: Arc<Config>) -> Game {
+        let r = &config.resources;
+        let stats = Stats { hp: r.starting_hp, sp: r.starting_sp, mp: r.starting_mp, time_ms: 0 };
+        let player = PlayerState { stats, ..PlayerState::default() };
+        Game {
+            config,
+            turn: 0,
+            action_frame: -1,
+            frames_sent: 0,
+            action_frames_sent: 0,
+            players: [player.clone(), player],
+            units: Vec::new(),
+            next_id: 1,
+            structure_at: Box::new([0; CELLS]),
+            pathfinder: None,
+            events: Events::default(),
+            over: false,
+        }
+    }
+
+    pub fn player(&self, p: Player) -> &PlayerState {
+        &self.players[p.index()]
+    }
+
+    pub fn player_mut(&mut self, p: Player) -> &mut PlayerState {
+        &mut self.players[p.index()]
+    }
+
+    // ----- board queries -------------------------------------------------------------
+
+    pub fn unit_index(&self, id: u32) -> Option<usize> {
+        self.units.binary_search_by_key(&id, |u| u.id).ok()
+    }
+
+    pub fn unit_by_id(&self, id: u32) -> Option<&Unit> {
+        self.unit_index(id).map(|i| &self.units[i])
+    }
+
+    /// The structure standing on a tile, if any.
+    pub fn structure_on(&self, t: Tile) -> Option<&Unit> {
+        if !t.in_play() {
+            return None;
+        }
+        match self.structure_at[t.index()] {
+            0 => None,
+            id => self.unit_by_id(id),
+        }
+    }
+
+    pub fn blockers(&self) -> Blockers {
+        let mut b = Blockers::default();
+        for u in self.units.iter().filter(|u| u.is_structure) {
+            b.set(u.tile, true);
+        }
+        b
+    }
+
+    /// The pathfinder for the current board (rebuilt after structures change).
+    pub fn pathfinder(&mut self) -> &mut Pathfinder {
+        if self.pathfinder.is_none() {
+            self.pathfinder = Some(Pathfinder::new(self.blockers()));
+        }
+        self.pathfinder.get_or_insert_with(|| Pathfinder::new(Blockers::default()))
+    }
+
+    pub(crate) fn board_changed(&mut self) {
+        self.pathfinder = None;
+    }
+
+    /// Inserts a unit keeping ascending id order.
+    pub fn insert_unit(&mut self, unit: Unit) {
+        if unit.is_structure {
+            self.structure_at[unit.tile.index()] = unit.id;
+            self.board_changed();
+        }
+        let pos = self.units.partition_point(|u| u.id < unit.id);
+        self.units.insert(pos, unit);
+    }
+
+    fn remove_unit_at(&mut self, index: usize) -> Unit {
+        let u = self.units.remove(index);
+        if u.is_structure && self.structure_at[u.tile.index()] == u.id {
+            self.structure_at[u.tile.index()] = 0;
+            self.board_changed();
+        }
+        u
+    }
+
+    pub fn has_mobile_units(&self) -> bool {
+        self.units.iter().any(|u| !u.is_structure)
+    }
+
+    // ----- commands ------------------------------------------------------------------
+
+    fn pay(&mut self, p: Player, sp: f32, mp: f32) -> Result<(), Rejection> {
+        let s = &mut self.players[p.index()].stats;
+        if s.sp < sp || s.mp < mp {
+            return Err(Rejection::CannotAfford);
+        }
+        s.sp = round1(s.sp - sp);
+        s.mp = round1(s.mp - mp);
+        Ok(())
+    }
+
+    fn take_id(&mut self) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Validates, pays for and applies one command (PROTOCOL.md §6.3).
+    pub fn apply_command(&mut self, p: Player, c: Command) -> Result<(), Rejection> {
+        let t = c.tile;
+        if !t.in_play() {
+            return Err(Rejection::OffBoard);
+        }
+        if !p.owns(t) {
+            return Err(Rejection::EnemyHalf);
+        }
+        let config = Arc::clone(&self.config);
+        match c.kind {
+            CommandKind::Spawn(unit_type) => {
+                let stats = config.unit(unit_type as usize);
+                if self.structure_on(t).is_some() {
+                    return Err(Rejection::Occupied);
+                }
+                let edge = if stats.is_structure {
+                    None
+                } else {
+                    Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?)
+                };
+                self.pay(p, stats.cost_sp, stats.cost_mp)?;
+                let id = self.take_id();
+                let ps = &mut self.players[p.index()];
+                let unit = match edge {
+                    None => {
+                        ps.sp_spent += stats.cost_sp;
+                        Unit::new_structure(id, unit_type, p, t, stats.start_health)
+                    }
+                    Some(e) => {
+                        ps.mp_spent += stats.cost_mp;
+                        Unit::new_mobile(id, unit_type, p, t, stats.start_health, e.opposite())
+                    }
+                };
+                self.insert_unit(unit);
+                self.events.spawn.push(SpawnEvent { tile: t, unit_type, id, owner: p });
+            }
+            CommandKind::Upgrade => {
+                let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
+                if old.upgraded {
+                    return Err(Rejection::AlreadyUpgraded);
+                }
+                let (old_id, unit_type, old_base) = (old.id, old.unit_type, old.base_health);
+                let base = config.unit(unit_type as usize);
+                let up = base.upgrade.as_deref().ok_or(Rejection::NotUpgradable)?;
+                self.pay(p, up.cost_sp, up.cost_mp)?;
+                self.players[p.index()].sp_spent += up.cost_sp;
+                let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
+                self.remove_unit_at(index);
+                let id = self.take_id();
+                let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
+                let mut unit = Unit::new_structure(id, unit_type, p, t, health);
+                unit.upgraded = true;
+                self.insert_unit(unit);
+                self.events.spawn.push(SpawnEvent { tile: t, unit_type: super::config::UPGRADE as u8, id, owner: p });
+            }
+            CommandKind::Remove => {
+                let turn = self.turn;
+                let id = self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
+                let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
+                let unit = &mut self.units[index];
+                if unit.marked_turn.is_some() {
+                    return Err(Rejection::AlreadyMarked);
+                }
+                unit.marked_turn = Some(turn);
+                self.events.spawn.push(SpawnEvent { tile: t, unit_type: super::config::REMOVE as u8, id, owner: p });
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one reply line: entries in order, every removal after the other entries.
+    /// Returns the rejected entries with the reason.
+    pub fn apply_line(&mut self, p: Player, line: &[Command]) -> Vec<(Command, Rejection)> {
+        let mut rejected = Vec::new();
+        let ordered = line
+            .iter()
+            .filter(|c| c.kind != CommandKind::Remove)
+            .chain(line.iter().filter(|c| c.kind == CommandKind::Remove));
+        for &c in ordered {
+            if let Err(r) = self.apply_command(p, c) {
+                rejected.push((c, r));
+            }
+        }
+        rejected
+    }
+
+    /// Applies both players' two lines in the official order: P1 build, P2 build,
+    /// P1 deploy, P2 deploy. `lines[p] = (build, deploy)`.
+    pub fn apply_turn_commands(&mut self, lines: [(&[Command], &[Command]); 2]) -> [Vec<(Command, Rejection)>; 2] {
+        let mut rejected = [Vec::new(), Vec::new()];
+        for p in Player::both() {
+            rejected[p.index()].extend(self.apply_line(p, lines[p.index()].0));
+        }
+        for p in Player::both() {
+            rejected[p.index()].extend(self.apply_line(p, lines[p.index()].1));
+        }
+        rejected
+    }
+
+    // ----- time and crashes ----------------------------------------------------------
+
+    /// Records how long a player took to answer this turn and charges the soft-limit
+    /// penalty (1 HP per whole second over). Returns the HP lost.
+    pub fn charge_time(&mut self, p: Player, time_ms: i64, penalise: bool) -> i64 {
+        let soft = self.config.timing.soft_ms as i64;
+        let starting_hp = self.config.resources.starting_hp;
+        let wait_forever = self.config.timing.wait_forever;
+        let ps = &mut self.players[p.index()];
+        ps.stats.time_ms = time_ms;
+        ps.total_computation_time += time_ms;
+        if !penalise || wait_forever || time_ms <= soft {
+            return 0;
+        }
+        let penalty = (time_ms - soft) / 1000;
+        if penalty > 0 {
+            ps.stats.hp -= penalty as f32;
+            ps.time_damage_taken += penalty;
+            if penalty as f32 >= starting_hp {
+                ps.timeout_death = true;
+                ps.crashed = true;
+            }
+        }
+        penalty
+    }
+
+    /// A player whose process died: loses `startingHP + 1` HP and is flagged crashed.
+    pub fn crash(&mut self, p: Player) {
+        let damage = self.config.resources.starting_hp + 1.0;
+        let ps = &mut self.players[p.index()];
+        ps.stats.hp -= damage;
+        ps.crashed = true;
+    }
+
+    // ----- frames --------------------------------------------------------------------
+
+    fn unit_lists(&self, p: Player) -> Vec<Vec<UnitEntry>> {
+        let mut lists: Vec<Vec<UnitEntry>> = vec![Vec::new(); UNIT_LISTS];
+        for u in self.units.iter().filter(|u| u.owner == p) {
+            lists[u.unit_type as usize].push(UnitEntry { tile: u.tile, health: u.health, id: u.id });
+            if let Some(marked) = u.marked_turn {
+                let form = self.config.form(u.unit_type as usize, u.upgraded);
+                let left = form.turns_to_remove - (self.turn - marked);
+                lists[super::config::REMOVE].push(UnitEntry { tile: u.tile, health: left as f32, id: u.id });
+            }
+            if u.upgraded {
+                lists[super::config::UPGRADE].push(UnitEntry { tile: u.tile, health: 0.0, id: u.id });
+            }
+        }
+        lists
+    }
+
+    /// A frame of the current state carrying the accumulated events, which are consumed.
+    fn emit(&mut self, phase: Phase) -> Frame {
+        let turn_info = TurnInfo { phase, turn: self.turn, action_frame: self.action_frame, total_frame: Some(self.frames_sent) };
+        self.frames_sent += 1;
+        let events = std::mem::take(&mut self.events);
+        Frame {
+            turn_info,
+            stats: [self.players[0].stats, self.players[1].stats],
+            units: [self.unit_lists(Player::One), self.unit_lists(Player::Two)],
+            events,
+            end_stats: None,
+        }
+    }
+
+    /// The turn frame (deploy phase) of the current turn.
+    pub fn turn_frame(&mut self) -> Frame {
+        self.action_frame = -1;
+        self.emit(Phase::Deploy)
+    }
+
+    /// Runs one action tick and returns its frame; ends the game if a player's HP ≤ 0.
+    pub fn action_frame(&mut self) -> Frame {
+        self.step_tick();
+        self.action_frame += 1;
+        self.action_frames_sent += 1;
+        let frame = self.emit(Phase::Action);
+        if self.players.iter().any(|p| p.stats.hp <= 0.0) {
+            self.over = true;
+        }
+        frame
+    }
+
+    /// Runs one action tick without building a frame (benchmarks, what-if search).
+    pub fn action_tick_quiet(&mut self) {
+        self.step_tick();
+        self.action_frame += 1;
+        self.action_frames_sent += 1;
+        self.frames_sent += 1;
+        self.events.clear();
+        if self.players.iter().any(|p| p.stats.hp <= 0.0) {
+            self.over = true;
+        }
+    }
+
+    /// True when the action phase is over (no mobile unit left, or the game ended).
+    pub fn action_phase_done(&self) -> bool {
+        self.over || (self.action_frame >= 0 && !self.has_mobile_units())
+    }
+
+    // ----- end of turn ---------------------------------------------------------------
+
+    /// Restore (decay, income, cap, SP income), then either ends the game at the turn
+    /// limit or starts the next turn with its due removals (MECHANICS.md §3 steps 6, 1).
+    pub fn end_turn(&mut self) {
+        if self.over {
+            return;
+        }
+        let next = self.turn + 1;
+        let config = Arc::clone(&self.config);
+        let r = &config.resources;
+        let income = config.mp_income(next);
+        let cap = config.mp_cap(next);
+        for ps in self.players.iter_mut() {
+            let s = &mut ps.stats;
+            let before = s.mp;
+            s.mp = round1(s.mp * (1.0 - r.mp_decay_per_round));
+            ps.mp_spoiled = round1(ps.mp_spoiled + (before - s.mp));
+            s.mp = round1((s.mp + income).min(cap));
+            s.sp = round1(s.sp + r.sp_per_round);
+        }
+        self.turn = next;
+        self.action_frame = -1;
+        if next >= TURN_LIMIT {
+            self.turn = TURN_LIMIT;
+            self.over = true;
+            return;
+        }
+        self.run_removals();
+        self.pay_generators();
+    }
+
+    fn run_removals(&mut self) {
+        let turn = self.turn;
+        let config = Arc::clone(&self.config);
+        let due: Vec<u32> = self
+            .units
+            .iter()
+            .filter(|u| {
+                u.marked_turn
+                    .is_some_and(|m| turn - m >= config.form(u.unit_type as usize, u.upgraded).turns_to_remove)
+            })
+            .map(|u| u.id)
+            .collect();
+        for id in due {
+            let Some(index) = self.unit_index(id) else { continue };
+            let u = self.remove_unit_at(index);
+            let form = config.form(u.unit_type as usize, u.upgraded);
+            let invested = config.invested_sp(u.unit_type as usize, u.upgraded);
+            let refund = form.refund_percentage * invested * u.health / form.start_health;
+            let s = &mut self.players[u.owner.index()].stats;
+            s.sp = round1(s.sp + refund);
+            self.events.death.push(DeathEvent { tile: u.tile, unit_type: u.unit_type, id: u.id, owner: u.owner, removed: true });
+        }
+    }
+
+    /// Resource generators pay out at restore, after income (H-C4).
+    fn pay_generators(&mut self) {
+        let mut gained = [(0.0f32, 0.0f32); 2];
+        for u in self.units.iter().filter(|u| u.is_structure) {
+            let form = self.config.form(u.unit_type as usize, u.upgraded);
+            gained[u.owner.index()].0 += form.generates_mp;
+            gained[u.owner.index()].1 += form.generates_sp;
+        }
+        for (ps, (mp, sp)) in self.players.iter_mut().zip(gained) {
+            if mp != 0.0 {
+                ps.stats.mp = round1(ps.stats.mp + mp);
+            }
+            if sp != 0.0 {
+                ps.stats.sp = round1(ps.stats.sp + sp);
+            }
+        }
+    }
+
+    // ----- end of game ---------------------------------------------------------------
+
+    /// The winner: higher HP; equal HP (or both ≤ 0) → lower total computation time;
+    /// equal times → player 1 (H-P11; both observed cases went to player 1).
+    pub fn winner(&self) -> Player {
+        let (a, b) = (&self.players[0], &self.players[1]);
+        let (ha, hb) = (a.stats.hp, b.stats.hp);
+        if ha != hb && !(ha <= 0.0 && hb <= 0.0) {
+            return if ha > hb { Player::One } else { Player::Two };
+        }
+        if b.total_computation_time < a.total_computation_time { Player::Two } else { Player::One }
+    }
+
+    /// The end-of-game frame with `endStats`. `last` is the last frame sent.
+    pub fn end_frame(&mut self, last: &TurnInfo, duration_ms: i64) -> Frame {
+        let config = Arc::clone(&self.config);
+        let mut players: [PlayerEndStats; 2] = Default::default();
+        for p in Player::both() {
+            let ps = &self.players[p.index()];
+            let opponent = &self.players[p.opponent().index()];
+            let on_board_mp: f32 =
+                self.units.iter().filter(|u| u.owner == p && !u.is_structure).map(|u| config.unit(u.unit_type as usize).cost_mp).sum();
+            let left_on_board: f32 = self
+                .units
+                .iter()
+                .filter(|u| u.owner == p && u.is_structure)
+                .map(|u| config.invested_sp(u.unit_type as usize, u.upgraded))
+                .sum();
+            players[p.index()] = PlayerEndStats {
+                points_scored: config.resources.starting_hp - opponent.stats.hp,
+                dynamic_resource_spent: ps.mp_spent,
+                dynamic_resource_destroyed: ps.mp_destroyed + on_board_mp,
+                dynamic_resource_spoiled: ps.mp_spoiled,
+                stationary_resource_spent: ps.sp_spent,
+                stationary_resource_left_on_board: left_on_board,
+                crashed: ps.crashed,
+                timeout_death: ps.timeout_death,
+                time_damage_taken: ps.time_damage_taken,
+                total_computation_time: ps.total_computation_time,
+                name: ps.name.clone(),
+            };
+        }
+        let turn = if self.turn >= TURN_LIMIT { TURN_LIMIT } else { last.turn };
+        let end = EndStats {
+            duration: duration_ms,
+            winner: self.winner().number(),
+            turns: turn,
+            frames: self.action_frames_sent,
+            players,
+        };
+        let mut stats = [self.players[0].stats, self.players[1].stats];
+        for s in stats.iter_mut() {
+            s.time_ms = 0;
+        }
+        self.over = true;
+        Frame {
+            turn_info: TurnInfo { phase: Phase::End, turn, action_frame: last.action_frame, total_frame: last.total_frame },
+            stats,
+            units: [self.unit_lists(Player::One), self.unit_lists(Player::Two)],
+            events: Events::default(),
+            end_stats: Some(end),
+        }
+    }
+}

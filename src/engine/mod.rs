@@ -1,0 +1,19 @@
+//! The Terminal engine: config, board, pathing and the frame-by-frame simulation.
+//! No UI dependency; this module tree could be lifted into its own crate unchanged.
+
+pub mod commands;
+pub mod config;
+pub mod frame;
+pub mod game;
+pub mod geometry;
+pub mod pathing;
+pub mod presets;
+pub mod resources;
+mod tick;
+pub mod unit;
+
+pub use commands::{Command, CommandKind};
+pub use config::Config;
+pub use frame::Frame;
+pub use game::Game;
+pub use geometry::{Edge, Player, Tile};

@@ -1,0 +1,116 @@
+//! A unit on the board: a structure or a mobile unit, with health kept as base + shield layers.
+
+use super::geometry::{Edge, Player, Tile};
+
+/// The axis of a unit's previous step (path tie-breaks, MECHANICS.md §6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Axis {
+    /// Has not stepped yet.
+    #[default]
+    None,
+    Horizontal,
+    Vertical,
+}
+
+/// What happened to a unit in the current tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fate {
+    #[default]
+    Active,
+    /// Standing on its target edge at a step decision: scores this tick.
+    Breaching,
+    /// Standing still elsewhere at a step decision: explodes this tick.
+    SelfDestructing,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub id: u32,
+    /// Unit type 0–5 (an upgraded structure keeps its base type).
+    pub unit_type: u8,
+    pub owner: Player,
+    pub tile: Tile,
+    pub is_structure: bool,
+    pub upgraded: bool,
+    /// Health without shields.
+    pub base_health: f32,
+    /// Remaining shield layers in grant order (oldest first).
+    pub shields: Vec<f32>,
+    /// Displayed health: `f32(base + f32(Σ shields))`, kept in sync by `refresh_health`.
+    pub health: f32,
+    /// Structures: the turn a removal mark was placed.
+    pub marked_turn: Option<i32>,
+    /// Mobiles: the edge it walks to.
+    pub target_edge: Edge,
+    pub buildup: f32,
+    pub steps: u32,
+    pub last_axis: Axis,
+    /// Mobiles: ids of the Supports that already shielded it.
+    pub shielded_by: Vec<u32>,
+    pub fate: Fate,
+}
+
+impl Unit {
+    pub fn new_structure(id: u32, unit_type: u8, owner: Player, tile: Tile, health: f32) -> Unit {
+        Unit {
+            id,
+            unit_type,
+            owner,
+            tile,
+            is_structure: true,
+            upgraded: false,
+            base_health: health,
+            shields: Vec::new(),
+            health,
+            marked_turn: None,
+            target_edge: Edge::TopRight,
+            buildup: 0.0,
+            steps: 0,
+            last_axis: Axis::None,
+            shielded_by: Vec::new(),
+            fate: Fate::Active,
+        }
+    }
+
+    pub fn new_mobile(id: u32, unit_type: u8, owner: Player, tile: Tile, health: f32, target_edge: Edge) -> Unit {
+        Unit { is_structure: false, target_edge, ..Unit::new_structure(id, unit_type, owner, tile, health) }
+    }
+
+    /// Recomputes the displayed health from base health and shield layers.
+    pub fn refresh_health(&mut self) {
+        self.health = if self.shields.is_empty() {
+            self.base_health
+        } else {
+            let sum = self.shields.iter().fold(0.0f32, |acc, s| acc + s);
+            self.base_health + sum
+        };
+    }
+
+    pub fn add_shield(&mut self, amount: f32) {
+        self.shields.push(amount);
+        self.refresh_health();
+    }
+
+    /// Applies a hit: shields absorb first, oldest first (H-M2), then base health.
+    pub fn take_damage(&mut self, damage: f32) {
+        let mut left = damage;
+        while left > 0.0 && !self.shields.is_empty() {
+            if self.shields[0] > left {
+                self.shields[0] -= left;
+                left = 0.0;
+            } else {
+                left -= self.shields[0];
+                self.shields.remove(0);
+            }
+        }
+        if left > 0.0 {
+            self.base_health -= left;
+        }
+        self.refresh_health();
+    }
+
+    /// A unit is dead when its health is at or below 0 (H-M1 puts it at 0.001; no replay tells).
+    pub fn is_dead(&self) -> bool {
+        self.health <= 0.0
+    }
+}

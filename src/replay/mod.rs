@@ -1,0 +1,9 @@
+//! `.replay` files (REPLAY.md): a robust reader (plain or gzip, current and legacy formats)
+//! and a writer that produces the official format.
+
+mod parse;
+pub mod reader;
+pub mod writer;
+
+pub use reader::{Replay, ReplayError, read_replay, read_replay_bytes};
+pub use writer::{ReplayWriter, frame_to_json};

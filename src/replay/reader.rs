@@ -1,0 +1,132 @@
+//! Reading replays: every variant of REPLAY.md §2 and §7, never a panic on bad input.
+
+use super::parse::parse_frame;
+use crate::engine::config::Config;
+use crate::engine::frame::Frame;
+use serde_json::Value;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// An error naming the file, the line (1-based, if known) and the field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": field `{}`", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// A replay in memory.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub source: PathBuf,
+    pub config: Config,
+    /// 1-based line number of the config line.
+    pub config_line: usize,
+    pub frames: Vec<Frame>,
+    /// 1-based line number of each frame.
+    pub frame_lines: Vec<usize>,
+    /// 2018–2019 format (3-element `turnInfo`, 7 unit lists, legacy config keys).
+    pub legacy: bool,
+}
+
+impl Replay {
+    /// The end frame, if the file has one.
+    pub fn end_frame(&self) -> Option<&Frame> {
+        self.frames.last().filter(|f| f.end_stats.is_some())
+    }
+
+    /// Index of the first frame of each turn's deploy phase.
+    pub fn turn_starts(&self) -> Vec<usize> {
+        self.frames
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.turn_info.phase == crate::engine::frame::Phase::Deploy)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub fn file_name(&self) -> String {
+        self.source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+}
+
+/// Reads a `.replay` or `.replay.gz` file.
+pub fn read_replay(path: &Path) -> Result<Replay, ReplayError> {
+    let bytes = std::fs::read(path).map_err(|e| ReplayError {
+        file: path.display().to_string(),
+        line: None,
+        field: String::new(),
+        message: e.to_string(),
+    })?;
+    read_replay_bytes(path, &bytes)
+}
+
+/// Decompresses gzip data if the bytes start with the gzip magic number.
+pub fn maybe_gunzip(bytes: &[u8]) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out)?;
+        Ok(std::borrow::Cow::Owned(out))
+    } else {
+        Ok(std::borrow::Cow::Borrowed(bytes))
+    }
+}
+
+/// Parses replay bytes (plain or gzip); `path` is only used in messages.
+pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayError> {
+    let file = path.display().to_string();
+    let fail = |line: Option<usize>, field: &str, message: String| ReplayError { file: file.clone(), line, field: field.into(), message };
+    let data = maybe_gunzip(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
+    let text = String::from_utf8_lossy(&data);
+
+    let mut config: Option<(Config, usize)> = None;
+    let mut frames = Vec::new();
+    let mut frame_lines = Vec::new();
+    let mut legacy = false;
+    for (i, raw_line) in text.split('\n').enumerate() {
+        let line_no = i + 1;
+        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line).trim();
+        if line.is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| fail(Some(line_no), "", format!("invalid JSON at column {}: {e}", e.column())))?;
+        if !value.is_object() {
+            return Err(fail(Some(line_no), "", "expected a JSON object".into()));
+        }
+        if config.is_none() && value.get("unitInformation").is_some() {
+            let c = Config::from_value(value).map_err(|e| fail(Some(line_no), &e.field, e.message))?;
+            legacy |= c.legacy;
+            config = Some((c, line_no));
+            continue;
+        }
+        if value.get("turnInfo").is_some() {
+            let frame = parse_frame(&value).map_err(|(field, message)| fail(Some(line_no), &field, message))?;
+            if frame.turn_info.total_frame.is_none() {
+                legacy = true;
+            }
+            frames.push(frame);
+            frame_lines.push(line_no);
+        }
+        // Other objects (unknown keys, stray lines) are ignored.
+    }
+    let (config, config_line) = config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
+    Ok(Replay { source: path.to_path_buf(), config, config_line, frames, frame_lines, legacy })
+}

@@ -1,0 +1,246 @@
+//! Writing frames and replays in the official format (REPLAY.md §2, PROTOCOL.md §4).
+
+use crate::engine::config::Config;
+use crate::engine::frame::*;
+use crate::engine::geometry::Tile;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// An `f32` as the engine prints it: the shortest round-tripping decimal, with `.0` for
+/// whole numbers (`30.0`, `6.6000004`).
+pub fn fmt_f32(out: &mut String, v: f32) {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e7 {
+        let _ = write!(out, "{v:.1}");
+    } else if v.is_finite() {
+        let _ = write!(out, "{v}");
+    } else {
+        out.push_str("0.0");
+    }
+}
+
+fn tile(out: &mut String, t: Tile) {
+    let _ = write!(out, "[{},{}]", t.x, t.y);
+}
+
+fn list<T>(out: &mut String, items: &[T], mut each: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(out, item);
+    }
+    out.push(']');
+}
+
+fn units(out: &mut String, lists: &[Vec<UnitEntry>], count: usize) {
+    out.push('[');
+    for i in 0..count {
+        if i > 0 {
+            out.push(',');
+        }
+        let empty = Vec::new();
+        list(out, lists.get(i).unwrap_or(&empty), |o, u| {
+            let _ = write!(o, "[{},{},", u.tile.x, u.tile.y);
+            fmt_f32(o, u.health);
+            let _ = write!(o, ",\"{}\"]", u.id);
+        });
+    }
+    out.push(']');
+}
+
+fn stats(out: &mut String, s: &Stats, with_time: bool) {
+    out.push('[');
+    fmt_f32(out, s.hp);
+    out.push(',');
+    fmt_f32(out, s.sp);
+    out.push(',');
+    fmt_f32(out, s.mp);
+    if with_time {
+        let _ = write!(out, ",{}", s.time_ms);
+    }
+    out.push(']');
+}
+
+fn events(out: &mut String, e: &Events) {
+    out.push_str("{\"selfDestruct\":");
+    list(out, &e.self_destruct, |o, x| {
+        o.push('[');
+        tile(o, x.tile);
+        o.push(',');
+        list(o, &x.victims, |o, t| tile(o, *t));
+        o.push(',');
+        fmt_f32(o, x.damage);
+        let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push_str(",\"breach\":");
+    list(out, &e.breach, |o, x| {
+        o.push('[');
+        tile(o, x.tile);
+        o.push(',');
+        fmt_f32(o, x.damage);
+        let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push_str(",\"damage\":");
+    list(out, &e.damage, |o, x| {
+        o.push('[');
+        tile(o, x.tile);
+        o.push(',');
+        fmt_f32(o, x.damage);
+        let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push_str(",\"shield\":");
+    list(out, &e.shield, |o, x| {
+        o.push('[');
+        tile(o, x.from);
+        o.push(',');
+        tile(o, x.to);
+        o.push(',');
+        fmt_f32(o, x.amount);
+        let _ = write!(o, ",{},\"{}\",\"{}\",{}]", x.support_type, x.support_id, x.target_id, x.owner.number());
+    });
+    out.push_str(",\"move\":");
+    list(out, &e.moves, |o, x| {
+        o.push('[');
+        tile(o, x.from);
+        o.push(',');
+        tile(o, x.to);
+        let _ = write!(o, ",[0,0],{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push_str(",\"spawn\":");
+    list(out, &e.spawn, |o, x| {
+        o.push('[');
+        tile(o, x.tile);
+        let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push_str(",\"death\":");
+    list(out, &e.death, |o, x| {
+        o.push('[');
+        tile(o, x.tile);
+        let _ = write!(o, ",{},\"{}\",{},{}]", x.unit_type, x.id, x.owner.number(), x.removed);
+    });
+    out.push_str(",\"attack\":");
+    list(out, &e.attack, |o, x| {
+        o.push('[');
+        tile(o, x.from);
+        o.push(',');
+        tile(o, x.to);
+        o.push(',');
+        fmt_f32(o, x.damage);
+        let _ = write!(o, ",{},\"{}\",\"{}\",{}]", x.attacker_type, x.attacker_id, x.target_id, x.owner.number());
+    });
+    out.push_str(",\"melee\":");
+    list(out, &e.melee, |o, x| {
+        o.push('[');
+        tile(o, x.from);
+        o.push(',');
+        tile(o, x.to);
+        o.push(',');
+        fmt_f32(o, x.damage);
+        let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
+    });
+    out.push('}');
+}
+
+fn end_stats(out: &mut String, es: &EndStats) {
+    let _ = write!(out, "{{\"duration\":{},\"winner\":{},", es.duration, es.winner);
+    for (i, p) in es.players.iter().enumerate() {
+        let _ = write!(out, "\"player{}\":{{", i + 1);
+        let floats = [
+            ("stationary_resource_spent", p.stationary_resource_spent),
+            ("dynamic_resource_spoiled", p.dynamic_resource_spoiled),
+            ("dynamic_resource_destroyed", p.dynamic_resource_destroyed),
+            ("dynamic_resource_spent", p.dynamic_resource_spent),
+            ("stationary_resource_left_on_board", p.stationary_resource_left_on_board),
+            ("points_scored", p.points_scored),
+        ];
+        for (k, v) in floats {
+            let _ = write!(out, "\"{k}\":");
+            fmt_f32(out, v);
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "\"crashed\":{},\"name\":{},\"time_damage_taken\":{},\"timeout_death\":{},\"total_computation_time\":{}}},",
+            p.crashed,
+            serde_json::Value::from(p.name.as_str()),
+            p.time_damage_taken,
+            p.timeout_death,
+            p.total_computation_time
+        );
+    }
+    let _ = write!(out, "\"frames\":{},\"turns\":{}}}", es.frames, es.turns);
+}
+
+/// One frame as a JSON line (without the newline), in the official key order of the
+/// local engine. `legacy` writes the 2018–2019 layout (3-element `turnInfo`, 7 lists).
+pub fn frame_to_json(f: &Frame, legacy: bool, store_times: bool) -> String {
+    let mut out = String::with_capacity(1024);
+    let lists = if legacy { 7 } else { UNIT_LISTS };
+    out.push_str("{\"p2Units\":");
+    units(&mut out, &f.units[1], lists);
+    let ti = &f.turn_info;
+    let _ = write!(out, ",\"turnInfo\":[{},{},{}", ti.phase.number(), ti.turn, ti.action_frame);
+    if !legacy {
+        let _ = write!(out, ",{}", ti.total_frame.unwrap_or(0));
+    }
+    out.push_str("],\"p1Stats\":");
+    stats(&mut out, &f.stats[0], store_times);
+    if let Some(es) = &f.end_stats {
+        out.push_str(",\"endStats\":");
+        end_stats(&mut out, es);
+    }
+    out.push_str(",\"p1Units\":");
+    units(&mut out, &f.units[0], lists);
+    out.push_str(",\"p2Stats\":");
+    stats(&mut out, &f.stats[1], store_times);
+    out.push_str(",\"events\":");
+    events(&mut out, &f.events);
+    out.push('}');
+    out
+}
+
+/// Streams a replay to disk as frames happen, so a killed run leaves a readable file up to
+/// the last frame written. Layout: blank line, config, blank line, one frame per line.
+pub struct ReplayWriter {
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    legacy: bool,
+    store_times: bool,
+}
+
+impl ReplayWriter {
+    pub fn create(path: &Path, config: &Config) -> std::io::Result<ReplayWriter> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+        let mut w = ReplayWriter {
+            path: path.to_path_buf(),
+            file: std::io::BufWriter::new(file),
+            legacy: config.legacy,
+            store_times: config.timing.store_bot_times,
+        };
+        write!(w.file, "\n{}\n\n", config.to_line())?;
+        w.file.flush()?;
+        Ok(w)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn write_frame(&mut self, frame: &Frame) -> std::io::Result<()> {
+        let line = frame_to_json(frame, self.legacy, self.store_times);
+        self.file.write_all(line.as_bytes())?;
+        self.file.write_all(b"\n")?;
+        self.file.flush()
+    }
+
+    pub fn finish(mut self) -> std::io::Result<PathBuf> {
+        self.file.flush()?;
+        self.file.get_ref().sync_all()?;
+        Ok(self.path)
+    }
+}
