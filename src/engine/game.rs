@@ -84,6 +84,9 @@ pub struct Game {
     /// Events accumulated for the next frame.
     pub events: Events,
     pub over: bool,
+    /// Reproduce the early-2020 engine build (REPLAY.md §6): upgrades echoed as `spawn` of
+    /// the base type, and structures left on board count their current form's price only.
+    pub early_2020: bool,
 }
 
 impl Game {
@@ -104,6 +107,7 @@ impl Game {
             pathfinder: None,
             events: Events::default(),
             over: false,
+            early_2020: false,
         }
     }
 
@@ -251,7 +255,8 @@ impl Game {
                 let mut unit = Unit::new_structure(id, unit_type, p, t, health);
                 unit.upgraded = true;
                 self.insert_unit(unit);
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type: super::config::UPGRADE as u8, id, owner: p });
+                let echoed = if self.early_2020 { unit_type } else { super::config::UPGRADE as u8 };
+                self.events.spawn.push(SpawnEvent { tile: t, unit_type: echoed, id, owner: p });
             }
             CommandKind::Remove => {
                 let turn = self.turn;
@@ -498,7 +503,13 @@ impl Game {
                 .units
                 .iter()
                 .filter(|u| u.owner == p && u.is_structure)
-                .map(|u| config.invested_sp(u.unit_type as usize, u.upgraded))
+                .map(|u| {
+                    if self.early_2020 {
+                        config.form(u.unit_type as usize, u.upgraded).cost_sp
+                    } else {
+                        config.invested_sp(u.unit_type as usize, u.upgraded)
+                    }
+                })
                 .sum();
             players[p.index()] = PlayerEndStats {
                 points_scored: config.resources.starting_hp - opponent.stats.hp,

@@ -109,11 +109,15 @@ impl Game {
             let scorer = &mut self.players[owner.index()].stats;
             scorer.sp = round1(scorer.sp + stats.breach_reward_sp);
             self.events.breach.push(BreachEvent { tile, damage: stats.breach_damage, unit_type, id, owner });
+            self.units[i].death_emitted = true;
+            self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
         }
     }
 
     /// Step 5: units that could not step elsewhere explode; with enough steps they damage
-    /// every enemy unit in range.
+    /// every enemy unit in range. Deaths are recorded as they happen: a victim killed by the
+    /// blast once, and the exploding unit always — so a unit killed by an earlier blast
+    /// that then explodes itself is reported dead twice, as the official engine does.
     fn resolve_self_destructs(&mut self, config: &Config) {
         for i in 0..self.units.len() {
             if self.units[i].fate != Fate::SelfDestructing {
@@ -121,46 +125,56 @@ impl Game {
             }
             let u = &self.units[i];
             let stats = config.unit(u.unit_type as usize);
-            if (u.steps as i32) < stats.sd_steps_required {
-                continue;
-            }
             let (owner, tile, unit_type, id) = (u.owner, u.tile, u.unit_type, u.id);
-            let walker = stats.sd_damage_walker;
-            let tower = stats.sd_damage_tower;
-            let range = stats.sd_range;
-            let hits = |me: &Game, structures: bool| -> Vec<usize> {
-                me.units
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.owner != owner && v.is_structure == structures && v.fate != Fate::Breaching)
-                    .filter(|(_, v)| {
-                        let radius = config.form(v.unit_type as usize, v.upgraded).hit_radius;
-                        tile.dist2(v.tile) <= reach2(range, radius)
-                    })
-                    .map(|(j, _)| j)
-                    .collect()
-            };
-            let groups: Vec<(f32, Vec<usize>)> = if walker == tower {
-                let mut all = hits(self, false);
-                all.extend(hits(self, true));
-                all.sort_unstable();
-                vec![(walker, if walker > 0.0 { all } else { Vec::new() })]
-            } else {
-                vec![
-                    (walker, if walker > 0.0 { hits(self, false) } else { Vec::new() }),
-                    (tower, if tower > 0.0 { hits(self, true) } else { Vec::new() }),
-                ]
-            };
-            for (damage, victims) in groups {
-                let mut tiles = Vec::with_capacity(victims.len());
-                for j in victims {
-                    let v = &mut self.units[j];
-                    v.take_damage(damage);
-                    tiles.push(v.tile);
-                    self.events.damage.push(DamageEvent { tile: v.tile, damage, unit_type: v.unit_type, id: v.id, owner: v.owner });
-                }
-                self.events.self_destruct.push(SelfDestructEvent { tile, victims: tiles, damage, unit_type, id, owner });
+            if u.steps as i32 >= stats.sd_steps_required {
+                self.explode(config, i);
             }
+            self.units[i].death_emitted = true;
+            self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+        }
+    }
+
+    fn explode(&mut self, config: &Config, i: usize) {
+        let u = &self.units[i];
+        let stats = config.unit(u.unit_type as usize);
+        let (owner, tile, unit_type, id) = (u.owner, u.tile, u.unit_type, u.id);
+        let (walker, tower, range) = (stats.sd_damage_walker, stats.sd_damage_tower, stats.sd_range);
+        let hits = |me: &Game, structures: bool| -> Vec<usize> {
+            me.units
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.owner != owner && v.is_structure == structures && v.fate != Fate::Breaching)
+                .filter(|(_, v)| {
+                    let radius = config.form(v.unit_type as usize, v.upgraded).hit_radius;
+                    tile.dist2(v.tile) <= reach2(range, radius)
+                })
+                .map(|(j, _)| j)
+                .collect()
+        };
+        let groups: Vec<(f32, Vec<usize>)> = if walker == tower {
+            let mut all = hits(self, false);
+            all.extend(hits(self, true));
+            all.sort_unstable();
+            vec![(walker, if walker > 0.0 { all } else { Vec::new() })]
+        } else {
+            vec![
+                (walker, if walker > 0.0 { hits(self, false) } else { Vec::new() }),
+                (tower, if tower > 0.0 { hits(self, true) } else { Vec::new() }),
+            ]
+        };
+        for (damage, victims) in groups {
+            let mut tiles = Vec::with_capacity(victims.len());
+            for j in victims {
+                let v = &mut self.units[j];
+                v.take_damage(damage);
+                tiles.push(v.tile);
+                self.events.damage.push(DamageEvent { tile: v.tile, damage, unit_type: v.unit_type, id: v.id, owner: v.owner });
+                if v.is_dead() && !v.death_emitted {
+                    v.death_emitted = true;
+                    self.events.death.push(DeathEvent { tile: v.tile, unit_type: v.unit_type, id: v.id, owner: v.owner, removed: false });
+                }
+            }
+            self.events.self_destruct.push(SelfDestructEvent { tile, victims: tiles, damage, unit_type, id, owner });
         }
     }
 
@@ -215,7 +229,9 @@ impl Game {
                 let ps = &mut self.players[u.owner.index()];
                 ps.mp_destroyed += config.unit(u.unit_type as usize).cost_mp;
             }
-            self.events.death.push(DeathEvent { tile: u.tile, unit_type: u.unit_type, id: u.id, owner: u.owner, removed: false });
+            if !u.death_emitted {
+                self.events.death.push(DeathEvent { tile: u.tile, unit_type: u.unit_type, id: u.id, owner: u.owner, removed: false });
+            }
         }
         self.units = kept;
         if structures_died {

@@ -23,6 +23,9 @@ pub enum Fate {
     SelfDestructing,
 }
 
+/// Health at or below which a unit is dead (H-M1).
+pub const DEATH_THRESHOLD: f32 = 0.001;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {
     pub id: u32,
@@ -48,6 +51,8 @@ pub struct Unit {
     /// Mobiles: ids of the Supports that already shielded it.
     pub shielded_by: Vec<u32>,
     pub fate: Fate,
+    /// A `death` event was already emitted for it this tick.
+    pub death_emitted: bool,
 }
 
 impl Unit {
@@ -69,6 +74,7 @@ impl Unit {
             last_axis: Axis::None,
             shielded_by: Vec::new(),
             fate: Fate::Active,
+            death_emitted: false,
         }
     }
 
@@ -118,8 +124,9 @@ impl Unit {
         self.refresh_health();
     }
 
-    /// A unit is dead when its health is at or below 0 (H-M1 puts it at 0.001; no replay tells).
+    /// A unit is dead when its health is at or below 0.001 (H-M1): a live-2022 replay shows
+    /// a Demolisher left with 9.5e-7 health removed as dead.
     pub fn is_dead(&self) -> bool {
-        self.health <= 0.0
+        self.health <= DEATH_THRESHOLD
     }
 }

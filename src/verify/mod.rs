@@ -105,9 +105,13 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
         }
     }
     let ids = rebuild::running_max_ids(frames);
+    let early_2020 = rebuild::is_early_2020(replay, &config, &ids);
     for start in replay.turn_starts() {
         let (mut game, inputs) = match game_at_turn_frame(replay, &config, start, &ids, carry.take()) {
-            Ok(v) => v,
+            Ok((game, mut inputs)) => {
+                inputs.early_2020 |= early_2020;
+                (game, inputs)
+            }
             Err(e) => {
                 first = first.or(Some(e));
                 continue;
@@ -121,6 +125,10 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
             match compare_frames(theirs, &ours) {
                 Ok(()) => exact += 1,
                 Err(d) => {
+                    if first.is_none() && std::env::var_os("TS_VERIFY_DUMP").is_some() {
+                        eprintln!("expected: {}", crate::replay::frame_to_json(theirs, false, true));
+                        eprintln!("actual:   {}", crate::replay::frame_to_json(&ours, false, true));
+                    }
                     first = first.or_else(|| Some(format!("turn {}, action frame {}: {d}", theirs.turn_info.turn, theirs.turn_info.action_frame)))
                 }
             }
@@ -159,6 +167,11 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
     report.frames_exact = exact.min(report.frames_total);
     report.status = if first.is_none() && report.frames_exact == report.frames_total { Status::Exact } else { Status::Diverged };
     report.first_divergence = first;
+    if early_2020 {
+        report.reason = Some(
+            "early-2020 engine build (upgrades echoed as base-type spawns, REPLAY.md §6): its targeting differs from the current engine's in rare ties".into(),
+        );
+    }
 }
 
 /// Finds replay files under the given paths (files, or folders searched recursively).

@@ -39,11 +39,14 @@ pub struct TurnInputs {
     pub time_ms: [i64; 2],
     pub crashed: [bool; 2],
     pub penalised: [bool; 2],
+    /// The replay echoes upgrades as base-type spawns (the early-2020 engine).
+    pub early_2020: bool,
 }
 
 impl TurnInputs {
     /// Charges time (or the crash penalty) and applies the commands.
     pub fn apply(&self, game: &mut Game) {
+        game.early_2020 = self.early_2020;
         for p in Player::both() {
             let i = p.index();
             if self.crashed[i] {
@@ -71,25 +74,31 @@ pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInput
     let config = &game.config;
     let mut occupied: std::collections::HashMap<crate::engine::Tile, Player> =
         game.units.iter().filter(|u| u.is_structure).map(|u| (u.tile, u.owner)).collect();
-    let mut in_deploy = [false; 2];
+    // Segments in application order: P1 build, P2 build, P1 deploy, P2 deploy. Each entry
+    // goes to the earliest segment at or after the current one that can hold it.
+    const SEGMENTS: [(usize, bool); 4] = [(0, false), (1, false), (0, true), (1, true)];
+    let mut segment = 0usize;
     for s in &frame0.events.spawn {
         let i = s.owner.index();
         let t = s.unit_type as usize;
         let kind = match t {
             REMOVE => CommandKind::Remove,
             UPGRADE => CommandKind::Upgrade,
-            t if t < config.units.len() && config.unit(t).is_structure && occupied.get(&s.tile) == Some(&s.owner) => CommandKind::Upgrade,
+            t if t < config.units.len() && config.unit(t).is_structure && occupied.get(&s.tile) == Some(&s.owner) => {
+                inputs.early_2020 = true;
+                CommandKind::Upgrade
+            }
             t => CommandKind::Spawn(t as u8),
         };
-        if let CommandKind::Spawn(t) = kind {
-            if config.units.get(t as usize).is_some_and(|u| u.is_structure) {
+        let mobile = matches!(kind, CommandKind::Spawn(t) if config.units.get(t as usize).is_some_and(|u| !u.is_structure));
+        if let CommandKind::Spawn(_) = kind {
+            if !mobile {
                 occupied.insert(s.tile, s.owner);
-            } else {
-                in_deploy[i] = true;
             }
         }
+        segment = (segment..4).find(|&k| SEGMENTS[k].0 == i && (SEGMENTS[k].1 || !mobile)).unwrap_or(3);
         let c = Command { kind, tile: s.tile };
-        if in_deploy[i] { inputs.lines[i].1.push(c) } else { inputs.lines[i].0.push(c) }
+        if SEGMENTS[segment].1 { inputs.lines[i].1.push(c) } else { inputs.lines[i].0.push(c) }
     }
     let end = replay.end_frame().and_then(|f| f.end_stats.as_ref());
     let is_last_turn = replay.frames.iter().skip(turn_frame + 1).all(|f| f.turn_info.phase != Phase::Deploy);
@@ -160,4 +169,9 @@ pub fn game_at_turn_frame(
     }
     let inputs = turn_inputs(replay, &game, start);
     Ok((game, inputs))
+}
+
+/// True if any turn of the replay echoes an upgrade as a base-type spawn (early 2020).
+pub fn is_early_2020(replay: &Replay, config: &Arc<Config>, max_ids: &[u32]) -> bool {
+    replay.turn_starts().into_iter().any(|s| game_at_turn_frame(replay, config, s, max_ids, None).is_ok_and(|(_, i)| i.early_2020))
 }
