@@ -132,6 +132,45 @@ impl Default for TimingRules {
     }
 }
 
+/// Number of unit forms: each of the 6 types, base and upgraded.
+pub const FORMS: usize = UNIT_TYPES * 2;
+
+/// Index of a unit form in the reach tables.
+pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
+    unit_type * 2 + upgraded as usize
+}
+
+/// Squared reaches precomputed for every (acting form, target form) pair, so the hot loops
+/// compare integers only. The target's hit radius is added (H-C8).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReachTable {
+    pub attack: [[i32; FORMS]; FORMS],
+    pub shield: [[i32; FORMS]; FORMS],
+    pub self_destruct: [[i32; FORMS]; FORMS],
+}
+
+impl ReachTable {
+    fn new(units: &[UnitStats]) -> ReachTable {
+        let form = |i: usize| -> &UnitStats {
+            let base = &units[i / 2];
+            match (&base.upgrade, i % 2 == 1) {
+                (Some(up), true) => up,
+                _ => base,
+            }
+        };
+        let mut t = ReachTable::default();
+        for a in 0..FORMS.min(units.len() * 2) {
+            for b in 0..FORMS.min(units.len() * 2) {
+                let (fa, fb) = (form(a), form(b));
+                t.attack[a][b] = if fa.attack_range > 0.0 { reach2(fa.attack_range, fb.hit_radius) } else { -1 };
+                t.shield[a][b] = if fa.shield_range > 0.0 { reach2(fa.shield_range, fb.hit_radius) } else { -1 };
+                t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, fb.hit_radius) } else { -1 };
+            }
+        }
+        t
+    }
+}
+
 /// A parsed game config.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -145,6 +184,8 @@ pub struct Config {
     pub legacy: bool,
     /// The parsed JSON as read, echoed to algos and written into replays.
     pub raw: Value,
+    /// Squared reaches of every form pair (derived).
+    pub reach: ReachTable,
 }
 
 impl PartialEq for Config {
@@ -342,7 +383,8 @@ impl Config {
         timing.wait_forever = tim.get("waitForever").and_then(Value::as_bool).unwrap_or(false);
         timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
 
-        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, raw: value })
+        let reach = ReachTable::new(&units);
+        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, raw: value, reach })
     }
 
     pub fn unit(&self, unit_type: usize) -> &UnitStats {

@@ -87,6 +87,8 @@ pub struct Game {
     /// Reproduce the early-2020 engine build (REPLAY.md §6): upgrades echoed as `spawn` of
     /// the base type, and structures left on board count their current form's price only.
     pub early_2020: bool,
+    /// Reused buffer for per-tick index lists (avoids allocating every tick).
+    pub(crate) scratch: Vec<usize>,
 }
 
 impl Game {
@@ -108,6 +110,7 @@ impl Game {
             events: Events::default(),
             over: false,
             early_2020: false,
+            scratch: Vec::new(),
         }
     }
 
@@ -142,8 +145,8 @@ impl Game {
 
     pub fn blockers(&self) -> Blockers {
         let mut b = Blockers::default();
-        for u in self.units.iter().filter(|u| u.is_structure) {
-            b.set(u.tile, true);
+        for (cell, id) in b.0.iter_mut().zip(self.structure_at.iter()) {
+            *cell = *id != 0;
         }
         b
     }

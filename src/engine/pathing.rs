@@ -3,7 +3,6 @@
 
 use super::geometry::{BOARD_SIZE, CELLS, Edge, Tile};
 use super::unit::Axis;
-use std::collections::HashMap;
 
 const UNREACHABLE: u16 = u16::MAX;
 
@@ -33,52 +32,46 @@ impl Blockers {
 
 type DistanceField = Box<[u16; CELLS]>;
 
-/// Shortest-path oracle for one board. Cheap to query, rebuilt when the board changes.
+/// For each cell, its in-play 4-neighbours in the order x+1, x−1, y+1, y−1 (cell indices).
+struct NeighbourTable {
+    cells: [[u16; 4]; CELLS],
+    counts: [u8; CELLS],
+}
+
+fn neighbour_table() -> &'static NeighbourTable {
+    static TABLE: std::sync::OnceLock<Box<NeighbourTable>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new(NeighbourTable { cells: [[0; 4]; CELLS], counts: [0; CELLS] });
+        for i in 0..CELLS {
+            let tile = Tile::from_index(i);
+            for n in tile.neighbours() {
+                t.cells[i][t.counts[i] as usize] = n.index() as u16;
+                t.counts[i] += 1;
+            }
+        }
+        t
+    })
+}
+
+fn neighbours_of(i: usize) -> &'static [u16] {
+    let t = neighbour_table();
+    &t.cells[i][..t.counts[i] as usize]
+}
+
+/// Shortest-path oracle for one board. Cheap to build; distance fields and connected
+/// components are computed lazily and cached until the board changes.
 #[derive(Clone)]
 pub struct Pathfinder {
     blockers: Blockers,
-    /// Connected component of each free tile (UNREACHABLE for blocked or off-board tiles).
-    component: Box<[u16; CELLS]>,
-    /// Per component: does it contain a free tile of each edge?
-    component_touches: Vec<[bool; 4]>,
+    /// Per target edge: BFS distance from the edge's free tiles.
     edge_fields: [Option<DistanceField>; 4],
-    fallback_fields: HashMap<(u16, usize), (Tile, DistanceField)>,
+    /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
+    fallback_fields: Vec<(usize, DistanceField)>,
 }
 
 impl Pathfinder {
     pub fn new(blockers: Blockers) -> Pathfinder {
-        let mut component = Box::new([UNREACHABLE; CELLS]);
-        let mut component_touches = Vec::new();
-        let mut queue = Vec::with_capacity(CELLS);
-        for start in 0..CELLS {
-            let t = Tile::from_index(start);
-            if component[start] != UNREACHABLE || !blockers.is_free(t) {
-                continue;
-            }
-            let id = component_touches.len() as u16;
-            let mut touches = [false; 4];
-            component[start] = id;
-            queue.clear();
-            queue.push(t);
-            let mut head = 0;
-            while head < queue.len() {
-                let cur = queue[head];
-                head += 1;
-                for e in Edge::ALL {
-                    if e.contains(cur) {
-                        touches[e.index()] = true;
-                    }
-                }
-                for n in cur.neighbours() {
-                    if !blockers.is_blocked(n) && component[n.index()] == UNREACHABLE {
-                        component[n.index()] = id;
-                        queue.push(n);
-                    }
-                }
-            }
-            component_touches.push(touches);
-        }
-        Pathfinder { blockers, component, component_touches, edge_fields: [None, None, None, None], fallback_fields: HashMap::new() }
+        Pathfinder { blockers, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
     }
 
     pub fn blockers(&self) -> &Blockers {
@@ -87,33 +80,37 @@ impl Pathfinder {
 
     fn bfs(blockers: &Blockers, sources: impl Iterator<Item = Tile>) -> DistanceField {
         let mut dist = Box::new([UNREACHABLE; CELLS]);
-        let mut queue: Vec<Tile> = Vec::with_capacity(CELLS);
+        let mut queue = [0u16; CELLS];
+        let (mut head, mut tail) = (0usize, 0usize);
         for s in sources {
             if blockers.is_free(s) && dist[s.index()] == UNREACHABLE {
                 dist[s.index()] = 0;
-                queue.push(s);
+                queue[tail] = s.index() as u16;
+                tail += 1;
             }
         }
-        let mut head = 0;
-        while head < queue.len() {
-            let cur = queue[head];
+        while head < tail {
+            let cur = queue[head] as usize;
             head += 1;
-            let d = dist[cur.index()] + 1;
-            for n in cur.neighbours() {
-                if !blockers.is_blocked(n) && dist[n.index()] == UNREACHABLE {
-                    dist[n.index()] = d;
-                    queue.push(n);
+            let d = dist[cur] + 1;
+            for &n in neighbours_of(cur) {
+                let n = n as usize;
+                if dist[n] == UNREACHABLE && !blockers.0[n] {
+                    dist[n] = d;
+                    queue[tail] = n as u16;
+                    tail += 1;
                 }
             }
         }
         dist
     }
 
-    /// The deepest tile of a component for a target edge (§6.1 rule 3).
-    fn deepest_tile(&self, comp: u16, edge: Edge) -> Tile {
+    /// The component (as a reachability field) of `from`, used for the deepest-tile rule.
+    fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
+        let reach = Self::bfs(&self.blockers, std::iter::once(from));
         let mut best: Option<(i32, i32, Tile)> = None;
-        for i in 0..CELLS {
-            if self.component[i] != comp {
+        for (i, d) in reach.iter().enumerate() {
+            if *d == UNREACHABLE {
                 continue;
             }
             let t = Tile::from_index(i);
@@ -123,29 +120,35 @@ impl Pathfinder {
                 best = Some((depth, lateral, t));
             }
         }
-        best.map(|(_, _, t)| t).unwrap_or_default()
+        best.map(|(_, _, t)| t).unwrap_or(from)
     }
 
-    /// Distance field toward the destination of a unit at `from` bound for `edge`.
+    /// Distance field toward the destination of a unit at `from` bound for `edge` (§6.1):
+    /// the free tiles of the edge if reachable, else the deepest reachable tile.
     fn field_for(&mut self, from: Tile, edge: Edge) -> Option<&DistanceField> {
-        let comp = *self.component.get(from.index())?;
-        if comp == UNREACHABLE {
+        if !from.in_play() {
             return None;
         }
-        if self.component_touches[comp as usize][edge.index()] {
-            let slot = &mut self.edge_fields[edge.index()];
-            if slot.is_none() {
-                *slot = Some(Self::bfs(&self.blockers, edge.tiles().into_iter()));
+        let e = edge.index();
+        if self.edge_fields[e].is_none() {
+            self.edge_fields[e] = Some(Self::bfs(&self.blockers, edge.tiles().into_iter()));
+        }
+        if self.edge_fields[e].as_ref().is_some_and(|f| f[from.index()] != UNREACHABLE) {
+            return self.edge_fields[e].as_ref();
+        }
+        // Cut off from the edge: reuse a fallback field that already covers this tile's
+        // component (a fallback field reaches exactly one component).
+        let found = self.fallback_fields.iter().position(|(fe, f)| *fe == e && f[from.index()] != UNREACHABLE);
+        let index = match found {
+            Some(i) => i,
+            None => {
+                let target = self.deepest_tile(from, edge);
+                let field = Self::bfs(&self.blockers, std::iter::once(target));
+                self.fallback_fields.push((e, field));
+                self.fallback_fields.len() - 1
             }
-            return slot.as_ref();
-        }
-        let key = (comp, edge.index());
-        if !self.fallback_fields.contains_key(&key) {
-            let target = self.deepest_tile(comp, edge);
-            let field = Self::bfs(&self.blockers, std::iter::once(target));
-            self.fallback_fields.insert(key, (target, field));
-        }
-        self.fallback_fields.get(&key).map(|(_, f)| f)
+        };
+        self.fallback_fields.get(index).map(|(_, f)| f)
     }
 
     /// The next tile of a unit at `from` bound for `edge` whose previous step was on
@@ -159,36 +162,29 @@ impl Pathfinder {
         // Candidates in the order x+1, x−1, y+1, y−1.
         let mut candidates = [Tile::default(); 4];
         let mut count = 0;
-        for n in from.neighbours() {
-            if field[n.index()] == here - 1 {
-                candidates[count] = n;
+        for &n in neighbours_of(from.index()) {
+            if field[n as usize] == here - 1 {
+                candidates[count] = Tile::from_index(n as usize);
                 count += 1;
             }
         }
         let candidates = &candidates[..count];
+        let toward = |c: &Tile| {
+            if c.y == from.y { (c.x > from.x) == edge.is_right() } else { (c.y > from.y) == edge.is_top() }
+        };
         match candidates {
             [] => None,
             [only] => Some(*only),
             _ => {
+                // Keep the candidates on the other axis than the previous step (vertical for a
+                // unit that has not moved yet); of two opposite ones take the one toward the
+                // target; if none is on the other axis take the last in x+1, x−1, y+1, y−1 (H-M3).
                 let keep_horizontal = last_axis == Axis::Vertical;
-                let kept: Vec<Tile> = candidates
-                    .iter()
-                    .copied()
-                    .filter(|c| (c.y == from.y) == keep_horizontal)
-                    .collect();
-                match kept.as_slice() {
-                    [only] => Some(*only),
-                    [] => candidates.last().copied(),
-                    several => {
-                        let toward = |c: &&Tile| {
-                            if c.y == from.y {
-                                (c.x > from.x) == edge.is_right()
-                            } else {
-                                (c.y > from.y) == edge.is_top()
-                            }
-                        };
-                        several.iter().find(toward).or(several.last()).copied()
-                    }
+                let mut kept = candidates.iter().filter(|c| (c.y == from.y) == keep_horizontal);
+                match (kept.next(), kept.next()) {
+                    (Some(only), None) => Some(*only),
+                    (None, _) => candidates.last().copied(),
+                    (Some(a), Some(b)) => Some(if toward(a) { *a } else { *b }),
                 }
             }
         }

@@ -1,10 +1,10 @@
 //! One engine tick of the action phase (MECHANICS.md §4): movement, shields, breaches,
 //! self-destructs, attacks, clean-up.
 
-use super::config::{Config, reach2};
+use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
 use super::game::Game;
-use super::geometry::{Player, Tile};
+use super::geometry::Player;
 use super::resources::round1;
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
@@ -53,46 +53,44 @@ impl Game {
         }
     }
 
-    /// Step 3: each Support shields every friendly mobile unit in reach that it has not
-    /// shielded before.
+    /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
+    /// that it has not shielded before.
     fn grant_shields(&mut self, config: &Config) {
-        let supports: Vec<(u32, Tile, Player, f32, f32, u8)> = self
-            .units
-            .iter()
-            .filter(|u| u.is_structure)
-            .filter_map(|u| {
-                let form = config.form(u.unit_type as usize, u.upgraded);
-                form.can_shield().then(|| {
-                    let amount = form.shield_amount(u.owner.rows_from_back(u.tile));
-                    (u.id, u.tile, u.owner, form.shield_range, amount, u.unit_type)
-                })
-            })
-            .collect();
-        if supports.is_empty() {
+        let mobiles = self.mobile_indices();
+        if mobiles.is_empty() {
             return;
         }
-        for (sid, stile, owner, range, amount, stype) in supports {
-            for u in self.units.iter_mut() {
-                if u.is_structure || u.owner != owner || u.shielded_by.contains(&sid) {
-                    continue;
-                }
-                let radius = config.unit(u.unit_type as usize).hit_radius;
-                if stile.dist2(u.tile) > reach2(range, radius) {
+        for si in 0..self.units.len() {
+            let s = &self.units[si];
+            if !s.is_structure {
+                continue;
+            }
+            let form = config.form(s.unit_type as usize, s.upgraded);
+            if !form.can_shield() {
+                continue;
+            }
+            let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
+            let amount = form.shield_amount(owner.rows_from_back(stile));
+            let reach = &config.reach.shield[sform];
+            for &mi in &mobiles {
+                let u = &mut self.units[mi];
+                if u.owner != owner || stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
                     continue;
                 }
                 u.shielded_by.push(sid);
                 u.add_shield(amount);
-                self.events.shield.push(ShieldEvent {
-                    from: stile,
-                    to: u.tile,
-                    amount,
-                    support_type: stype,
-                    support_id: sid,
-                    target_id: u.id,
-                    owner,
-                });
+                self.events.shield.push(ShieldEvent { from: stile, to: u.tile, amount, support_type: stype, support_id: sid, target_id: u.id, owner });
             }
         }
+        self.scratch = mobiles;
+    }
+
+    /// Indices of the mobile units (reuses the scratch buffer).
+    fn mobile_indices(&mut self) -> Vec<usize> {
+        let mut v = std::mem::take(&mut self.scratch);
+        v.clear();
+        v.extend(self.units.iter().enumerate().filter(|(_, u)| !u.is_structure).map(|(i, _)| i));
+        v
     }
 
     /// Step 4: units standing on their target edge score and leave.
@@ -138,16 +136,13 @@ impl Game {
         let u = &self.units[i];
         let stats = config.unit(u.unit_type as usize);
         let (owner, tile, unit_type, id) = (u.owner, u.tile, u.unit_type, u.id);
-        let (walker, tower, range) = (stats.sd_damage_walker, stats.sd_damage_tower, stats.sd_range);
+        let (walker, tower, form) = (stats.sd_damage_walker, stats.sd_damage_tower, u.form());
         let hits = |me: &Game, structures: bool| -> Vec<usize> {
             me.units
                 .iter()
                 .enumerate()
                 .filter(|(_, v)| v.owner != owner && v.is_structure == structures && v.fate != Fate::Breaching)
-                .filter(|(_, v)| {
-                    let radius = config.form(v.unit_type as usize, v.upgraded).hit_radius;
-                    tile.dist2(v.tile) <= reach2(range, radius)
-                })
+                .filter(|(_, v)| tile.dist2(v.tile) <= config.reach.self_destruct[form][v.form()])
                 .map(|(j, _)| j)
                 .collect()
         };
@@ -180,6 +175,11 @@ impl Game {
 
     /// Step 6: every unit with an attack, in ascending id, hits one target.
     fn resolve_attacks(&mut self, config: &Config) {
+        let mobiles = self.mobile_indices();
+        if mobiles.is_empty() {
+            self.scratch = mobiles;
+            return;
+        }
         for i in 0..self.units.len() {
             let a = &self.units[i];
             if a.fate == Fate::Breaching {
@@ -189,23 +189,19 @@ impl Game {
             if !form.can_attack() {
                 continue;
             }
-            let Some(target) = choose_target(config, &self.units, a) else { continue };
+            let target = choose_target(config, &self.units, &mobiles, a).or_else(|| {
+                if form.damage_tower > 0.0 { choose_structure_target(config, &self.units, a) } else { None }
+            });
+            let Some(target) = target else { continue };
             let a = &self.units[i];
             let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
-            self.events.attack.push(AttackEvent {
-                from,
-                to: t.tile,
-                damage,
-                attacker_type,
-                attacker_id,
-                target_id: t.id,
-                owner,
-            });
+            self.events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
             self.events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
         }
+        self.scratch = mobiles;
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
@@ -240,32 +236,55 @@ impl Game {
     }
 }
 
-/// Picks the target of attacker `a` (MECHANICS.md §10), or `None` if nothing is in reach.
-fn choose_target(config: &Config, units: &[Unit], a: &Unit) -> Option<usize> {
-    let form = config.form(a.unit_type as usize, a.upgraded);
-    let mut best: Option<(usize, (bool, i32, f32, i32, i32, u32))> = None;
-    for (j, t) in units.iter().enumerate() {
-        if t.owner == a.owner || t.is_dead() || t.fate != Fate::Active {
-            continue;
-        }
-        if t.is_structure && form.damage_tower <= 0.0 {
+/// Targeting key (MECHANICS.md §10); the smaller key wins: nearest, weakest, nearest the
+/// attacker's own back row, nearest a side edge, newest.
+#[inline]
+fn target_key(a: &Unit, t: &Unit, d2: i32) -> (i32, f32, i32, i32, u32) {
+    let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
+    let side = -(2 * t.tile.x - 27).abs();
+    (d2, t.health, row, side, u32::MAX - t.id)
+}
+
+#[inline]
+fn is_candidate(a: &Unit, t: &Unit) -> bool {
+    t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
+}
+
+/// The best mobile target of `a` among `mobiles` (mobile units always come first).
+fn choose_target(config: &Config, units: &[Unit], mobiles: &[usize], a: &Unit) -> Option<usize> {
+    let reach = &config.reach.attack[a.form()];
+    let mut best: Option<(usize, (i32, f32, i32, i32, u32))> = None;
+    for &j in mobiles {
+        let t = &units[j];
+        if !is_candidate(a, t) {
             continue;
         }
         let d2 = a.tile.dist2(t.tile);
-        let radius = config.form(t.unit_type as usize, t.upgraded).hit_radius;
-        if d2 > reach2(form.attack_range, radius) {
+        if d2 > reach[t.form()] {
             continue;
         }
-        // Smaller key wins: mobile first, nearest, weakest, nearest own back row, nearest a
-        // side edge, newest.
-        let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
-        let side = -(2 * t.tile.x - 27).abs();
-        let key = (t.is_structure, d2, t.health, row, side, u32::MAX - t.id);
-        let better = match &best {
-            None => true,
-            Some((_, k)) => key.partial_cmp(k).is_some_and(|o| o.is_lt()),
-        };
-        if better {
+        let key = target_key(a, t, d2);
+        if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
+            best = Some((j, key));
+        }
+    }
+    best.map(|(j, _)| j)
+}
+
+/// The best structure target of `a`, when no mobile unit is in reach.
+fn choose_structure_target(config: &Config, units: &[Unit], a: &Unit) -> Option<usize> {
+    let reach = &config.reach.attack[a.form()];
+    let mut best: Option<(usize, (i32, f32, i32, i32, u32))> = None;
+    for (j, t) in units.iter().enumerate() {
+        if !t.is_structure || !is_candidate(a, t) {
+            continue;
+        }
+        let d2 = a.tile.dist2(t.tile);
+        if d2 > reach[t.form()] {
+            continue;
+        }
+        let key = target_key(a, t, d2);
+        if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
         }
     }

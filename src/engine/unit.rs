@@ -82,6 +82,11 @@ impl Unit {
         Unit { is_structure: false, target_edge, ..Unit::new_structure(id, unit_type, owner, tile, health) }
     }
 
+    /// Index of this unit's current form in the config's reach tables.
+    pub fn form(&self) -> usize {
+        super::config::form_index(self.unit_type as usize, self.upgraded)
+    }
+
     /// Recomputes the displayed health from base health and shield layers.
     pub fn refresh_health(&mut self) {
         self.health = if self.shields.is_empty() {
