@@ -5,7 +5,7 @@ use crate::verify::bench::{prepare_turns, simulate_turns};
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(path: &Path, seconds: f64) -> ExitCode {
+pub fn run(path: &Path, seconds: f64, rounds_wanted: Option<u64>) -> ExitCode {
     let replay = match read_replay(path) {
         Ok(r) => r,
         Err(e) => {
@@ -28,7 +28,7 @@ pub fn run(path: &Path, seconds: f64) -> ExitCode {
     let started = std::time::Instant::now();
     let (mut total_turns, mut total_frames) = (0u64, 0u64);
     let mut rounds = 0u64;
-    while started.elapsed().as_secs_f64() < seconds {
+    while rounds_wanted.map_or(started.elapsed().as_secs_f64() < seconds, |n| rounds < n) {
         let (t, f) = simulate_turns(&turns);
         total_turns += t;
         total_frames += f;

@@ -37,6 +37,9 @@ pub enum Command {
         /// Seconds to run.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
+        /// Run exactly this many rounds instead (for instruction counting).
+        #[arg(long)]
+        rounds: Option<u64>,
     },
 }
 
@@ -44,7 +47,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
-        Some(Command::Bench { replay, seconds }) => bench_cmd::run(&replay, seconds),
+        Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
         None => {
             eprintln!("no command given; try `terminal-studio --help`");
             ExitCode::from(2)

@@ -144,6 +144,11 @@ pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
 /// compare integers only. The target's hit radius is added (H-C8).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReachTable {
+    /// Per form: has an attack / a shield (hot-loop filters).
+    pub can_attack: [bool; FORMS],
+    pub can_shield: [bool; FORMS],
+    /// Per form: the largest whole-tile offset its attack can reach on either axis.
+    pub attack_box: [i32; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
     pub shield: [[i32; FORMS]; FORMS],
     pub self_destruct: [[i32; FORMS]; FORMS],
@@ -160,12 +165,16 @@ impl ReachTable {
         };
         let mut t = ReachTable::default();
         for a in 0..FORMS.min(units.len() * 2) {
+            t.can_attack[a] = form(a).can_attack();
+            t.can_shield[a] = form(a).can_shield();
             for b in 0..FORMS.min(units.len() * 2) {
                 let (fa, fb) = (form(a), form(b));
                 t.attack[a][b] = if fa.attack_range > 0.0 { reach2(fa.attack_range, fb.hit_radius) } else { -1 };
                 t.shield[a][b] = if fa.shield_range > 0.0 { reach2(fa.shield_range, fb.hit_radius) } else { -1 };
                 t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, fb.hit_radius) } else { -1 };
             }
+            let max = t.attack[a].iter().copied().max().unwrap_or(-1);
+            t.attack_box[a] = if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 };
         }
         t
     }

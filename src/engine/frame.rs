@@ -178,8 +178,17 @@ impl Events {
             && self.melee.is_empty()
     }
 
+    /// Empties every list, keeping the allocations for the next frame.
     pub fn clear(&mut self) {
-        *self = Events::default();
+        self.self_destruct.clear();
+        self.breach.clear();
+        self.damage.clear();
+        self.shield.clear();
+        self.moves.clear();
+        self.spawn.clear();
+        self.death.clear();
+        self.attack.clear();
+        self.melee.clear();
     }
 }
 

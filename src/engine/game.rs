@@ -87,8 +87,17 @@ pub struct Game {
     /// Reproduce the early-2020 engine build (REPLAY.md §6): upgrades echoed as `spawn` of
     /// the base type, and structures left on board count their current form's price only.
     pub early_2020: bool,
-    /// Reused buffer for per-tick index lists (avoids allocating every tick).
-    pub(crate) scratch: Vec<usize>,
+    /// Indices of units by role, rebuilt only when the unit list changes.
+    pub(crate) roles: RoleIndex,
+}
+
+/// Positions in `Game::units` of the units that act in each step of a tick, ascending.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct RoleIndex {
+    pub valid: bool,
+    pub mobiles: Vec<usize>,
+    pub supports: Vec<usize>,
+    pub attackers: Vec<usize>,
 }
 
 impl Game {
@@ -110,7 +119,7 @@ impl Game {
             events: Events::default(),
             over: false,
             early_2020: false,
-            scratch: Vec::new(),
+            roles: RoleIndex::default(),
         }
     }
 
@@ -163,8 +172,33 @@ impl Game {
         self.pathfinder = None;
     }
 
+    /// The role index for the current unit list (rebuilt if the list changed).
+    pub(crate) fn take_roles(&mut self) -> RoleIndex {
+        let mut r = std::mem::take(&mut self.roles);
+        if !r.valid {
+            r.mobiles.clear();
+            r.supports.clear();
+            r.attackers.clear();
+            let reach = &self.config.reach;
+            for (i, u) in self.units.iter().enumerate() {
+                if !u.is_structure {
+                    r.mobiles.push(i);
+                }
+                if u.is_structure && reach.can_shield[u.form()] {
+                    r.supports.push(i);
+                }
+                if reach.can_attack[u.form()] {
+                    r.attackers.push(i);
+                }
+            }
+            r.valid = true;
+        }
+        r
+    }
+
     /// Inserts a unit keeping ascending id order.
     pub fn insert_unit(&mut self, unit: Unit) {
+        self.roles.valid = false;
         if unit.is_structure {
             self.structure_at[unit.tile.index()] = unit.id;
             self.board_changed();
@@ -174,6 +208,7 @@ impl Game {
     }
 
     fn remove_unit_at(&mut self, index: usize) -> Unit {
+        self.roles.valid = false;
         let u = self.units.remove(index);
         if u.is_structure && self.structure_at[u.tile.index()] == u.id {
             self.structure_at[u.tile.index()] = 0;

@@ -4,7 +4,7 @@
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
 use super::game::Game;
-use super::geometry::Player;
+use super::geometry::{BOARD_SIZE, CELLS, Player, Tile};
 use super::resources::round1;
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
@@ -15,20 +15,22 @@ const BUILDUP_THRESHOLD: f32 = 0.9999;
 impl Game {
     pub(crate) fn step_tick(&mut self) {
         let config = Arc::clone(&self.config);
-        self.move_units(&config);
+        let arrived = self.move_units(&config);
         self.grant_shields(&config);
-        self.resolve_breaches(&config);
-        self.resolve_self_destructs(&config);
+        if arrived > 0 {
+            self.resolve_breaches(&config);
+            self.resolve_self_destructs(&config);
+        }
         self.resolve_attacks(&config);
         self.clean_up(&config);
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
-    fn move_units(&mut self, config: &Config) {
-        for i in 0..self.units.len() {
-            if self.units[i].is_structure {
-                continue;
-            }
+    /// Returns how many units arrived (will breach or self-destruct).
+    fn move_units(&mut self, config: &Config) -> usize {
+        let mut arrived = 0;
+        let roles = self.take_roles();
+        for &i in &roles.mobiles {
             let speed = config.unit(self.units[i].unit_type as usize).speed;
             let u = &mut self.units[i];
             u.buildup += speed;
@@ -48,31 +50,26 @@ impl Game {
                 None => {
                     let u = &mut self.units[i];
                     u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
+                    arrived += 1;
                 }
             }
         }
+        self.roles = roles;
+        arrived
     }
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
     fn grant_shields(&mut self, config: &Config) {
-        let mobiles = self.mobile_indices();
-        if mobiles.is_empty() {
-            return;
-        }
-        for si in 0..self.units.len() {
+        let roles = self.take_roles();
+        let mobiles = &roles.mobiles;
+        for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
             let s = &self.units[si];
-            if !s.is_structure {
-                continue;
-            }
             let form = config.form(s.unit_type as usize, s.upgraded);
-            if !form.can_shield() {
-                continue;
-            }
             let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
             let amount = form.shield_amount(owner.rows_from_back(stile));
             let reach = &config.reach.shield[sform];
-            for &mi in &mobiles {
+            for &mi in mobiles {
                 let u = &mut self.units[mi];
                 if u.owner != owner || stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
                     continue;
@@ -82,15 +79,7 @@ impl Game {
                 self.events.shield.push(ShieldEvent { from: stile, to: u.tile, amount, support_type: stype, support_id: sid, target_id: u.id, owner });
             }
         }
-        self.scratch = mobiles;
-    }
-
-    /// Indices of the mobile units (reuses the scratch buffer).
-    fn mobile_indices(&mut self) -> Vec<usize> {
-        let mut v = std::mem::take(&mut self.scratch);
-        v.clear();
-        v.extend(self.units.iter().enumerate().filter(|(_, u)| !u.is_structure).map(|(i, _)| i));
-        v
+        self.roles = roles;
     }
 
     /// Step 4: units standing on their target edge score and leave.
@@ -173,26 +162,41 @@ impl Game {
         }
     }
 
-    /// Step 6: every unit with an attack, in ascending id, hits one target.
+    /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
+    /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
+    /// choice itself is made per attacker since earlier hits change health.
     fn resolve_attacks(&mut self, config: &Config) {
-        let mobiles = self.mobile_indices();
+        let roles = self.take_roles();
+        let mobiles = &roles.mobiles;
         if mobiles.is_empty() {
-            self.scratch = mobiles;
+            self.roles = roles;
             return;
         }
-        for i in 0..self.units.len() {
+        // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
+        // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
+        let mut mobile_rows = [[0u32; BOARD_SIZE as usize]; 2];
+        for &j in mobiles {
+            let u = &self.units[j];
+            mobile_rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+        }
+        let mut group: Option<(Tile, usize, Player)> = None;
+        let mut in_reach: Vec<(usize, i32)> = Vec::new();
+        for &i in &roles.attackers {
             let a = &self.units[i];
             if a.fate == Fate::Breaching {
                 continue;
             }
             let form = config.form(a.unit_type as usize, a.upgraded);
-            if !form.can_attack() {
+            if form.damage_tower <= 0.0 && !any_in_box(&mobile_rows[a.owner.opponent().index()], a.tile, config.reach.attack_box[a.form()]) {
                 continue;
             }
-            let target = choose_target(config, &self.units, &mobiles, a).or_else(|| {
-                if form.damage_tower > 0.0 { choose_structure_target(config, &self.units, a) } else { None }
-            });
-            let Some(target) = target else { continue };
+            let key = (a.tile, a.form(), a.owner);
+            if group != Some(key) {
+                group = Some(key);
+                in_reach.clear();
+                gather_in_reach(config, &self.units, mobiles, &self.structure_at, a, form.damage_tower > 0.0, &mut in_reach);
+            }
+            let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
             let a = &self.units[i];
             let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
             let t = &mut self.units[target];
@@ -201,7 +205,7 @@ impl Game {
             self.events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
             self.events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
         }
-        self.scratch = mobiles;
+        self.roles = roles;
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
@@ -230,6 +234,7 @@ impl Game {
             }
         }
         self.units = kept;
+        self.roles.valid = false;
         if structures_died {
             self.board_changed();
         }
@@ -250,40 +255,71 @@ fn is_candidate(a: &Unit, t: &Unit) -> bool {
     t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
 }
 
-/// The best mobile target of `a` among `mobiles` (mobile units always come first).
-fn choose_target(config: &Config, units: &[Unit], mobiles: &[usize], a: &Unit) -> Option<usize> {
+/// True if any bit is set in the square of half-size `r` around `t`.
+fn any_in_box(rows: &[u32; BOARD_SIZE as usize], t: Tile, r: i32) -> bool {
+    if r < 0 {
+        return false;
+    }
+    let (x0, x1) = ((t.x - r).max(0), (t.x + r).min(BOARD_SIZE - 1));
+    let mask = ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32;
+    ((t.y - r).max(0)..=(t.y + r).min(BOARD_SIZE - 1)).any(|y| rows[y as usize] & mask != 0)
+}
+
+/// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
+/// units, then (for attackers that can hit them) the structures in the reach's bounding box.
+fn gather_in_reach(
+    config: &Config,
+    units: &[Unit],
+    mobiles: &[usize],
+    structure_at: &[u32; CELLS],
+    a: &Unit,
+    hits_structures: bool,
+    out: &mut Vec<(usize, i32)>,
+) {
     let reach = &config.reach.attack[a.form()];
-    let mut best: Option<(usize, (i32, f32, i32, i32, u32))> = None;
     for &j in mobiles {
+        let t = &units[j];
+        let d2 = a.tile.dist2(t.tile);
+        if t.owner != a.owner && d2 <= reach[t.form()] {
+            out.push((j, d2));
+        }
+    }
+    if !hits_structures {
+        return;
+    }
+    let max_reach = reach.iter().copied().max().unwrap_or(-1);
+    if max_reach < 0 {
+        return;
+    }
+    let r = (max_reach as f64).sqrt().floor() as i32;
+    for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
+        for x in (a.tile.x - r).max(0)..=(a.tile.x + r).min(BOARD_SIZE - 1) {
+            let tile = Tile::new(x, y);
+            let id = structure_at[tile.index()];
+            if id == 0 {
+                continue;
+            }
+            let d2 = a.tile.dist2(tile);
+            let Ok(j) = units.binary_search_by_key(&id, |u| u.id) else { continue };
+            let t = &units[j];
+            if t.owner != a.owner && d2 <= reach[t.form()] {
+                out.push((j, d2));
+            }
+        }
+    }
+}
+
+/// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
+/// structures, then the smallest `target_key`.
+fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit) -> Option<usize> {
+    let mut best: Option<(usize, (bool, i32, f32, i32, i32, u32))> = None;
+    for &(j, d2) in in_reach {
         let t = &units[j];
         if !is_candidate(a, t) {
             continue;
         }
-        let d2 = a.tile.dist2(t.tile);
-        if d2 > reach[t.form()] {
-            continue;
-        }
-        let key = target_key(a, t, d2);
-        if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
-            best = Some((j, key));
-        }
-    }
-    best.map(|(j, _)| j)
-}
-
-/// The best structure target of `a`, when no mobile unit is in reach.
-fn choose_structure_target(config: &Config, units: &[Unit], a: &Unit) -> Option<usize> {
-    let reach = &config.reach.attack[a.form()];
-    let mut best: Option<(usize, (i32, f32, i32, i32, u32))> = None;
-    for (j, t) in units.iter().enumerate() {
-        if !t.is_structure || !is_candidate(a, t) {
-            continue;
-        }
-        let d2 = a.tile.dist2(t.tile);
-        if d2 > reach[t.form()] {
-            continue;
-        }
-        let key = target_key(a, t, d2);
+        let (d, h, row, side, age) = target_key(a, t, d2);
+        let key = (t.is_structure, d, h, row, side, age);
         if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
         }
