@@ -54,7 +54,14 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
             return;
         }
         let pct = if r.frames_total > 0 { 100.0 * r.frames_exact as f64 / r.frames_total as f64 } else { 100.0 };
-        println!("{:<8} {:>6}/{:<6} {:>7.3}%  {}", r.status.as_str(), r.frames_exact, r.frames_total, pct, r.file.display());
+        println!(
+            "{:<8} {:>6}/{:<6} {:>7.3}%  {}",
+            r.status.as_str(),
+            r.frames_exact,
+            r.frames_total,
+            pct,
+            r.file.display()
+        );
         if let Some(d) = &r.first_divergence {
             println!("    first divergence: {d}");
         }
@@ -91,7 +98,8 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
             }
         }
     }
-    let pct = |t: &Tally| if t.frames_total > 0 { 100.0 * t.frames_exact as f64 / t.frames_total as f64 } else { 100.0 };
+    let pct =
+        |t: &Tally| if t.frames_total > 0 { 100.0 * t.frames_exact as f64 / t.frames_total as f64 } else { 100.0 };
     if json {
         let rulesets: serde_json::Map<String, serde_json::Value> = by_ruleset
             .iter()
@@ -108,7 +116,14 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
         for (k, t) in &by_ruleset {
             println!(
                 "  {k:<16} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
-                t.replays, t.exact, t.diverged, t.skipped, t.errors, t.frames_exact, t.frames_total, pct(t)
+                t.replays,
+                t.exact,
+                t.diverged,
+                t.skipped,
+                t.errors,
+                t.frames_exact,
+                t.frames_total,
+                pct(t)
             );
         }
         println!(

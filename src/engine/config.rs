@@ -206,10 +206,9 @@ impl PartialEq for Config {
 fn num(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<f32>, ConfigError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .map(|v| Some(v as f32))
-            .ok_or_else(|| err(format!("{path}.{key}"), "not a finite number")),
+        Some(Value::Number(n)) => {
+            n.as_f64().map(|v| Some(v as f32)).ok_or_else(|| err(format!("{path}.{key}"), "not a finite number"))
+        }
         Some(Value::Bool(b)) => Ok(Some(if *b { 1.0 } else { 0.0 })),
         Some(other) => Err(err(format!("{path}.{key}"), format!("expected a number, found {}", kind_of(other)))),
     }
@@ -231,7 +230,12 @@ fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
 }
 
 /// Reads one unit entry's gameplay keys, starting from `base` (copy-then-patch).
-fn read_unit(obj: &Map<String, Value>, path: &str, base: &UnitStats, legacy_index: Option<usize>) -> Result<UnitStats, ConfigError> {
+fn read_unit(
+    obj: &Map<String, Value>,
+    path: &str,
+    base: &UnitStats,
+    legacy_index: Option<usize>,
+) -> Result<UnitStats, ConfigError> {
     let mut u = base.clone();
     u.upgrade = None;
     if let Some(s) = text(obj, "shorthand") {
@@ -339,7 +343,8 @@ impl Config {
             }
             units.push(base);
         }
-        let shorthand_at = |i: usize| infos.get(i).and_then(|u| u.get("shorthand")).and_then(Value::as_str).map(str::to_owned);
+        let shorthand_at =
+            |i: usize| infos.get(i).and_then(|u| u.get("shorthand")).and_then(Value::as_str).map(str::to_owned);
         let remove_shorthand = shorthand_at(REMOVE).ok_or_else(|| err("unitInformation[6].shorthand", "missing"))?;
         let upgrade_shorthand = shorthand_at(UPGRADE).unwrap_or_default();
 
@@ -363,11 +368,9 @@ impl Config {
         if resources.max_mp <= 0.0 {
             resources.max_mp = f32::MAX;
         }
-        if legacy {
-            if let Some(reward) = num(res, "coresForPlayerDamage", "resources")? {
-                for u in units.iter_mut().filter(|u| !u.is_structure) {
-                    u.breach_reward_sp = reward;
-                }
+        if let Some(reward) = num(res, "coresForPlayerDamage", "resources")?.filter(|_| legacy) {
+            for u in units.iter_mut().filter(|u| !u.is_structure) {
+                u.breach_reward_sp = reward;
             }
         }
 
@@ -432,7 +435,11 @@ impl Config {
     /// The MP cap in force at turn `turn` (H-C3).
     pub fn mp_cap(&self, turn: i32) -> f32 {
         let r = &self.resources;
-        if r.mp_cap_growth_rate > 0.0 && r.turn_interval_mp_cap_schedule > 0 && turn >= r.round_start_mp_ramp && r.max_mp < f32::MAX {
+        if r.mp_cap_growth_rate > 0.0
+            && r.turn_interval_mp_cap_schedule > 0
+            && turn >= r.round_start_mp_ramp
+            && r.max_mp < f32::MAX
+        {
             let steps = (turn - r.round_start_mp_ramp) / r.turn_interval_mp_cap_schedule + 1;
             r.max_mp + r.mp_cap_growth_rate * steps as f32
         } else {
@@ -445,7 +452,11 @@ impl Config {
         if token.is_empty() {
             return None;
         }
-        let all = self.units.iter().map(|u| u.shorthand.as_str()).chain([self.remove_shorthand.as_str(), self.upgrade_shorthand.as_str()]);
+        let all = self
+            .units
+            .iter()
+            .map(|u| u.shorthand.as_str())
+            .chain([self.remove_shorthand.as_str(), self.upgrade_shorthand.as_str()]);
         all.enumerate().find(|(_, s)| !s.is_empty() && s.contains(token)).map(|(i, _)| i)
     }
 

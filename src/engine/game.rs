@@ -298,7 +298,8 @@ impl Game {
             }
             CommandKind::Remove => {
                 let turn = self.turn;
-                let id = self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
+                let id =
+                    self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
                 let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
                 let unit = &mut self.units[index];
                 if unit.marked_turn.is_some() {
@@ -394,7 +395,8 @@ impl Game {
 
     /// A frame of the current state carrying the accumulated events, which are consumed.
     fn emit(&mut self, phase: Phase) -> Frame {
-        let turn_info = TurnInfo { phase, turn: self.turn, action_frame: self.action_frame, total_frame: Some(self.frames_sent) };
+        let turn_info =
+            TurnInfo { phase, turn: self.turn, action_frame: self.action_frame, total_frame: Some(self.frames_sent) };
         self.frames_sent += 1;
         let events = std::mem::take(&mut self.events);
         Frame {
@@ -480,8 +482,7 @@ impl Game {
             .units
             .iter()
             .filter(|u| {
-                u.marked_turn
-                    .is_some_and(|m| turn - m >= config.form(u.unit_type as usize, u.upgraded).turns_to_remove)
+                u.marked_turn.is_some_and(|m| turn - m >= config.form(u.unit_type as usize, u.upgraded).turns_to_remove)
             })
             .map(|u| u.id)
             .collect();
@@ -493,7 +494,13 @@ impl Game {
             let refund = form.refund_percentage * invested * u.health / form.start_health;
             let s = &mut self.players[u.owner.index()].stats;
             s.sp = round1(s.sp + refund);
-            self.events.death.push(DeathEvent { tile: u.tile, unit_type: u.unit_type, id: u.id, owner: u.owner, removed: true });
+            self.events.death.push(DeathEvent {
+                tile: u.tile,
+                unit_type: u.unit_type,
+                id: u.id,
+                owner: u.owner,
+                removed: true,
+            });
         }
     }
 
@@ -535,8 +542,12 @@ impl Game {
         for p in Player::both() {
             let ps = &self.players[p.index()];
             let opponent = &self.players[p.opponent().index()];
-            let on_board_mp: f32 =
-                self.units.iter().filter(|u| u.owner == p && !u.is_structure).map(|u| config.unit(u.unit_type as usize).cost_mp).sum();
+            let on_board_mp: f32 = self
+                .units
+                .iter()
+                .filter(|u| u.owner == p && !u.is_structure)
+                .map(|u| config.unit(u.unit_type as usize).cost_mp)
+                .sum();
             let left_on_board: f32 = self
                 .units
                 .iter()
@@ -577,7 +588,12 @@ impl Game {
         }
         self.over = true;
         Frame {
-            turn_info: TurnInfo { phase: Phase::End, turn, action_frame: last.action_frame, total_frame: last.total_frame },
+            turn_info: TurnInfo {
+                phase: Phase::End,
+                turn,
+                action_frame: last.action_frame,
+                total_frame: last.total_frame,
+            },
             stats,
             units: [self.unit_lists(Player::One), self.unit_lists(Player::Two)],
             events: Events::default(),

@@ -77,11 +77,7 @@ pub fn in_play(x: i32, y: i32) -> bool {
     if !(0..BOARD_SIZE).contains(&x) || !(0..BOARD_SIZE).contains(&y) {
         return false;
     }
-    if y < HALF {
-        13 - y <= x && x <= 14 + y
-    } else {
-        y - 14 <= x && x <= 41 - y
-    }
+    if y < HALF { 13 - y <= x && x <= 14 + y } else { y - 14 <= x && x <= 41 - y }
 }
 
 /// Every playable tile, row by row.

@@ -4,8 +4,16 @@ use super::config::Config;
 
 /// `(slug, description, JSON text)` of every shipped ruleset.
 pub const PRESETS: &[(&str, &str, &str)] = &[
-    ("base-s6", "Base game, season 6 on (the rules page's BEFORE column)", include_str!("../../assets/configs/base-s6.json")),
-    ("special-2025", "Special competition 2025 (the rules page's AFTER column)", include_str!("../../assets/configs/special-2025.json")),
+    (
+        "base-s6",
+        "Base game, season 6 on (the rules page's BEFORE column)",
+        include_str!("../../assets/configs/base-s6.json"),
+    ),
+    (
+        "special-2025",
+        "Special competition 2025 (the rules page's AFTER column)",
+        include_str!("../../assets/configs/special-2025.json"),
+    ),
     ("special-2024", "Summer competition 2024", include_str!("../../assets/configs/special-2024.json")),
     ("special-2026", "Special competition July 2026", include_str!("../../assets/configs/special-2026.json")),
     ("citadel-2026", "Citadel competition 2026", include_str!("../../assets/configs/citadel-2026.json")),

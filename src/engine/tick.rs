@@ -76,7 +76,15 @@ impl Game {
                 }
                 u.shielded_by.push(sid);
                 u.add_shield(amount);
-                self.events.shield.push(ShieldEvent { from: stile, to: u.tile, amount, support_type: stype, support_id: sid, target_id: u.id, owner });
+                self.events.shield.push(ShieldEvent {
+                    from: stile,
+                    to: u.tile,
+                    amount,
+                    support_type: stype,
+                    support_id: sid,
+                    target_id: u.id,
+                    owner,
+                });
             }
         }
         self.roles = roles;
@@ -152,10 +160,22 @@ impl Game {
                 let v = &mut self.units[j];
                 v.take_damage(damage);
                 tiles.push(v.tile);
-                self.events.damage.push(DamageEvent { tile: v.tile, damage, unit_type: v.unit_type, id: v.id, owner: v.owner });
+                self.events.damage.push(DamageEvent {
+                    tile: v.tile,
+                    damage,
+                    unit_type: v.unit_type,
+                    id: v.id,
+                    owner: v.owner,
+                });
                 if v.is_dead() && !v.death_emitted {
                     v.death_emitted = true;
-                    self.events.death.push(DeathEvent { tile: v.tile, unit_type: v.unit_type, id: v.id, owner: v.owner, removed: false });
+                    self.events.death.push(DeathEvent {
+                        tile: v.tile,
+                        unit_type: v.unit_type,
+                        id: v.id,
+                        owner: v.owner,
+                        removed: false,
+                    });
                 }
             }
             self.events.self_destruct.push(SelfDestructEvent { tile, victims: tiles, damage, unit_type, id, owner });
@@ -187,14 +207,24 @@ impl Game {
                 continue;
             }
             let form = config.form(a.unit_type as usize, a.upgraded);
-            if form.damage_tower <= 0.0 && !any_in_box(&mobile_rows[a.owner.opponent().index()], a.tile, config.reach.attack_box[a.form()]) {
+            if form.damage_tower <= 0.0
+                && !any_in_box(&mobile_rows[a.owner.opponent().index()], a.tile, config.reach.attack_box[a.form()])
+            {
                 continue;
             }
             let key = (a.tile, a.form(), a.owner);
             if group != Some(key) {
                 group = Some(key);
                 in_reach.clear();
-                gather_in_reach(config, &self.units, mobiles, &self.structure_at, a, form.damage_tower > 0.0, &mut in_reach);
+                gather_in_reach(
+                    config,
+                    &self.units,
+                    mobiles,
+                    &self.structure_at,
+                    a,
+                    form.damage_tower > 0.0,
+                    &mut in_reach,
+                );
             }
             let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
             let a = &self.units[i];
@@ -202,8 +232,22 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
-            self.events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
-            self.events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
+            self.events.attack.push(AttackEvent {
+                from,
+                to: t.tile,
+                damage,
+                attacker_type,
+                attacker_id,
+                target_id: t.id,
+                owner,
+            });
+            self.events.damage.push(DamageEvent {
+                tile: t.tile,
+                damage,
+                unit_type: t.unit_type,
+                id: t.id,
+                owner: t.owner,
+            });
         }
         self.roles = roles;
     }
@@ -230,7 +274,13 @@ impl Game {
                 ps.mp_destroyed += config.unit(u.unit_type as usize).cost_mp;
             }
             if !u.death_emitted {
-                self.events.death.push(DeathEvent { tile: u.tile, unit_type: u.unit_type, id: u.id, owner: u.owner, removed: false });
+                self.events.death.push(DeathEvent {
+                    tile: u.tile,
+                    unit_type: u.unit_type,
+                    id: u.id,
+                    owner: u.owner,
+                    removed: false,
+                });
             }
         }
         self.units = kept;
@@ -309,10 +359,13 @@ fn gather_in_reach(
     }
 }
 
+/// `target_key` preceded by "is a structure" (mobile units first).
+type FullKey = (bool, i32, f32, i32, i32, u32);
+
 /// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
 /// structures, then the smallest `target_key`.
 fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit) -> Option<usize> {
-    let mut best: Option<(usize, (bool, i32, f32, i32, i32, u32))> = None;
+    let mut best: Option<(usize, FullKey)> = None;
     for &(j, d2) in in_reach {
         let t = &units[j];
         if !is_candidate(a, t) {

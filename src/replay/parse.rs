@@ -18,7 +18,9 @@ fn as_f32(v: &Value, path: &str) -> Result<f32, FieldError> {
 
 fn as_i64(v: &Value, path: &str) -> Result<i64, FieldError> {
     match v {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).ok_or_else(|| bad(path, "not an integer")),
+        Value::Number(n) => {
+            n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)).ok_or_else(|| bad(path, "not an integer"))
+        }
         _ => Err(bad(path, format!("expected an integer, found {v}"))),
     }
 }
@@ -66,7 +68,8 @@ pub fn parse_frame(v: &Value) -> Result<Frame, FieldError> {
     }
     let phase_n = as_i64(&ti[0], "turnInfo[0]")?;
     let turn_info = TurnInfo {
-        phase: Phase::from_number(phase_n).ok_or_else(|| bad("turnInfo[0]", format!("phase {phase_n} is not 0, 1 or 2")))?,
+        phase: Phase::from_number(phase_n)
+            .ok_or_else(|| bad("turnInfo[0]", format!("phase {phase_n} is not 0, 1 or 2")))?,
         turn: as_i64(&ti[1], "turnInfo[1]")? as i32,
         action_frame: as_i64(&ti[2], "turnInfo[2]")? as i32,
         total_frame: ti.get(3).map(|t| as_i64(t, "turnInfo[3]")).transpose()?,
@@ -75,7 +78,9 @@ pub fn parse_frame(v: &Value) -> Result<Frame, FieldError> {
     for (p, key) in ["p1Stats", "p2Stats"].into_iter().enumerate() {
         if let Some(s) = v.get(key) {
             let a = as_arr(s, key)?;
-            let num = |i: usize| -> Result<f32, FieldError> { a.get(i).map(|x| as_f32(x, &format!("{key}[{i}]"))).unwrap_or(Ok(0.0)) };
+            let num = |i: usize| -> Result<f32, FieldError> {
+                a.get(i).map(|x| as_f32(x, &format!("{key}[{i}]"))).unwrap_or(Ok(0.0))
+            };
             frame.stats[p] = Stats {
                 hp: num(0)?,
                 sp: num(1)?,
@@ -94,7 +99,10 @@ pub fn parse_frame(v: &Value) -> Result<Frame, FieldError> {
                     let path = format!("{path}[{j}]");
                     let a = as_arr(unit, &path)?;
                     entries.push(UnitEntry {
-                        tile: Tile::new(as_i64(at(a, 0, &path)?, &path)? as i32, as_i64(at(a, 1, &path)?, &path)? as i32),
+                        tile: Tile::new(
+                            as_i64(at(a, 0, &path)?, &path)? as i32,
+                            as_i64(at(a, 1, &path)?, &path)? as i32,
+                        ),
                         health: as_f32(at(a, 2, &path)?, &format!("{path}[2]"))?,
                         id: as_id(at(a, 3, &path)?, &format!("{path}[3]"))?,
                     });
@@ -221,7 +229,9 @@ fn parse_events(e: &Value) -> Result<Events, FieldError> {
 }
 
 fn parse_end_stats(v: &Value) -> Result<EndStats, FieldError> {
-    let int = |key: &str| v.get(key).map(|x| as_i64(x, &format!("endStats.{key}"))).transpose().map(Option::unwrap_or_default);
+    let int = |key: &str| {
+        v.get(key).map(|x| as_i64(x, &format!("endStats.{key}"))).transpose().map(Option::unwrap_or_default)
+    };
     let mut es = EndStats {
         duration: int("duration")?,
         winner: int("winner")? as u8,
@@ -232,8 +242,10 @@ fn parse_end_stats(v: &Value) -> Result<EndStats, FieldError> {
     for (i, key) in ["player1", "player2"].into_iter().enumerate() {
         let Some(p) = v.get(key) else { continue };
         let path = format!("endStats.{key}");
-        let f = |k: &str| p.get(k).map(|x| as_f32(x, &format!("{path}.{k}"))).transpose().map(Option::unwrap_or_default);
-        let n = |k: &str| p.get(k).map(|x| as_i64(x, &format!("{path}.{k}"))).transpose().map(Option::unwrap_or_default);
+        let f =
+            |k: &str| p.get(k).map(|x| as_f32(x, &format!("{path}.{k}"))).transpose().map(Option::unwrap_or_default);
+        let n =
+            |k: &str| p.get(k).map(|x| as_i64(x, &format!("{path}.{k}"))).transpose().map(Option::unwrap_or_default);
         let b = |k: &str| p.get(k).and_then(Value::as_bool).unwrap_or(false);
         es.players[i] = PlayerEndStats {
             points_scored: f("points_scored")?,

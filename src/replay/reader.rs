@@ -92,7 +92,12 @@ pub fn maybe_gunzip(bytes: &[u8]) -> std::io::Result<std::borrow::Cow<'_, [u8]>>
 /// Parses replay bytes (plain or gzip); `path` is only used in messages.
 pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayError> {
     let file = path.display().to_string();
-    let fail = |line: Option<usize>, field: &str, message: String| ReplayError { file: file.clone(), line, field: field.into(), message };
+    let fail = |line: Option<usize>, field: &str, message: String| ReplayError {
+        file: file.clone(),
+        line,
+        field: field.into(),
+        message,
+    };
     let data = maybe_gunzip(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
     let text = String::from_utf8_lossy(&data);
 

@@ -59,7 +59,11 @@ pub fn compare_events(expected: &Events, actual: &Events) -> Result<(), String> 
     let (pe, pa) = (sd_hits(expected).min(expected.damage.len()), sd_hits(actual).min(actual.damage.len()));
     multiset("self-destruct damage events", &expected.damage[..pe], &actual.damage[..pa])?;
     sequence("attack damage events", &expected.damage[pe..], &actual.damage[pa..])?;
-    multiset("selfDestruct events", &canonical_self_destruct(&expected.self_destruct), &canonical_self_destruct(&actual.self_destruct))?;
+    multiset(
+        "selfDestruct events",
+        &canonical_self_destruct(&expected.self_destruct),
+        &canonical_self_destruct(&actual.self_destruct),
+    )?;
     // Shields: grouped by Support in ascending id; recipients of one Support unordered.
     let groups = |e: &Events| {
         let mut g: Vec<u32> = e.shield.iter().map(|s| s.support_id).collect();
@@ -89,12 +93,20 @@ fn compare_end_stats(expected: &EndStats, actual: &EndStats) -> Result<(), Strin
 /// Compares two frames. `Err` describes the first difference found.
 pub fn compare_frames(expected: &Frame, actual: &Frame) -> Result<(), String> {
     let (et, at) = (&expected.turn_info, &actual.turn_info);
-    if et.phase != at.phase || et.turn != at.turn || et.action_frame != at.action_frame || (et.total_frame.is_some() && et.total_frame != at.total_frame) {
+    if et.phase != at.phase
+        || et.turn != at.turn
+        || et.action_frame != at.action_frame
+        || (et.total_frame.is_some() && et.total_frame != at.total_frame)
+    {
         return Err(format!("turnInfo differs: expected {et:?}, got {at:?}"));
     }
     for (i, name) in ["p1Stats", "p2Stats"].iter().enumerate() {
         let (e, a) = (&expected.stats[i], &actual.stats[i]);
-        if e.hp.to_bits() != a.hp.to_bits() || e.sp.to_bits() != a.sp.to_bits() || e.mp.to_bits() != a.mp.to_bits() || e.time_ms != a.time_ms {
+        if e.hp.to_bits() != a.hp.to_bits()
+            || e.sp.to_bits() != a.sp.to_bits()
+            || e.mp.to_bits() != a.mp.to_bits()
+            || e.time_ms != a.time_ms
+        {
             return Err(format!(
                 "{name} differ: expected [{}, {}, {}, {}], got [{}, {}, {}, {}]",
                 e.hp, e.sp, e.mp, e.time_ms, a.hp, a.sp, a.mp, a.time_ms

@@ -1,8 +1,8 @@
 //! The verifier: re-simulates every turn of a real replay from its turn frame and compares
 //! every following frame (REPLAY.md §8).
 
-mod compare;
 pub mod bench;
+mod compare;
 mod rebuild;
 
 pub use compare::{compare_events, compare_frames};
@@ -129,7 +129,12 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
                         eprintln!("expected: {}", crate::replay::frame_to_json(theirs, false, true));
                         eprintln!("actual:   {}", crate::replay::frame_to_json(&ours, false, true));
                     }
-                    first = first.or_else(|| Some(format!("turn {}, action frame {}: {d}", theirs.turn_info.turn, theirs.turn_info.action_frame)))
+                    first = first.or_else(|| {
+                        Some(format!(
+                            "turn {}, action frame {}: {d}",
+                            theirs.turn_info.turn, theirs.turn_info.action_frame
+                        ))
+                    })
                 }
             }
             k += 1;
@@ -140,7 +145,10 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
         // Frames the replay has in this action phase that we did not produce.
         while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
             first = first.or_else(|| {
-                Some(format!("turn {}, action frame {}: the engine ended the action phase earlier", frames[k].turn_info.turn, frames[k].turn_info.action_frame))
+                Some(format!(
+                    "turn {}, action frame {}: the engine ended the action phase earlier",
+                    frames[k].turn_info.turn, frames[k].turn_info.action_frame
+                ))
             });
             k += 1;
         }
@@ -152,12 +160,12 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
         if !game.over {
             game.end_turn();
         }
-        let ours = if game.over {
-            game.end_frame(&last_info, 0)
+        let ours = if game.over { game.end_frame(&last_info, 0) } else { game.turn_frame() };
+        let what = if next.turn_info.phase == Phase::End {
+            "end frame".to_string()
         } else {
-            game.turn_frame()
+            format!("turn {}, turn frame", next.turn_info.turn)
         };
-        let what = if next.turn_info.phase == Phase::End { "end frame".to_string() } else { format!("turn {}, turn frame", next.turn_info.turn) };
         match compare_frames(next, &ours) {
             Ok(()) => exact += 1,
             Err(d) => first = first.or(Some(format!("{what}: {d}"))),
@@ -165,7 +173,8 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
         carry = Some(game.players.clone());
     }
     report.frames_exact = exact.min(report.frames_total);
-    report.status = if first.is_none() && report.frames_exact == report.frames_total { Status::Exact } else { Status::Diverged };
+    report.status =
+        if first.is_none() && report.frames_exact == report.frames_total { Status::Exact } else { Status::Diverged };
     report.first_divergence = first;
     if early_2020 {
         report.reason = Some(

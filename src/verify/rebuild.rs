@@ -90,11 +90,10 @@ pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInput
             }
             t => CommandKind::Spawn(t as u8),
         };
-        let mobile = matches!(kind, CommandKind::Spawn(t) if config.units.get(t as usize).is_some_and(|u| !u.is_structure));
-        if let CommandKind::Spawn(_) = kind {
-            if !mobile {
-                occupied.insert(s.tile, s.owner);
-            }
+        let mobile =
+            matches!(kind, CommandKind::Spawn(t) if config.units.get(t as usize).is_some_and(|u| !u.is_structure));
+        if matches!(kind, CommandKind::Spawn(_)) && !mobile {
+            occupied.insert(s.tile, s.owner);
         }
         segment = (segment..4).find(|&k| SEGMENTS[k].0 == i && (SEGMENTS[k].1 || !mobile)).unwrap_or(3);
         let c = Command { kind, tile: s.tile };
@@ -131,7 +130,8 @@ pub fn game_at_turn_frame(
     game.turn = turn;
     game.action_frame = -1;
     game.frames_sent = frame.turn_info.total_frame.unwrap_or(start as i64) + 1;
-    game.action_frames_sent = replay.frames[..start].iter().filter(|f| f.turn_info.phase == Phase::Action).count() as i64;
+    game.action_frames_sent =
+        replay.frames[..start].iter().filter(|f| f.turn_info.phase == Phase::Action).count() as i64;
     game.next_id = max_ids.get(start).copied().unwrap_or(0) + 1;
     for p in Player::both() {
         let i = p.index();
@@ -140,7 +140,8 @@ pub fn game_at_turn_frame(
             game.players[i].name = end.players[i].name.clone();
         }
         let lists = &frame.units[i];
-        let upgraded: std::collections::HashSet<u32> = lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
+        let upgraded: std::collections::HashSet<u32> =
+            lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
         for (t, list) in lists.iter().take(6).enumerate() {
             for e in list {
                 let stats = config.unit(t);
@@ -173,5 +174,8 @@ pub fn game_at_turn_frame(
 
 /// True if any turn of the replay echoes an upgrade as a base-type spawn (early 2020).
 pub fn is_early_2020(replay: &Replay, config: &Arc<Config>, max_ids: &[u32]) -> bool {
-    replay.turn_starts().into_iter().any(|s| game_at_turn_frame(replay, config, s, max_ids, None).is_ok_and(|(_, i)| i.early_2020))
+    replay
+        .turn_starts()
+        .into_iter()
+        .any(|s| game_at_turn_frame(replay, config, s, max_ids, None).is_ok_and(|(_, i)| i.early_2020))
 }
