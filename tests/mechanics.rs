@@ -336,3 +336,21 @@ fn the_game_ends_at_turn_100() {
     assert!(g.over);
     assert_eq!(g.turn, 100);
 }
+
+#[test]
+fn shields_decay_when_the_config_says_so() {
+    // A config variant whose Support shields decay by 0.5 per tick (the 2018 rule).
+    let mut raw: serde_json::Value =
+        serde_json::from_str(include_str!("../assets/configs/base-s6.json")).expect("json");
+    raw["unitInformation"][1]["shieldDecay"] = serde_json::json!(0.5);
+    let config = Config::from_value(raw).expect("config");
+    let mut g = Game::new(Arc::new(config));
+    g.player_mut(Player::One).stats.sp = 100.0;
+    apply(&mut g, &[Command::spawn(SUPPORT, 13, 2)], &[]);
+    apply(&mut g, &[Command::spawn(SCOUT, 13, 0)], &[]);
+    let f0 = g.action_frame();
+    let shielded = f0.units[0][SCOUT][0].health;
+    let f1 = g.action_frame();
+    assert_eq!(shielded, 18.0);
+    assert_eq!(f1.units[0][SCOUT][0].health, 17.5);
+}

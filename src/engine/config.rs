@@ -147,6 +147,8 @@ pub struct ReachTable {
     /// Per form: has an attack / a shield (hot-loop filters).
     pub can_attack: [bool; FORMS],
     pub can_shield: [bool; FORMS],
+    /// True if any Support form's shields decay.
+    pub any_shield_decay: bool,
     /// Per form: the largest whole-tile offset its attack can reach on either axis.
     pub attack_box: [i32; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
@@ -167,6 +169,7 @@ impl ReachTable {
         for a in 0..FORMS.min(units.len() * 2) {
             t.can_attack[a] = form(a).can_attack();
             t.can_shield[a] = form(a).can_shield();
+            t.any_shield_decay |= t.can_shield[a] && form(a).shield_decay > 0.0;
             for b in 0..FORMS.min(units.len() * 2) {
                 let (fa, fb) = (form(a), form(b));
                 t.attack[a][b] = if fa.attack_range > 0.0 { reach2(fa.attack_range, fb.hit_radius) } else { -1 };

@@ -16,6 +16,11 @@ impl Game {
     pub(crate) fn step_tick(&mut self) {
         let config = Arc::clone(&self.config);
         let arrived = self.move_units(&config);
+        if config.reach.any_shield_decay {
+            for u in self.units.iter_mut().filter(|u| !u.shields.is_empty()) {
+                u.decay_shields();
+            }
+        }
         self.grant_shields(&config);
         if arrived > 0 {
             self.resolve_breaches(&config);
@@ -68,6 +73,7 @@ impl Game {
             let form = config.form(s.unit_type as usize, s.upgraded);
             let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
             let amount = form.shield_amount(owner.rows_from_back(stile));
+            let decay = form.shield_decay;
             let reach = &config.reach.shield[sform];
             for &mi in mobiles {
                 let u = &mut self.units[mi];
@@ -75,7 +81,7 @@ impl Game {
                     continue;
                 }
                 u.shielded_by.push(sid);
-                u.add_shield(amount);
+                u.add_shield(amount, decay);
                 self.events.shield.push(ShieldEvent {
                     from: stile,
                     to: u.tile,

@@ -39,6 +39,8 @@ pub struct Unit {
     pub base_health: f32,
     /// Remaining shield layers in grant order (oldest first).
     pub shields: Vec<f32>,
+    /// Per shield layer, how much it decays every tick (its Support's `shieldDecay`).
+    pub shield_decays: Vec<f32>,
     /// Displayed health: `f32(base + f32(Σ shields))`, kept in sync by `refresh_health`.
     pub health: f32,
     /// Structures: the turn a removal mark was placed.
@@ -66,6 +68,7 @@ impl Unit {
             upgraded: false,
             base_health: health,
             shields: Vec::new(),
+            shield_decays: Vec::new(),
             health,
             marked_turn: None,
             target_edge: Edge::TopRight,
@@ -97,8 +100,24 @@ impl Unit {
         };
     }
 
-    pub fn add_shield(&mut self, amount: f32) {
+    pub fn add_shield(&mut self, amount: f32, decay: f32) {
         self.shields.push(amount);
+        self.shield_decays.push(decay);
+        self.refresh_health();
+    }
+
+    /// Shields that decay (`shieldDecay` > 0, legacy 2018 style) lose that much per tick.
+    pub fn decay_shields(&mut self) {
+        let mut i = 0;
+        while i < self.shields.len() {
+            self.shields[i] -= self.shield_decays[i];
+            if self.shields[i] <= 0.0 {
+                self.shields.remove(i);
+                self.shield_decays.remove(i);
+            } else {
+                i += 1;
+            }
+        }
         self.refresh_health();
     }
 
@@ -113,6 +132,7 @@ impl Unit {
             if damage >= total {
                 self.base_health -= damage - total;
                 self.shields.clear();
+                self.shield_decays.clear();
             } else {
                 let mut left = damage;
                 while left > 0.0 && !self.shields.is_empty() {
@@ -122,6 +142,7 @@ impl Unit {
                     } else {
                         left -= self.shields[0];
                         self.shields.remove(0);
+                        self.shield_decays.remove(0);
                     }
                 }
             }
