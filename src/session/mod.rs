@@ -3,6 +3,7 @@
 //! replay, per-frame debugger data from the engine, what-if runs, the algos' companion files
 //! and a text rendering of the board. No GUI dependency: the UI passes a repaint callback.
 
+pub mod board_text;
 pub mod companions;
 pub mod debug;
 pub mod handle;
