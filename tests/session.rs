@@ -133,6 +133,7 @@ fn what_if_without_player_two_turrets_lets_more_through() {
         original += base[0];
         open += breaches_of(&open_try[0])[0];
     }
+    eprintln!("FIGURES what-if: P1 breaches over every 5th turn: {original} as played, {open} without P2 turrets");
     assert!(open > original, "breaches without turrets {open} vs original {original}");
     assert_eq!(s.tries().len(), 2 * history.turns.iter().step_by(5).count());
     assert_eq!(s.tries()[1].label, "no turrets");
