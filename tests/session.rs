@@ -202,6 +202,16 @@ fn threaded_handle_never_blocks_and_repaints() {
     handle.shutdown();
 }
 
+/// Resident set size of this process in kB (0 where /proc is not available).
+fn rss_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// Figures for the report: `cargo test --release --test session figures -- --nocapture`.
 #[test]
 fn figures() {
@@ -209,9 +219,11 @@ fn figures() {
     by_size.sort_by_key(|p| std::cmp::Reverse(std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)));
     for path in by_size.iter().take(1).chain([corpus(LONG)].iter()) {
         let mut s = Session::inline();
+        let rss_before = rss_kb();
         let t = Instant::now();
         let events = s.request(Request::LoadReplay(path.clone()));
         let open = t.elapsed();
+        let rss_delta = rss_kb().saturating_sub(rss_before);
         assert!(events.iter().any(|e| matches!(e, Event::ReplayLoaded(_))), "{}", path.display());
         let h = s.history().expect("loaded");
         let bytes = h.approx_bytes();
@@ -228,13 +240,14 @@ fn figures() {
         }
         let fps = n as f64 / t.elapsed().as_secs_f64();
         eprintln!(
-            "FIGURES {}: {} frames, {} turns, legacy={}; open {:.0} ms; history {:.2} MB; busy turn {} ({} frames): {:.0} frames/s stepping",
+            "FIGURES {}: {} frames, {} turns, legacy={}; open {:.0} ms; history {:.2} MB (RSS +{:.1} MB, meaningful when run alone); busy turn {} ({} frames): {:.0} frames/s stepping",
             path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             n_frames,
             n_turns,
             legacy,
             open.as_secs_f64() * 1000.0,
             bytes as f64 / 1e6,
+            rss_delta as f64 / 1e3,
             busy.turn,
             busy.len,
             fps
