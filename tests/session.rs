@@ -141,15 +141,29 @@ fn what_if_without_player_two_turrets_lets_more_through() {
 
 #[test]
 fn explaining_target_choice_agrees_with_the_engine() {
-    let files = [
-        LONG,
-        "live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz",
-        "s7-2020/ultraviolet__C1-Terminal-Algos__p1-04-07-2023-23-48-28-1688532508942--2078227218.txt.replay.gz",
-    ];
+    // The long replay plus the first replay of every current-format ruleset.
+    let mut files = vec![corpus(LONG)];
+    for ruleset in [
+        "base-s6",
+        "citadel-2026",
+        "live-2022",
+        "s7-2020",
+        "s8-2021a",
+        "s8-2021b",
+        "special-2024",
+        "special-2025",
+        "special-2026",
+    ] {
+        let mut found = terminal_studio::verify::collect_replays(&[corpus(ruleset)]);
+        found.sort();
+        files.extend(found.into_iter().next());
+    }
+    assert!(files.len() >= 8, "corpus missing: {files:?}");
     let mut attacks = 0usize;
     let mut criteria = std::collections::HashSet::new();
     for f in files {
-        let history = History::new(read_replay(&corpus(f)).expect("replay"));
+        let history = History::new(read_replay(&f).expect("replay"));
+        let f = f.display();
         for pos in 0..history.turns.len() {
             for (frame, log) in simulate_turn_frames(&history, pos) {
                 assert_eq!(log.len(), frame.events.attack.len(), "{f}: one explanation per attack");
@@ -166,6 +180,7 @@ fn explaining_target_choice_agrees_with_the_engine() {
             }
         }
     }
+    eprintln!("FIGURES explain: {attacks} attacks agree; criteria seen: {criteria:?}");
     assert!(attacks > 1000, "only {attacks} attacks checked");
     assert!(criteria.len() >= 4, "criteria seen: {criteria:?}");
 }
