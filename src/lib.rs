@@ -4,4 +4,5 @@
 pub mod cli;
 pub mod engine;
 pub mod replay;
+pub mod session;
 pub mod verify;

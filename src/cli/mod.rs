@@ -1,6 +1,7 @@
 //! The command line: clap subcommands, each a thin shell over the library.
 
 mod bench_cmd;
+mod show_cmd;
 mod verify_cmd;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,15 @@ pub enum Command {
         #[arg(long)]
         rounds: Option<u64>,
     },
+    /// Print a replay frame as a text board (units as characters, legend, stats, events).
+    Show {
+        replay: PathBuf,
+        #[arg(long)]
+        turn: i32,
+        /// Frame within the turn: 0 = turn frame, k = action frame k − 1.
+        #[arg(long, default_value_t = 0)]
+        frame: usize,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -48,6 +58,7 @@ pub fn run() -> ExitCode {
     match cli.command {
         Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
         Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
+        Some(Command::Show { replay, turn, frame }) => show_cmd::run(&replay, turn, frame),
         None => {
             eprintln!("no command given; try `terminal-studio --help`");
             ExitCode::from(2)

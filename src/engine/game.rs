@@ -89,6 +89,9 @@ pub struct Game {
     pub early_2020: bool,
     /// Indices of units by role, rebuilt only when the unit list changes.
     pub(crate) roles: RoleIndex,
+    /// When `Some`, every attack of the following ticks is recorded with the targeting
+    /// criterion that decided it (debugger; off by default, costs one check per attack).
+    pub target_log: Option<Vec<super::targeting::TargetChoice>>,
 }
 
 /// Positions in `Game::units` of the units that act in each step of a tick, ascending.
@@ -120,6 +123,7 @@ impl Game {
             over: false,
             early_2020: false,
             roles: RoleIndex::default(),
+            target_log: None,
         }
     }
 

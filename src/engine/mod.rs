@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod pathing;
 pub mod presets;
 pub mod resources;
+pub mod targeting;
 mod tick;
 pub mod unit;
 

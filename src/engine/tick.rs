@@ -233,6 +233,17 @@ impl Game {
                 );
             }
             let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
+            if self.target_log.is_some() {
+                let explained = super::targeting::explain_target(self, i);
+                let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
+                let (explained_id, criterion) = match explained {
+                    Some((j, c)) => (self.units[j].id, c),
+                    None => (0, super::targeting::Criterion::Single),
+                };
+                if let Some(log) = self.target_log.as_mut() {
+                    log.push(super::targeting::TargetChoice { attacker_id, target_id, explained_id, criterion });
+                }
+            }
             let a = &self.units[i];
             let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
             let t = &mut self.units[target];

@@ -3,7 +3,7 @@
 
 pub mod bench;
 mod compare;
-mod rebuild;
+pub mod rebuild;
 
 pub use compare::{compare_events, compare_frames};
 pub use rebuild::{TurnInputs, game_at_turn_frame, turn_inputs};

@@ -1,0 +1,122 @@
+//! An explaining variant of the engine's target choice (MECHANICS.md §10): which unit an
+//! attacker picks and which criterion of the targeting order decided it. Used by the
+//! debugger; the engine records it per attack when `Game::target_log` is enabled.
+
+use super::game::Game;
+use super::geometry::Player;
+use super::unit::{Fate, Unit};
+
+/// The criterion that separated the chosen target from the best other candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Criterion {
+    /// Only one unit was in reach.
+    Single,
+    /// Mobile units are preferred over structures.
+    MobileBeforeStructure,
+    /// Nearest.
+    Distance,
+    /// Lowest health.
+    Health,
+    /// Nearest the attacker's own back row (furthest down the board for player 1).
+    Row,
+    /// Nearest a side edge.
+    Side,
+    /// Newest (highest id).
+    Id,
+}
+
+impl Criterion {
+    pub fn label(self) -> &'static str {
+        match self {
+            Criterion::Single => "only unit in range",
+            Criterion::MobileBeforeStructure => "mobile units before structures",
+            Criterion::Distance => "nearest",
+            Criterion::Health => "lowest health",
+            Criterion::Row => "nearest own back row",
+            Criterion::Side => "nearest a side edge",
+            Criterion::Id => "newest unit",
+        }
+    }
+}
+
+/// One attack as the engine chose it, with the deciding criterion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TargetChoice {
+    pub attacker_id: u32,
+    /// The target the engine hit.
+    pub target_id: u32,
+    /// The target `explain_target` picked (equal to `target_id` unless the two disagree).
+    pub explained_id: u32,
+    pub criterion: Criterion,
+}
+
+type Key = (bool, i32, f32, i32, i32, u32);
+
+fn key(a: &Unit, t: &Unit) -> Key {
+    let d2 = a.tile.dist2(t.tile);
+    let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
+    let side = -(2 * t.tile.x - 27).abs();
+    (t.is_structure, d2, t.health, row, side, u32::MAX - t.id)
+}
+
+fn less(a: &Key, b: &Key) -> bool {
+    a.partial_cmp(b).is_some_and(|o| o.is_lt())
+}
+
+/// The first key component in which `best` and `other` differ.
+fn deciding(best: &Key, other: &Key) -> Criterion {
+    if best.0 != other.0 {
+        Criterion::MobileBeforeStructure
+    } else if best.1 != other.1 {
+        Criterion::Distance
+    } else if best.2 != other.2 {
+        Criterion::Health
+    } else if best.3 != other.3 {
+        Criterion::Row
+    } else if best.4 != other.4 {
+        Criterion::Side
+    } else {
+        Criterion::Id
+    }
+}
+
+/// The target the unit at `attacker` (an index into `game.units`) would hit now, as a unit
+/// index, and the criterion that decided it. Agrees with the engine's choice when called
+/// at the attack step of a tick (the engine calls it there when `target_log` is on).
+pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)> {
+    let a = game.units.get(attacker)?;
+    let config = &game.config;
+    let reach = &config.reach;
+    if !reach.can_attack[a.form()] || a.fate == Fate::Breaching {
+        return None;
+    }
+    let form = config.form(a.unit_type as usize, a.upgraded);
+    let hits_structures = form.damage_tower > 0.0;
+    let mut best: Option<(usize, Key)> = None;
+    let mut second: Option<Key> = None;
+    for (j, t) in game.units.iter().enumerate() {
+        if t.owner == a.owner || t.is_dead() || t.fate != Fate::Active {
+            continue;
+        }
+        if t.is_structure && (!hits_structures || game.structure_at[t.tile.index()] != t.id) {
+            continue;
+        }
+        if a.tile.dist2(t.tile) > reach.attack[a.form()][t.form()] {
+            continue;
+        }
+        let k = key(a, t);
+        match &best {
+            Some((_, b)) if !less(&k, b) => {
+                if second.as_ref().is_none_or(|s| less(&k, s)) {
+                    second = Some(k);
+                }
+            }
+            _ => {
+                second = best.map(|(_, b)| b);
+                best = Some((j, k));
+            }
+        }
+    }
+    let (j, b) = best?;
+    Some((j, second.map_or(Criterion::Single, |s| deciding(&b, &s))))
+}
