@@ -3,5 +3,6 @@
 
 pub mod engine;
 pub mod replay;
+pub mod runner;
 pub mod verify;
 pub mod cli;

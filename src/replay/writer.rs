@@ -238,6 +238,14 @@ impl ReplayWriter {
         self.file.flush()
     }
 
+    /// Writes a frame already serialised with [`frame_to_json`] (the runner serialises
+    /// once for the replay and player 1's algo).
+    pub fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        self.file.write_all(line.as_bytes())?;
+        self.file.write_all(b"\n")?;
+        self.file.flush()
+    }
+
     pub fn finish(mut self) -> std::io::Result<PathBuf> {
         self.file.flush()?;
         self.file.get_ref().sync_all()?;
