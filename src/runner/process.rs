@@ -8,6 +8,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -16,6 +17,9 @@ use std::time::Instant;
 const MAX_REPLY_LINE: usize = 4 << 20;
 /// Stdout lines queued but not yet consumed before the algo is blocked on its pipe.
 const STDOUT_QUEUE: usize = 4096;
+/// Bytes queued for an algo's stdin that it has not read yet; beyond this (an algo that
+/// stopped reading, e.g. hung) further lines are dropped instead of piling up in memory.
+const STDIN_BACKLOG: usize = 64 << 20;
 
 /// Where an algo lives: its start script, the folder, and its name (the folder's name,
 /// PROTOCOL.md §2).
@@ -77,6 +81,9 @@ pub struct AlgoProcess {
     /// Process id of `bash run.sh`, which is also the process group id.
     pub pid: u32,
     stdin: Option<Sender<Arc<str>>>,
+    backlog: Arc<AtomicUsize>,
+    /// Lines not delivered because the backlog was full.
+    pub dropped_lines: u64,
     pub stdout: Receiver<StdoutMsg>,
     exit: Receiver<std::io::Result<ExitStatus>>,
     exit_status: Option<ExitStatus>,
@@ -123,10 +130,12 @@ impl AlgoProcess {
             };
         let mut threads = Vec::with_capacity(4);
         let (in_tx, in_rx) = crossbeam_channel::unbounded::<Arc<str>>();
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let writer_backlog = Arc::clone(&backlog);
         threads.push(
             std::thread::Builder::new()
                 .name(format!("algo-{pid}-stdin"))
-                .spawn(move || write_stdin(stdin, in_rx))?,
+                .spawn(move || write_stdin(stdin, in_rx, &writer_backlog))?,
         );
         let (out_tx, out_rx) = crossbeam_channel::bounded(STDOUT_QUEUE);
         threads.push(
@@ -150,6 +159,8 @@ impl AlgoProcess {
         Ok(AlgoProcess {
             pid,
             stdin: Some(in_tx),
+            backlog,
+            dropped_lines: 0,
             stdout: out_rx,
             exit: exit_rx,
             exit_status: None,
@@ -159,10 +170,15 @@ impl AlgoProcess {
 
     /// Queues one line for the algo's stdin (a newline is added). Lines for an algo that
     /// stopped reading are dropped.
-    pub fn send(&self, line: Arc<str>) {
-        if let Some(tx) = &self.stdin {
-            let _ = tx.send(line);
+    pub fn send(&mut self, line: Arc<str>) {
+        let Some(tx) = &self.stdin else { return };
+        let len = line.len() + 1;
+        if self.backlog.load(Ordering::Relaxed) + len > STDIN_BACKLOG {
+            self.dropped_lines += 1;
+            return;
         }
+        self.backlog.fetch_add(len, Ordering::Relaxed);
+        let _ = tx.send(line);
     }
 
     /// Closes stdin once the queued lines are written (the algo then sees end of input).
@@ -233,9 +249,10 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-fn write_stdin(stdin: std::process::ChildStdin, rx: Receiver<Arc<str>>) {
+fn write_stdin(stdin: std::process::ChildStdin, rx: Receiver<Arc<str>>, backlog: &AtomicUsize) {
     let mut w = std::io::BufWriter::with_capacity(256 * 1024, stdin);
     for line in rx.iter() {
+        backlog.fetch_sub(line.len() + 1, Ordering::Relaxed);
         if w.write_all(line.as_bytes())
             .and_then(|_| w.write_all(b"\n"))
             .is_err()

@@ -54,6 +54,8 @@ pub struct PlayerResult {
     pub stderr_dropped_bytes: u64,
     pub annotations: u64,
     pub exit_status: Option<String>,
+    /// Frames not sent because the algo had stopped reading its stdin (backlog full).
+    pub lines_not_delivered: u64,
 }
 
 /// Per-turn cost of the runner itself (engine, serialisation, replay and pipe writes),

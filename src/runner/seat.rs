@@ -121,6 +121,7 @@ impl Seat {
     /// collects the stderr summary.
     pub fn shut_down(&mut self, grace: Instant) {
         if let Some(mut p) = self.process.take() {
+            self.result.lines_not_delivered = p.dropped_lines;
             let clean = p.wait_until(grace);
             let status = p.shutdown(Instant::now() + Duration::from_millis(500));
             self.result.exit_status = clean

@@ -97,10 +97,10 @@ impl Session<'_> {
         self.writer
             .write_line(&line)
             .map_err(|e| RunnerError::Replay(format!("{}: {e}", self.writer.path().display())))?;
-        if let Some(p) = self.seats[0].process.as_ref() {
+        if let Some(p) = self.seats[0].process.as_mut() {
             p.send(line);
         }
-        if let Some(p) = self.seats[1].process.as_ref() {
+        if let Some(p) = self.seats[1].process.as_mut() {
             p.send(frame_to_json(&flip_frame(&frame), legacy, times).into());
         }
         let info = frame.turn_info;
@@ -311,7 +311,7 @@ pub fn run(
         events,
     };
     let [l1, l2] = locations;
-    let seats = [
+    let mut seats = [
         Seat::start(Player::One, l1, &spec.algo1, &ctx),
         Seat::start(Player::Two, l2, &spec.algo2, &ctx),
     ];
@@ -341,8 +341,8 @@ pub fn run(
     });
 
     let config_line: Arc<str> = config.to_line().into();
-    for s in &seats {
-        if let Some(p) = s.process.as_ref() {
+    for s in seats.iter_mut() {
+        if let Some(p) = s.process.as_mut() {
             p.send(Arc::clone(&config_line));
         }
     }
@@ -432,6 +432,11 @@ pub fn run(
         Instant::now() + Duration::from_millis(config.timing.end_game_ms.min(END_GRACE_MAX_MS));
     for s in seats.iter_mut() {
         s.shut_down(grace);
+        let undelivered = s.result.lines_not_delivered;
+        if undelivered > 0 {
+            let msg = format!("stopped reading its input: {undelivered} frames not delivered");
+            log.line(None, Some(s.player), &msg);
+        }
     }
     let players = seats.map(|s| {
         let ps = game.player(s.player);
