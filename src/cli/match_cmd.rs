@@ -45,9 +45,10 @@ pub fn run(args: MatchArgs) -> ExitCode {
             if args.verbose {
                 let o = result.overhead;
                 eprintln!(
-                    "runner overhead: {:.0} µs/turn mean, {} µs max, {} turns",
+                    "runner overhead: {:.0} µs/turn wall mean, {} µs max; {:.0} µs/turn CPU; {} turns",
                     o.mean_us(),
                     o.max_turn_us,
+                    o.cpu_mean_us(),
                     o.turns
                 );
             }

@@ -63,8 +63,13 @@ pub struct PlayerResult {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Overhead {
     pub turns: u32,
+    /// Wall-clock time of the runner's own work (turn start to sending the turn frame,
+    /// and from the last reply to the end of the turn), summed over turns.
     pub total_us: u64,
     pub max_turn_us: u64,
+    /// CPU time of the match thread over the whole turn loop (it sleeps while waiting for
+    /// the algos, so this is the runner's own cost, free of preemption by the algos).
+    pub cpu_us: u64,
 }
 
 impl Overhead {
@@ -73,6 +78,14 @@ impl Overhead {
             0.0
         } else {
             self.total_us as f64 / f64::from(self.turns)
+        }
+    }
+
+    pub fn cpu_mean_us(&self) -> f64 {
+        if self.turns == 0 {
+            0.0
+        } else {
+            self.cpu_us as f64 / f64::from(self.turns)
         }
     }
 }

@@ -39,6 +39,16 @@ fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
+/// CPU time used so far by the calling thread, in µs (0 if unavailable).
+fn thread_cpu_us() -> u64 {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let Ok(u) = getrusage(UsageWho::RUSAGE_THREAD) else {
+        return 0;
+    };
+    let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
+    u64::try_from(us(u.user_time()) + us(u.system_time())).unwrap_or(0)
+}
+
 fn cancelled(cancel: &Receiver<()>) -> bool {
     !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
 }
@@ -361,6 +371,7 @@ pub fn run(
         line_issues: Vec::new(),
     };
     let mut overhead = Overhead::default();
+    let cpu_start = thread_cpu_us();
     let mut last_info: TurnInfo;
     loop {
         let turn_start = Instant::now();
@@ -408,6 +419,7 @@ pub fn run(
             break;
         }
     }
+    overhead.cpu_us = thread_cpu_us().saturating_sub(cpu_start);
     let duration_ms = ms(started.elapsed());
     let end = game.end_frame(&last_info, duration_ms);
     let end_stats = end.end_stats.clone().unwrap_or_default();
