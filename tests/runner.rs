@@ -375,6 +375,7 @@ fn a_stderr_flood_is_capped_in_the_log() {
     assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
     let text = std::fs::read_to_string(log).expect("log text");
     assert!(text.contains("dropped beyond"));
+    assert_exact(&r.replay_path);
 }
 
 #[test]
@@ -397,6 +398,7 @@ fn draw_annotations_are_recorded_per_turn() {
     assert!(lines.iter().any(|l| l["turn"] == 0));
     let log = std::fs::read_to_string(r.players[1].stderr_log.as_ref().expect("log")).expect("log");
     assert!(log.contains("plain debug line") && !log.contains("#draw"));
+    assert_exact(&r.replay_path);
 }
 
 #[test]
@@ -408,6 +410,7 @@ fn a_start_script_path_works_too() {
     let r = run(s.clone());
     assert_eq!(r.players[0].name, "py-idle");
     assert_eq!(r.replay_path, dir.path().join("x.replay"));
+    assert_exact(&r.replay_path);
     // An existing replay file is never overwritten.
     assert!(run_match_blocking(s).is_err());
 }
@@ -452,6 +455,7 @@ fn start_match_streams_events_and_can_be_cancelled() {
     };
     assert!(started && frames > 0);
     assert_no_leftovers(&result);
+    assert_exact(&result.replay_path);
 
     // py-hang never answers turn 1; with the default 35 s hard limit only cancel ends it.
     let handle = start_match(spec("py-hang", "py-idle", dir.path()));
@@ -471,4 +475,34 @@ fn start_match_streams_events_and_can_be_cancelled() {
         Err(terminal_studio::runner::RunnerError::Cancelled)
     ));
     assert!(t0.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn the_match_command_prints_a_summary_and_the_replay_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-idle"))
+        .arg(algo("py-crash"))
+        .args(["--config", "special-2025", "--seed", "3", "--out"])
+        .arg(dir.path())
+        .env("CRASH_TURN", "0")
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let summary = lines.next().unwrap_or_default();
+    assert!(summary.starts_with("winner: p1 (py-idle)"), "{summary}");
+    assert!(summary.contains("p2: crashed at turn 0"), "{summary}");
+    let path = lines
+        .next()
+        .and_then(|l| l.strip_prefix("replay: "))
+        .expect("replay line");
+    assert_exact(Path::new(path));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["match", "a", "b", "--config", "no-such-preset"])
+        .output()
+        .expect("binary runs");
+    assert!(!bad.status.success());
 }

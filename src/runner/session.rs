@@ -260,7 +260,10 @@ impl Session<'_> {
                     Some(p),
                     &format!(
                         "rejected {}: {reason}",
-                        entry.trim_start_matches('[').trim_end_matches(']')
+                        entry
+                            .strip_prefix('[')
+                            .and_then(|e| e.strip_suffix(']'))
+                            .unwrap_or(&entry)
                     ),
                 );
             } else if k == LOG_DETAIL {
