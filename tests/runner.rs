@@ -506,3 +506,70 @@ fn the_match_command_prints_a_summary_and_the_replay_path() {
         .expect("binary runs");
     assert!(!bad.status.success());
 }
+
+/// Children of `parent` (their pids are their process groups: each algo has its own).
+fn children_of(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+                continue;
+            };
+            let ppid = stat
+                .rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            if ppid == Some(parent) {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_match_command_stops_its_algos_on_sigterm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-hang"))
+        .arg(algo("py-idle"))
+        .arg("--out")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    // Wait until both algos run (py-hang then hangs at turn 1 for the default 35 s).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let algos = loop {
+        let c = children_of(child.id());
+        if c.len() == 2 {
+            break c;
+        }
+        assert!(Instant::now() < deadline, "algos did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("kill");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130));
+    let r = MatchResult {
+        players: [
+            terminal_studio::runner::PlayerResult {
+                pid: Some(algos[0]),
+                ..Default::default()
+            },
+            terminal_studio::runner::PlayerResult {
+                pid: Some(algos[1]),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    assert_no_leftovers(&r);
+}

@@ -169,7 +169,11 @@ impl Session<'_> {
         };
         let charged = |raw: i64| (raw - allowance).max(0);
         match reply {
-            Reply::Cancelled => Err(RunnerError::Cancelled),
+            Reply::Cancelled => {
+                self.log.line(Some(turn), None, "match cancelled");
+                self.log.flush();
+                Err(RunnerError::Cancelled)
+            }
             Reply::Lines { build, deploy, at } => {
                 let raw = ms(at.saturating_duration_since(sent));
                 if turn == 0 {
@@ -230,7 +234,7 @@ impl Session<'_> {
             self.log.line(
                 Some(turn),
                 Some(p),
-                &format!("answered in {t} ms, over the {soft} ms soft limit: −{lost} HP"),
+                &format!("took {t} ms, over the {soft} ms soft limit: −{lost} HP"),
             );
             if game.player(p).timeout_death {
                 self.log.line(
@@ -409,6 +413,8 @@ pub fn run(
             }
         }
         if cancelled(cancel) {
+            session.log.line(Some(turn), None, "match cancelled");
+            session.log.flush();
             return Err(RunnerError::Cancelled);
         }
         game.end_turn();
