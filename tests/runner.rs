@@ -573,3 +573,28 @@ fn the_match_command_stops_its_algos_on_sigterm() {
     };
     assert_no_leftovers(&r);
 }
+
+#[test]
+fn a_crash_is_seen_even_when_a_child_keeps_stdout_open() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("crash-with-child");
+    std::fs::create_dir(&folder).expect("folder");
+    let script = format!(
+        "#!/usr/bin/env bash\nsleep 600 &\nexec python3 -u \"{}\"\n",
+        algo("py-crash").join("algo.py").display()
+    );
+    std::fs::write(folder.join("run.sh"), script).expect("run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo2 = folder;
+    s.env.push(("CRASH_TURN".into(), "1".into()));
+    s.max_ms = Some(20_000);
+    let t0 = Instant::now();
+    let r = run(s);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    let p = &r.players[1];
+    assert_eq!(p.name, "crash-with-child");
+    assert!(p.crashed && p.hard_timeouts.is_empty());
+    assert_eq!(p.crash_turn, Some(1));
+    assert_eq!((r.turns, r.winner), (1, 1));
+    assert_exact(&r.replay_path);
+}

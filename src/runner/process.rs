@@ -7,8 +7,8 @@ use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -85,8 +85,9 @@ pub struct AlgoProcess {
     /// Lines not delivered because the backlog was full.
     pub dropped_lines: u64,
     pub stdout: Receiver<StdoutMsg>,
-    exit: Receiver<std::io::Result<ExitStatus>>,
-    exit_status: Option<ExitStatus>,
+    /// Disconnected (always ready) once the script's process has exited and been reaped.
+    exited: Receiver<()>,
+    exit_status: Arc<Mutex<Option<ExitStatus>>>,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -148,12 +149,18 @@ impl AlgoProcess {
                 .name(format!("algo-{pid}-stderr"))
                 .spawn(move || on_stderr(stderr))?,
         );
-        let (exit_tx, exit_rx) = crossbeam_channel::bounded(1);
+        let (exit_tx, exit_rx) = crossbeam_channel::bounded::<()>(0);
+        let exit_status = Arc::new(Mutex::new(None));
+        let status_slot = Arc::clone(&exit_status);
         threads.push(
             std::thread::Builder::new()
                 .name(format!("algo-{pid}-wait"))
                 .spawn(move || {
-                    let _ = exit_tx.send(child.wait());
+                    let status = child.wait().ok();
+                    if let Ok(mut slot) = status_slot.lock() {
+                        *slot = status;
+                    }
+                    drop(exit_tx);
                 })?,
         );
         Ok(AlgoProcess {
@@ -162,10 +169,15 @@ impl AlgoProcess {
             backlog,
             dropped_lines: 0,
             stdout: out_rx,
-            exit: exit_rx,
-            exit_status: None,
+            exited: exit_rx,
+            exit_status,
             threads,
         })
+    }
+
+    /// Becomes ready (disconnected) when the script's process has exited.
+    pub fn exited(&self) -> &Receiver<()> {
+        &self.exited
     }
 
     /// Queues one line for the algo's stdin (a newline is added). Lines for an algo that
@@ -189,12 +201,8 @@ impl AlgoProcess {
     /// Waits until the process exits or the deadline passes; returns its status if it
     /// exited.
     pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
-        if self.exit_status.is_none()
-            && let Ok(Ok(status)) = self.exit.recv_deadline(deadline)
-        {
-            self.exit_status = Some(status);
-        }
-        self.exit_status
+        let _ = self.exited.recv_deadline(deadline);
+        self.exit_status.lock().ok().and_then(|s| *s)
     }
 
     /// Kills every process of the algo's group (the script, its interpreter and anything

@@ -6,7 +6,7 @@
 
 use super::process::StdoutMsg;
 use crossbeam_channel::{Receiver, select};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How a wait for a reply ended.
 #[derive(Debug, PartialEq)]
@@ -25,17 +25,25 @@ pub enum Reply {
     Cancelled,
 }
 
+/// After the process exits, how long the rest of its stdout may take to arrive (a
+/// background child can keep the pipe open, so end of file may never come).
+const EXIT_DRAIN: Duration = Duration::from_millis(250);
+
 /// Takes the next two lines from `stdout`, waiting until `deadline` (none: forever).
-/// `cancel` fires (message or disconnect) when the match is cancelled.
+/// `exited` becomes ready when the algo's process has exited; `cancel` fires (message or
+/// disconnect) when the match is cancelled.
 pub fn collect(
     stdout: &Receiver<StdoutMsg>,
+    exited: &Receiver<()>,
     deadline: Option<Instant>,
     cancel: &Receiver<()>,
 ) -> Reply {
-    let timer = match deadline {
+    let mut timer = match deadline {
         Some(d) => crossbeam_channel::at(d),
         None => crossbeam_channel::never(),
     };
+    let mut exited = exited.clone();
+    let mut exited_at: Option<Instant> = None;
     let mut first: Option<String> = None;
     loop {
         // Lines already queued are taken without looking at the clock (they arrived in time).
@@ -44,7 +52,20 @@ pub fn collect(
             Err(_) => select! {
                 recv(stdout) -> m => m,
                 recv(cancel) -> _ => return Reply::Cancelled,
-                recv(timer) -> _ => return Reply::TimedOut { partial: usize::from(first.is_some()) },
+                recv(exited) -> _ => {
+                    let now = Instant::now();
+                    exited_at = Some(now);
+                    exited = crossbeam_channel::never();
+                    let drain = now + EXIT_DRAIN;
+                    timer = crossbeam_channel::at(deadline.map_or(drain, |d| d.min(drain)));
+                    continue;
+                }
+                recv(timer) -> _ => {
+                    return match exited_at {
+                        Some(at) => Reply::Dead { at },
+                        None => Reply::TimedOut { partial: usize::from(first.is_some()) },
+                    };
+                }
             },
         };
         match msg {
@@ -68,35 +89,62 @@ pub fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn two_lines_then_stray_lines_for_the_next_turn() {
         let (tx, rx) = crossbeam_channel::unbounded();
         let (_ctx, crx) = crossbeam_channel::bounded::<()>(1);
+        let (_alive_tx, alive) = crossbeam_channel::bounded::<()>(0);
         let now = Instant::now();
         for l in ["[]", "[[\"PI\",14,0]]", "stray 1", "stray 2", "[]"] {
             tx.send(StdoutMsg::Line(l.into(), now)).expect("send");
         }
-        let r = collect(&rx, Some(now + Duration::from_millis(50)), &crx);
+        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx);
         assert!(
             matches!(r, Reply::Lines { ref build, ref deploy, .. } if build == "[]" && deploy.contains("PI"))
         );
-        let r = collect(&rx, Some(now + Duration::from_millis(50)), &crx);
+        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx);
         assert!(matches!(r, Reply::Lines { ref build, .. } if build == "stray 1"));
         assert_eq!(
-            collect(&rx, Some(Instant::now() + Duration::from_millis(20)), &crx),
+            collect(
+                &rx,
+                &alive,
+                Some(Instant::now() + Duration::from_millis(20)),
+                &crx
+            ),
             Reply::TimedOut { partial: 1 }
         );
         tx.send(StdoutMsg::Eof(now)).expect("send");
-        assert_eq!(collect(&rx, None, &crx), Reply::Dead { at: now });
+        assert_eq!(collect(&rx, &alive, None, &crx), Reply::Dead { at: now });
     }
 
     #[test]
     fn cancel_interrupts_the_wait() {
         let (_tx, rx) = crossbeam_channel::unbounded::<StdoutMsg>();
         let (ctx, crx) = crossbeam_channel::bounded::<()>(1);
+        let (_alive_tx, alive) = crossbeam_channel::bounded::<()>(0);
         drop(ctx);
-        assert_eq!(collect(&rx, None, &crx), Reply::Cancelled);
+        assert_eq!(collect(&rx, &alive, None, &crx), Reply::Cancelled);
+    }
+
+    #[test]
+    fn an_exited_process_is_dead_once_its_pipe_is_drained() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let (_ctx, crx) = crossbeam_channel::bounded::<()>(1);
+        let (alive_tx, exited) = crossbeam_channel::bounded::<()>(0);
+        drop(alive_tx);
+        // Its answer arrived: it counts; the exit is charged at the next turn.
+        let now = Instant::now();
+        tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
+        tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
+        assert!(matches!(
+            collect(&rx, &exited, None, &crx),
+            Reply::Lines { .. }
+        ));
+        // No answer and no end of file (a child holds the pipe): dead after the drain time.
+        let t0 = Instant::now();
+        let r = collect(&rx, &exited, None, &crx);
+        assert!(matches!(r, Reply::Dead { .. }), "{r:?}");
+        assert!(t0.elapsed() < Duration::from_secs(2));
     }
 }

@@ -396,7 +396,7 @@ pub fn run(
             .seats
             .each_ref()
             .map(|s| match (&s.process, s.dead) {
-                (Some(p), false) => collect(&p.stdout, deadline, cancel),
+                (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
                 _ => Reply::Dead { at: sent },
             });
         let answered = Instant::now();
