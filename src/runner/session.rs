@@ -163,11 +163,11 @@ impl Session<'_> {
         let turn = game.turn;
         let i = p.index();
         let allowance = if turn == 0 {
-            self.limits.startup_ms as i64
+            i64::try_from(self.limits.startup_ms).unwrap_or(i64::MAX)
         } else {
             0
         };
-        let charged = |raw: i64| (raw - allowance).max(0);
+        let charged = |raw: i64| raw.saturating_sub(allowance).max(0);
         match reply {
             Reply::Cancelled => {
                 self.log.line(Some(turn), None, "match cancelled");
@@ -389,9 +389,10 @@ pub fn run(
         session.emit(game.turn_frame())?;
         let sent = Instant::now();
         let extra = if turn == 0 { limits.startup_ms } else { 0 };
+        // A limit too large to represent means no limit.
         let deadline = limits
             .max_ms
-            .map(|m| sent + Duration::from_millis(m.saturating_add(extra)));
+            .and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
         let replies = session
             .seats
             .each_ref()
