@@ -598,3 +598,33 @@ fn a_crash_is_seen_even_when_a_child_keeps_stdout_open() {
     assert_eq!((r.turns, r.winner), (1, 1));
     assert_exact(&r.replay_path);
 }
+
+#[test]
+fn start_up_time_is_covered_by_the_start_up_allowance() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("slow-start");
+    std::fs::create_dir(&folder).expect("folder");
+    let script = format!(
+        "#!/usr/bin/env bash\nsleep 2.2\nexec python3 -u \"{}\"\n",
+        algo("py-idle").join("algo.py").display()
+    );
+    std::fs::write(folder.join("run.sh"), script).expect("run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo1 = folder;
+    s.soft_ms = Some(1000);
+    // Default allowance (waitTimeStartGame, 3 s): the 2.2 s start-up costs nothing.
+    let r = run(s.clone());
+    let p = &r.players[0];
+    assert!(p.turn0_raw_ms.is_some_and(|t| t >= 2200), "{p:?}");
+    assert_eq!(p.turn_times_ms.first(), Some(&0));
+    assert_eq!(p.time_damage_taken, 0);
+    assert_exact(&r.replay_path);
+    // Without an allowance turn 0 is charged in full: floor((t − 1000) / 1000) ≥ 1 HP.
+    s.startup_ms = Some(0);
+    let r = run(s);
+    let p = &r.players[0];
+    let t = p.turn_times_ms.first().copied().unwrap_or(0);
+    assert!(t >= 2200);
+    assert_eq!(p.time_penalties, vec![(0, (t - 1000) / 1000)]);
+    assert_exact(&r.replay_path);
+}
