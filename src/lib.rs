@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod engine;
 pub mod replay;
+pub mod runner;
 pub mod session;
 pub mod verify;

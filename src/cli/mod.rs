@@ -1,6 +1,7 @@
 //! The command line: clap subcommands, each a thin shell over the library.
 
 mod bench_cmd;
+mod match_cmd;
 mod show_cmd;
 mod verify_cmd;
 
@@ -32,6 +33,35 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Play a match between two algos (folders holding run.sh, or start scripts).
+    Match {
+        algo1: PathBuf,
+        algo2: PathBuf,
+        /// A preset name or a game-configs.json file.
+        #[arg(long)]
+        config: Option<String>,
+        /// The replay file to write (must not exist).
+        #[arg(long, conflicts_with = "out")]
+        replay: Option<PathBuf>,
+        /// Folder for the replay (unique file name); default ./replays.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Seed exported to both algos (TERMINAL_STUDIO_SEED, ALGO_SEED).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Soft time limit per turn in ms (overrides waitTimeBotSoft).
+        #[arg(long)]
+        soft_ms: Option<u64>,
+        /// Hard time limit per turn in ms (overrides waitTimeBotMax).
+        #[arg(long)]
+        max_ms: Option<u64>,
+        /// Start-up allowance in ms taken off turn 0's time (default waitTimeStartGame).
+        #[arg(long)]
+        startup_ms: Option<u64>,
+        /// Echo the algos' stderr and the runner's messages live.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Measure engine speed re-simulating a replay's turns.
     Bench {
         replay: PathBuf,
@@ -59,6 +89,20 @@ pub fn run() -> ExitCode {
         Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
         Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
         Some(Command::Show { replay, turn, frame }) => show_cmd::run(&replay, turn, frame),
+        Some(Command::Match { algo1, algo2, config, replay, out, seed, soft_ms, max_ms, startup_ms, verbose }) => {
+            match_cmd::run(match_cmd::MatchArgs {
+                algo1,
+                algo2,
+                config,
+                replay,
+                out,
+                seed,
+                soft_ms,
+                max_ms,
+                startup_ms,
+                verbose,
+            })
+        }
         None => {
             eprintln!("no command given; try `terminal-studio --help`");
             ExitCode::from(2)

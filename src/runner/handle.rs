@@ -1,0 +1,77 @@
+//! Starting matches: on a background thread with events and cancellation (GUI, arena),
+//! or blocking (command line).
+
+use super::events::{EventSink, MatchEvent};
+use super::result::{MatchResult, RunnerError};
+use super::session;
+use super::spec::MatchSpec;
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+/// Capacity of the event channel (frame and log events beyond it are dropped).
+pub const EVENT_CAPACITY: usize = 1024;
+
+/// A match running on its own thread. Dropping the handle cancels the match.
+pub struct MatchHandle {
+    /// Progress events; ends with `Finished` or `Failed`.
+    pub events: Receiver<MatchEvent>,
+    cancel: Mutex<Option<Sender<()>>>,
+    thread: Option<JoinHandle<Result<MatchResult, RunnerError>>>,
+}
+
+impl MatchHandle {
+    /// Stops the match as soon as possible: the algos are killed, the replay keeps the
+    /// frames written so far, and the match ends with `Failed(Cancelled)`.
+    pub fn cancel(&self) {
+        if let Ok(mut guard) = self.cancel.lock() {
+            guard.take();
+        }
+    }
+
+    /// Waits for the end of the match, discarding the events not yet received.
+    pub fn wait(mut self) -> Result<MatchResult, RunnerError> {
+        for _ in self.events.iter() {}
+        match self.thread.take() {
+            Some(t) => t.join().map_err(|_| RunnerError::Internal("the match thread panicked".into()))?,
+            None => Err(RunnerError::Internal("the match thread could not be started".into())),
+        }
+    }
+}
+
+impl Drop for MatchHandle {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// Starts a match on its own thread.
+pub fn start_match(spec: MatchSpec) -> MatchHandle {
+    let (tx, rx) = crossbeam_channel::bounded(EVENT_CAPACITY);
+    let (cancel_tx, cancel_rx) = crossbeam_channel::bounded::<()>(1);
+    let sink = EventSink::new(tx);
+    let fallback = sink.clone();
+    let thread = std::thread::Builder::new().name("terminal-match".into()).spawn(move || {
+        let r = session::run(&spec, &sink, &cancel_rx);
+        match &r {
+            Ok(res) => sink.send(MatchEvent::Finished(Box::new(res.clone()))),
+            Err(e) => sink.send(MatchEvent::Failed(e.clone())),
+        }
+        r
+    });
+    let thread = match thread {
+        Ok(t) => Some(t),
+        Err(e) => {
+            fallback.send(MatchEvent::Failed(RunnerError::Internal(format!("cannot start the match thread: {e}"))));
+            None
+        }
+    };
+    drop(fallback);
+    MatchHandle { events: rx, cancel: Mutex::new(Some(cancel_tx)), thread }
+}
+
+/// Runs a match on the calling thread (no events).
+pub fn run_match_blocking(spec: MatchSpec) -> Result<MatchResult, RunnerError> {
+    let (_keep, cancel_rx) = crossbeam_channel::bounded::<()>(1);
+    session::run(&spec, &EventSink::none(), &cancel_rx)
+}

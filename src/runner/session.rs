@@ -1,0 +1,387 @@
+//! The match loop: start both algos, send the config line and every frame (player 2 gets
+//! its own view), collect the replies under the time rules, drive the engine, write the
+//! replay frame by frame, and end both process groups.
+//!
+//! Deviation from H-P2: the official engine waits `waitTimeStartGame` ms after starting
+//! the algos before sending the config line. We send the config line (and turn 0's frame)
+//! at once: an algo reads its stdin when it is ready. To keep the official treatment of
+//! slow start-ups, turn 0's measured time is reduced by a start-up allowance
+//! (`waitTimeStartGame` unless overridden), and turn 0's hard limit is extended by it.
+
+use super::annotations::AnnotationSink;
+use super::events::{EventSink, FrameSummary, MatchEvent};
+use super::match_log::MatchLog;
+use super::process::locate;
+use super::reply::{Reply, collect};
+use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
+use super::seat::{Seat, SeatContext};
+use super::spec::{MatchSpec, ReplayTarget, TimeLimits, effective_config, sibling, time_limits, unique_replay_path};
+use super::view::{flip_frame, rotate_commands};
+use crate::engine::commands::{Command, parse_line, to_line};
+use crate::engine::config::Config;
+use crate::engine::frame::{Frame, TurnInfo};
+use crate::engine::game::Game;
+use crate::engine::geometry::Player;
+use crate::replay::{ReplayWriter, frame_to_json};
+use crossbeam_channel::{Receiver, TryRecvError};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Problems and rejections logged in full per player and turn; the rest are counted.
+const LOG_DETAIL: usize = 20;
+/// Longest wait for an algo to exit by itself after the end frame.
+const END_GRACE_MAX_MS: u64 = 1000;
+
+fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// CPU time used so far by the calling thread, in µs (0 if unavailable).
+fn thread_cpu_us() -> u64 {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let Ok(u) = getrusage(UsageWho::RUSAGE_THREAD) else {
+        return 0;
+    };
+    let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
+    u64::try_from(us(u.user_time()) + us(u.system_time())).unwrap_or(0)
+}
+
+fn cancelled(cancel: &Receiver<()>) -> bool {
+    !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
+}
+
+fn open_replay(spec: &MatchSpec, config: &Config, names: &[String; 2]) -> Result<ReplayWriter, RunnerError> {
+    match &spec.replay {
+        ReplayTarget::File(path) => {
+            if path.exists() {
+                return Err(RunnerError::Replay(format!("{} already exists", path.display())));
+            }
+            ReplayWriter::create(path, config).map_err(|e| RunnerError::Replay(format!("{}: {e}", path.display())))
+        }
+        ReplayTarget::Dir(dir) => {
+            let mut last = None;
+            for _ in 0..100 {
+                let path = unique_replay_path(dir, &names[0], &names[1]);
+                match ReplayWriter::create(&path, config) {
+                    Ok(w) => return Ok(w),
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                    Err(e) => return Err(RunnerError::Replay(format!("{}: {e}", path.display()))),
+                }
+            }
+            Err(RunnerError::Replay(format!("{}: no free file name ({last:?})", dir.display())))
+        }
+    }
+}
+
+struct Session<'a> {
+    config: Arc<Config>,
+    limits: TimeLimits,
+    writer: ReplayWriter,
+    seats: [Seat; 2],
+    events: &'a EventSink,
+    log: MatchLog,
+    rejected: Vec<RejectedCommand>,
+    line_issues: Vec<LineIssue>,
+}
+
+impl Session<'_> {
+    /// Writes a frame to the replay and sends it to both algos (player 2's view flipped).
+    fn emit(&mut self, frame: Frame) -> Result<TurnInfo, RunnerError> {
+        let legacy = self.config.legacy;
+        let times = self.config.timing.store_bot_times;
+        let line: Arc<str> = frame_to_json(&frame, legacy, times).into();
+        self.writer
+            .write_line(&line)
+            .map_err(|e| RunnerError::Replay(format!("{}: {e}", self.writer.path().display())))?;
+        if let Some(p) = self.seats[0].process.as_mut() {
+            p.send(line);
+        }
+        if let Some(p) = self.seats[1].process.as_mut() {
+            p.send(frame_to_json(&flip_frame(&frame), legacy, times).into());
+        }
+        let info = frame.turn_info;
+        if self.events.is_some() {
+            self.events.try_send(MatchEvent::Frame { summary: FrameSummary::of(&frame), frame: Arc::new(frame) });
+        }
+        Ok(info)
+    }
+
+    /// Parses a reply line in the player's own view and returns true-board commands.
+    fn read_line(&mut self, turn: i32, p: Player, which: u8, text: &str) -> Vec<Command> {
+        let (mut commands, problems) = parse_line(&self.config, text);
+        let n = problems.len();
+        for (k, pr) in problems.into_iter().enumerate() {
+            let name = if which == 0 { "build" } else { "deploy" };
+            if k < LOG_DETAIL {
+                self.log.line(Some(turn), Some(p), &format!("{name} line: {}", pr.message));
+            } else if k == LOG_DETAIL {
+                self.log.line(Some(turn), Some(p), &format!("{name} line: … and {} more problems", n - LOG_DETAIL));
+            }
+            self.line_issues.push(LineIssue { turn, player: p, line: which, message: pr.message });
+        }
+        if p == Player::Two {
+            rotate_commands(&mut commands);
+        }
+        commands
+    }
+
+    /// Charges a reply's time and returns its commands `(build, deploy)`.
+    fn take_reply(
+        &mut self,
+        game: &mut Game,
+        p: Player,
+        reply: Reply,
+        sent: Instant,
+    ) -> Result<(Vec<Command>, Vec<Command>), RunnerError> {
+        let turn = game.turn;
+        let i = p.index();
+        let allowance = if turn == 0 { i64::try_from(self.limits.startup_ms).unwrap_or(i64::MAX) } else { 0 };
+        let charged = |raw: i64| raw.saturating_sub(allowance).max(0);
+        match reply {
+            Reply::Cancelled => {
+                self.log.line(Some(turn), None, "match cancelled");
+                self.log.flush();
+                Err(RunnerError::Cancelled)
+            }
+            Reply::Lines { build, deploy, at } => {
+                let raw = ms(at.saturating_duration_since(sent));
+                if turn == 0 {
+                    self.seats[i].result.turn0_raw_ms = Some(raw);
+                }
+                self.charge(game, p, charged(raw));
+                let b = self.read_line(turn, p, 0, &build);
+                let d = self.read_line(turn, p, 1, &deploy);
+                Ok((b, d))
+            }
+            Reply::TimedOut { partial } => {
+                let t = charged(ms(sent.elapsed()));
+                self.seats[i].result.hard_timeouts.push(turn);
+                let max = self.limits.max_ms.unwrap_or(0);
+                self.log.line(
+                    Some(turn),
+                    Some(p),
+                    &format!("no answer within the hard limit ({max} ms; {partial} of 2 lines arrived): turn skipped"),
+                );
+                self.charge(game, p, t);
+                Ok((Vec::new(), Vec::new()))
+            }
+            Reply::Dead { at } => {
+                let t = charged(ms(at.saturating_duration_since(sent)));
+                let status = self.seats[i].exit_status(Instant::now() + Duration::from_millis(100));
+                let seat = &mut self.seats[i];
+                let was_loaded = seat.result.load_error.is_none();
+                seat.dead = true;
+                seat.result.crash_turn = Some(turn);
+                seat.result.exit_status = status.clone();
+                let ps = game.player_mut(p);
+                ps.stats.time_ms = t;
+                ps.total_computation_time += t;
+                game.crash(p);
+                let damage = self.config.resources.starting_hp + 1.0;
+                let why = match (was_loaded, status) {
+                    (false, _) => {
+                        format!("failed to load ({})", self.seats[i].result.load_error.clone().unwrap_or_default())
+                    }
+                    (true, Some(s)) => format!("process ended ({s}) before answering"),
+                    (true, None) => "closed its stdout before answering".into(),
+                };
+                self.log.line(Some(turn), Some(p), &format!("{why}: crashed, −{damage} HP"));
+                Ok((Vec::new(), Vec::new()))
+            }
+        }
+    }
+
+    fn charge(&mut self, game: &mut Game, p: Player, t: i64) {
+        let turn = game.turn;
+        let lost = game.charge_time(p, t, true);
+        let r = &mut self.seats[p.index()].result;
+        r.turn_times_ms.push(t);
+        if lost > 0 {
+            r.time_penalties.push((turn, lost));
+            let soft = self.limits.soft_ms;
+            self.log.line(Some(turn), Some(p), &format!("took {t} ms, over the {soft} ms soft limit: −{lost} HP"));
+            if game.player(p).timeout_death {
+                self.log.line(Some(turn), Some(p), "time penalty ≥ starting HP: timeout death");
+            }
+        }
+    }
+
+    fn log_rejections(&mut self, turn: i32, p: Player, rejected: Vec<(Command, crate::engine::game::Rejection)>) {
+        let n = rejected.len();
+        for (k, (mut c, reason)) in rejected.into_iter().enumerate() {
+            if p == Player::Two {
+                c.tile = c.tile.rotated();
+            }
+            if k < LOG_DETAIL {
+                let entry = to_line(&self.config, &[c]);
+                self.log.line(
+                    Some(turn),
+                    Some(p),
+                    &format!(
+                        "rejected {}: {reason}",
+                        entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')).unwrap_or(&entry)
+                    ),
+                );
+            } else if k == LOG_DETAIL {
+                self.log.line(Some(turn), Some(p), &format!("… and {} more rejected commands", n - LOG_DETAIL));
+            }
+            self.rejected.push(RejectedCommand { turn, player: p, command: c, reason });
+        }
+    }
+}
+
+/// Runs one match to the end on the calling thread.
+pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
+    let started = Instant::now();
+    let config = effective_config(spec).map_err(RunnerError::Config)?;
+    let limits = time_limits(spec, &config);
+    let locations = [locate(&spec.algo1), locate(&spec.algo2)];
+    let names = locations
+        .each_ref()
+        .map(|l| l.as_ref().map(|l| l.name.clone()).unwrap_or_else(|_| super::seat::FAILED_TO_LOAD.into()));
+    let writer = open_replay(spec, &config, &names)?;
+    let replay_path = writer.path().to_path_buf();
+    let annotations = Arc::new(AnnotationSink::new(sibling(&replay_path, ".annotations.jsonl")));
+    let mut log = MatchLog::create(&sibling(&replay_path, ".match.log"), spec.verbose, events.clone());
+    let mut env = spec.env.clone();
+    if let Some(seed) = spec.seed {
+        env.push(("TERMINAL_STUDIO_SEED".into(), seed.to_string()));
+        if !env.iter().any(|(k, _)| k == "ALGO_SEED") {
+            env.push(("ALGO_SEED".into(), seed.to_string()));
+        }
+    }
+    let ctx = SeatContext { spec, env: &env, replay_path: &replay_path, annotations: &annotations, events };
+    let [l1, l2] = locations;
+    let mut seats = [Seat::start(Player::One, l1, &spec.algo1, &ctx), Seat::start(Player::Two, l2, &spec.algo2, &ctx)];
+    log.line(
+        None,
+        None,
+        &format!(
+            "match {} vs {}; soft limit {} ms, hard limit {}, start-up allowance {} ms",
+            seats[0].name,
+            seats[1].name,
+            limits.soft_ms,
+            limits.max_ms.map(|m| format!("{m} ms")).unwrap_or_else(|| "none".into()),
+            limits.startup_ms
+        ),
+    );
+    for s in &seats {
+        if let Some(e) = &s.result.load_error {
+            log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));
+        }
+    }
+    events.send(MatchEvent::Started {
+        replay_path: replay_path.clone(),
+        names: [seats[0].name.clone(), seats[1].name.clone()],
+    });
+
+    let config_line: Arc<str> = config.to_line().into();
+    for s in seats.iter_mut() {
+        if let Some(p) = s.process.as_mut() {
+            p.send(Arc::clone(&config_line));
+        }
+    }
+    let mut game = Game::new(Arc::clone(&config));
+    for s in &seats {
+        game.player_mut(s.player).name = s.name.clone();
+    }
+    let mut session =
+        Session { config, limits, writer, seats, events, log, rejected: Vec::new(), line_issues: Vec::new() };
+    let mut overhead = Overhead::default();
+    let cpu_start = thread_cpu_us();
+    let mut last_info: TurnInfo;
+    loop {
+        let turn_start = Instant::now();
+        let turn = game.turn;
+        for s in &session.seats {
+            s.set_turn(turn);
+        }
+        session.emit(game.turn_frame())?;
+        let sent = Instant::now();
+        let extra = if turn == 0 { limits.startup_ms } else { 0 };
+        // A limit too large to represent means no limit.
+        let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
+        let replies = session.seats.each_ref().map(|s| match (&s.process, s.dead) {
+            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
+            _ => Reply::Dead { at: sent },
+        });
+        let answered = Instant::now();
+        let [r1, r2] = replies;
+        let c1 = session.take_reply(&mut game, Player::One, r1, sent)?;
+        let c2 = session.take_reply(&mut game, Player::Two, r2, sent)?;
+        let [rej1, rej2] = game.apply_turn_commands([(&c1.0, &c1.1), (&c2.0, &c2.1)]);
+        session.log_rejections(turn, Player::One, rej1);
+        session.log_rejections(turn, Player::Two, rej2);
+        loop {
+            last_info = session.emit(game.action_frame())?;
+            if game.action_phase_done() {
+                break;
+            }
+        }
+        if cancelled(cancel) {
+            session.log.line(Some(turn), None, "match cancelled");
+            session.log.flush();
+            return Err(RunnerError::Cancelled);
+        }
+        game.end_turn();
+        let busy = (sent - turn_start) + answered.elapsed();
+        let us = u64::try_from(busy.as_micros()).unwrap_or(u64::MAX);
+        overhead.turns += 1;
+        overhead.total_us += us;
+        overhead.max_turn_us = overhead.max_turn_us.max(us);
+        session.log.flush();
+        if game.over {
+            break;
+        }
+    }
+    overhead.cpu_us = thread_cpu_us().saturating_sub(cpu_start);
+    let duration_ms = ms(started.elapsed());
+    let end = game.end_frame(&last_info, duration_ms);
+    let end_stats = end.end_stats.clone().unwrap_or_default();
+    session.emit(end)?;
+    let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
+    let replay_path: PathBuf =
+        writer.finish().map_err(|e| RunnerError::Replay(format!("{}: {e}", replay_path.display())))?;
+
+    for s in seats.iter_mut() {
+        s.close_stdin();
+    }
+    let grace = Instant::now() + Duration::from_millis(config.timing.end_game_ms.min(END_GRACE_MAX_MS));
+    for s in seats.iter_mut() {
+        s.shut_down(grace);
+        let undelivered = s.result.lines_not_delivered;
+        if undelivered > 0 {
+            let msg = format!("stopped reading its input: {undelivered} frames not delivered");
+            log.line(None, Some(s.player), &msg);
+        }
+    }
+    let players = seats.map(|s| {
+        let ps = game.player(s.player);
+        let mut r = s.result;
+        r.name = ps.name.clone();
+        r.final_hp = ps.stats.hp;
+        r.crashed = ps.crashed;
+        r.timeout_death = ps.timeout_death;
+        r.time_damage_taken = ps.time_damage_taken;
+        r.total_computation_time = ps.total_computation_time;
+        r
+    });
+    let result = MatchResult {
+        winner: end_stats.winner,
+        turns: end_stats.turns,
+        frames: end_stats.frames,
+        players,
+        replay_path,
+        match_log: log.path().map(PathBuf::from),
+        annotations_path: annotations.finish(),
+        duration_ms,
+        seed: spec.seed,
+        rejected,
+        line_issues,
+        overhead,
+    };
+    log.line(None, None, &result.summary());
+    log.flush();
+    Ok(result)
+}

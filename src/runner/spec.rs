@@ -1,0 +1,152 @@
+//! What to run: the match specification, time limits and replay naming.
+
+use crate::engine::config::Config;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where the replay goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplayTarget {
+    /// A folder; the file gets a unique name (`<algo1>-vs-<algo2>-<ms>-<pid>-<n>.replay`).
+    Dir(PathBuf),
+    /// This exact file (it must not exist yet).
+    File(PathBuf),
+}
+
+/// Default stderr bytes kept per algo.
+pub const DEFAULT_STDERR_CAP: u64 = 1 << 20;
+
+/// A match to run.
+#[derive(Debug, Clone)]
+pub struct MatchSpec {
+    /// Algo folders (holding `run.sh`) or start scripts.
+    pub algo1: PathBuf,
+    pub algo2: PathBuf,
+    pub config: Arc<Config>,
+    pub replay: ReplayTarget,
+    /// Exported to both algos as `TERMINAL_STUDIO_SEED` and, unless `env` sets it,
+    /// `ALGO_SEED`. The engine itself is deterministic.
+    pub seed: Option<u64>,
+    /// Overrides of `waitTimeBotSoft` / `waitTimeBotMax` (ms). They are written into the
+    /// config (so the algos, the replay and the verifier all see the limits in force).
+    pub soft_ms: Option<u64>,
+    pub max_ms: Option<u64>,
+    /// Start-up allowance (ms) subtracted from turn 0's time; default `waitTimeStartGame`.
+    pub startup_ms: Option<u64>,
+    /// Stderr bytes kept per algo.
+    pub stderr_cap: u64,
+    /// Echo algo stderr and runner messages to our stderr.
+    pub verbose: bool,
+    /// Extra environment for both algo processes.
+    pub env: Vec<(String, String)>,
+}
+
+impl MatchSpec {
+    pub fn new(algo1: impl Into<PathBuf>, algo2: impl Into<PathBuf>, config: Arc<Config>) -> MatchSpec {
+        MatchSpec {
+            algo1: algo1.into(),
+            algo2: algo2.into(),
+            config,
+            replay: ReplayTarget::Dir(PathBuf::from("replays")),
+            seed: None,
+            soft_ms: None,
+            max_ms: None,
+            startup_ms: None,
+            stderr_cap: DEFAULT_STDERR_CAP,
+            verbose: false,
+            env: Vec::new(),
+        }
+    }
+}
+
+/// Time limits in force for a match.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeLimits {
+    pub soft_ms: u64,
+    /// `None` with `waitForever`.
+    pub max_ms: Option<u64>,
+    pub startup_ms: u64,
+}
+
+/// The config with the spec's time-limit overrides written into `timingAndReplay`.
+pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, String> {
+    if spec.soft_ms.is_none() && spec.max_ms.is_none() {
+        return Ok(Arc::clone(&spec.config));
+    }
+    let mut raw = spec.config.raw.clone();
+    let Some(root) = raw.as_object_mut() else {
+        return Err("the config is not a JSON object".into());
+    };
+    let timing = root.entry("timingAndReplay").or_insert_with(|| Value::Object(Map::new()));
+    let Some(timing) = timing.as_object_mut() else {
+        return Err("timingAndReplay is not an object".into());
+    };
+    if let Some(v) = spec.soft_ms {
+        timing.insert("waitTimeBotSoft".into(), Value::from(v));
+    }
+    if let Some(v) = spec.max_ms {
+        timing.insert("waitTimeBotMax".into(), Value::from(v));
+    }
+    Config::from_value(raw).map(Arc::new).map_err(|e| e.to_string())
+}
+
+pub fn time_limits(spec: &MatchSpec, config: &Config) -> TimeLimits {
+    let t = &config.timing;
+    TimeLimits {
+        soft_ms: t.soft_ms,
+        max_ms: (!t.wait_forever).then_some(t.max_ms),
+        startup_ms: spec.startup_ms.unwrap_or(t.start_game_ms),
+    }
+}
+
+fn sanitize(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' })
+        .collect();
+    if s.is_empty() { "algo".into() } else { s }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A replay file name unique across threads and processes (the file is then created with
+/// `create_new`, so a clash is detected rather than overwritten).
+pub fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!("{}-vs-{}-{ms}-{}-{n}.replay", sanitize(name1), sanitize(name2), std::process::id()))
+}
+
+/// A file beside the replay: `<replay file name><suffix>`.
+pub fn sibling(replay: &Path, suffix: &str) -> PathBuf {
+    let mut s = replay.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_are_written_into_the_config() {
+        let Some(c) = crate::engine::presets::preset("base-s6") else { panic!("preset") };
+        let mut spec = MatchSpec::new("a", "b", Arc::new(c));
+        spec.soft_ms = Some(1000);
+        spec.max_ms = Some(1500);
+        let eff = effective_config(&spec).expect("config");
+        assert_eq!(eff.timing.soft_ms, 1000);
+        assert_eq!(eff.timing.max_ms, 1500);
+        assert!(eff.to_line().contains("\"waitTimeBotSoft\":1000"));
+    }
+
+    #[test]
+    fn names_are_unique_and_safe() {
+        let a = unique_replay_path(Path::new("r"), "my algo", "b/c");
+        let b = unique_replay_path(Path::new("r"), "my algo", "b/c");
+        assert_ne!(a, b);
+        assert!(a.to_string_lossy().starts_with("r/my_algo-vs-b_c-"));
+    }
+}
