@@ -55,6 +55,7 @@ impl StderrCapture {
         let mut lines = BoundedLines::new(stream, MAX_LINE);
         let mut buf = Vec::new();
         let mut annotation_bytes = 0u64;
+        let mut marked_turn = i32::MIN;
         while let Ok(Some(cut)) = lines.next_line(&mut buf) {
             let len = buf.len() as u64 + cut + 1;
             sum.bytes_total += len;
@@ -73,6 +74,14 @@ impl StderrCapture {
             }
             let room = self.cap.saturating_sub(sum.bytes_kept);
             let keep = (buf.len() as u64 + 1).min(room);
+            // A turn marker before the first kept line of each turn lets viewers split the log.
+            let turn = self.turn.load(Ordering::Relaxed);
+            if keep > 0 && turn != marked_turn {
+                marked_turn = turn;
+                if let Some(f) = file.as_mut() {
+                    let _ = writeln!(f, "--- turn {turn} ---");
+                }
+            }
             if keep > 0
                 && let Some(f) = file.as_mut()
             {

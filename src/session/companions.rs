@@ -1,7 +1,8 @@
 //! The files the runner writes beside a replay: `<replay>.annotations.jsonl` (one `#draw`
 //! object per line with `turn` and `player`, tests/algos/ANNOTATIONS.md) and the algos'
-//! stderr logs `<replay>.p1.log` / `<replay>.p2.log`. Missing or malformed files and lines
-//! are tolerated: whatever can be read is returned, the rest is listed in `problems`.
+//! stderr logs `<replay>.p1.stderr.log` (or `<replay>.p1.log`), split by `--- turn N ---`
+//! markers. Missing or malformed files and lines are tolerated: whatever can be read is
+//! returned, the rest is listed in `problems`.
 
 use crate::engine::{Player, Tile};
 use serde_json::Value;
@@ -79,7 +80,10 @@ pub fn load(replay_path: &Path) -> Companions {
         }
     }
     for p in Player::both() {
-        let Some((_, text)) = read_first(replay_path, &format!(".p{}.log", p.number())) else { continue };
+        let runner_log = read_first(replay_path, &format!(".p{}.stderr.log", p.number()));
+        let Some((_, text)) = runner_log.or_else(|| read_first(replay_path, &format!(".p{}.log", p.number()))) else {
+            continue;
+        };
         let mut turn = -1;
         for line in text.lines() {
             if let Some(n) = turn_marker(line) {
