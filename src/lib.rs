@@ -4,4 +4,5 @@
 pub mod engine;
 pub mod replay;
 pub mod verify;
+pub mod app;
 pub mod cli;

@@ -1,0 +1,43 @@
+//! `terminal-studio bench-paths`: the editor's per-edit cost of recomputing all 56 edge paths.
+
+use crate::app::editor::analysis::edge_paths;
+use crate::app::editor::files::load_layout;
+use crate::app::editor::layout::Layout;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
+    let layout = match layout {
+        Some(p) => match load_layout(p) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Layout::default(),
+    };
+    let iterations = iterations.max(1);
+    let mut samples = Vec::with_capacity(iterations);
+    let mut paths = 0;
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let p = edge_paths(&layout);
+        samples.push(started.elapsed().as_secs_f64() * 1e6);
+        paths = p.len();
+    }
+    samples.sort_by(f64::total_cmp);
+    let pct = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{} structures, {paths} edge paths, {iterations} runs",
+        layout.len()
+    );
+    println!(
+        "median {:.1} µs  p90 {:.1} µs  max {:.1} µs",
+        pct(0.5),
+        pct(0.9),
+        pct(1.0)
+    );
+    ExitCode::SUCCESS
+}
