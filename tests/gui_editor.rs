@@ -6,7 +6,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use terminal_studio::app::StudioApp;
-use terminal_studio::app::command::Tool;
+use terminal_studio::app::command::{Command, Tool};
 use terminal_studio::app::editor::layout::Kind;
 use terminal_studio::app::settings::Settings;
 use terminal_studio::engine::geometry::{Player, Tile};
@@ -334,4 +334,71 @@ fn snapshot_shields_and_hovered_path() {
     h.event(Event::PointerMoved(edge));
     h.run();
     h.snapshot("board_corner_shields_path");
+}
+
+#[test]
+fn exports_python_and_png() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = harness(None);
+    h.state_mut().open(&layouts_dir().join("funnel.json"));
+    h.run();
+    let py = dir.path().join("funnel.py");
+    h.state_mut().apply(Command::ExportPython(py.clone()));
+    let text = std::fs::read_to_string(&py).expect("python written");
+    let turrets = text
+        .lines()
+        .find(|l| l.starts_with("turrets = "))
+        .expect("a turrets line");
+    assert!(
+        turrets.contains("[0, 13]") && turrets.contains("[27, 13]"),
+        "{text}"
+    );
+    assert!(text.contains("game_state.attempt_upgrade(turret_upgrades)"));
+    let png = dir.path().join("funnel.png");
+    h.state_mut().apply(Command::ExportPng(png.clone()));
+    let bytes = std::fs::read(&png).expect("png written");
+    assert!(bytes.starts_with(b"\x89PNG"), "{}", h.state().message());
+}
+
+#[test]
+fn import_a_turn_of_a_replay_and_undo_it() {
+    let replay = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../shared/replays/base-s6/Eric-xin__run_time_terror_C1Terminal__3-4-2025-18-0-5.replay.gz",
+    );
+    if !replay.exists() {
+        eprintln!("shared replay not found at {}; skipping", replay.display());
+        return;
+    }
+    let mut h = harness(None);
+    h.state_mut().open(&replay);
+    h.run();
+    assert!(h.state().editor.import.is_some(), "{}", h.state().message());
+    let turns = h
+        .state()
+        .editor
+        .import
+        .as_ref()
+        .map(|i| i.turn_starts.len())
+        .unwrap_or(0);
+    assert!(turns > 5);
+    h.state_mut().apply(Command::ImportReplayTurn(turns / 2));
+    h.run();
+    assert!(h.state().editor.import.is_none());
+    let layout = &h.state().editor.layout;
+    assert!(!layout.is_empty(), "{}", h.state().message());
+    assert!(layout.is_valid());
+    assert!(
+        h.state()
+            .editor
+            .layout
+            .structures
+            .values()
+            .all(|s| (0.0..=1.0).contains(&s.health))
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        h.state().editor.layout.is_empty(),
+        "the import is one undo step"
+    );
 }

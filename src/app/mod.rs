@@ -257,7 +257,7 @@ impl StudioApp {
                 match editor::files::save_layout(&p, &self.editor.layout) {
                     Ok(()) => {
                         self.settings.remember(&p);
-                        self.rt.message = format!("Saved {}", p.display());
+                        self.rt.message = format!("Saved {}", display_name(&p));
                         self.editor.path = Some(p);
                         self.editor.dirty = false;
                     }
@@ -386,7 +386,7 @@ impl StudioApp {
                 }
                 self.editor.set_layout(l, Some(path.to_path_buf()));
                 self.settings.remember(path);
-                self.rt.message = format!("Opened {}", path.display());
+                self.rt.message = format!("Opened {}", display_name(path));
             }
             Err(e) => self.rt.message = format!("Open failed: {e}"),
         }
@@ -404,6 +404,13 @@ fn fallback_config() -> crate::engine::Config {
         .iter()
         .find_map(|(_, _, t)| crate::engine::Config::from_json_str(t).ok())
         .unwrap_or_else(|| std::process::abort())
+}
+
+/// A file's name for messages (the full path is in the recent-files menu).
+fn display_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 fn layouts_dir() -> PathBuf {
