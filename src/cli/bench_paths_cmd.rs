@@ -1,8 +1,9 @@
 //! `terminal-studio bench-paths`: the editor's per-edit cost of recomputing all 56 edge paths.
 
-use crate::app::editor::analysis::edge_paths;
+use crate::app::editor::analysis::{Analysis, edge_paths};
 use crate::app::editor::files::load_layout;
 use crate::app::editor::layout::Layout;
+use crate::engine::presets::{DEFAULT_PRESET, preset};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -27,17 +28,32 @@ pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
         samples.push(started.elapsed().as_secs_f64() * 1e6);
         paths = p.len();
     }
-    samples.sort_by(f64::total_cmp);
-    let pct = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
     println!(
         "{} structures, {paths} edge paths, {iterations} runs",
         layout.len()
     );
+    report("edge paths", &mut samples);
+    // Everything the editor recomputes after an edit: coverage, shields and the paths.
+    if let Some(config) = preset(DEFAULT_PRESET) {
+        let mut full = Vec::with_capacity(iterations);
+        for _ in 0..iterations {
+            let started = Instant::now();
+            let a = Analysis::compute(&layout, &config);
+            full.push(started.elapsed().as_secs_f64() * 1e6);
+            std::hint::black_box(&a);
+        }
+        report("full analysis", &mut full);
+    }
+    ExitCode::SUCCESS
+}
+
+fn report(what: &str, samples: &mut [f64]) {
+    samples.sort_by(f64::total_cmp);
+    let pct = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
     println!(
-        "median {:.1} µs  p90 {:.1} µs  max {:.1} µs",
+        "{what}: median {:.1} µs  p90 {:.1} µs  max {:.1} µs",
         pct(0.5),
         pct(0.9),
         pct(1.0)
     );
-    ExitCode::SUCCESS
 }
