@@ -402,3 +402,83 @@ fn import_a_turn_of_a_replay_and_undo_it() {
         "the import is one undo step"
     );
 }
+
+#[test]
+fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
+    let mut h = harness(None);
+    let anchor = Tile::new(20, 8);
+    let at = tile_pos(&h, anchor);
+    h.event(Event::PointerMoved(at));
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: vec2(0.0, 120.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    let zoom = h.state().settings.board_view.zoom;
+    assert!(zoom > 1.0, "zoomed in: {zoom}");
+    let moved = tile_pos(&h, anchor) - at;
+    assert!(
+        moved.length() < 12.0,
+        "the tile under the pointer stays under it (moved {moved:?})"
+    );
+
+    // Right drag pans.
+    let pan_before = h.state().settings.board_view.pan;
+    let start = tile_pos(&h, Tile::new(13, 13));
+    h.event(Event::PointerMoved(start));
+    h.run();
+    h.event(Event::PointerButton {
+        pos: start,
+        button: PointerButton::Secondary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    for i in 1..=4 {
+        h.event(Event::PointerMoved(start + vec2(15.0 * i as f32, 0.0)));
+        h.run();
+    }
+    h.event(Event::PointerButton {
+        pos: start + vec2(60.0, 0.0),
+        button: PointerButton::Secondary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    assert!(
+        h.state().settings.board_view.pan.x > pan_before.x + 20.0,
+        "{:?}",
+        h.state().settings.board_view.pan
+    );
+    assert!(h.state().editor.layout.is_empty(), "panning edits nothing");
+
+    // Clicks still land on the right tile after zoom and pan; 0 resets the view.
+    click_tile(&mut h, Tile::new(14, 10));
+    assert_eq!(kind_at(&h, Tile::new(14, 10)), Some(Kind::Wall));
+    h.key_press(Key::Num0);
+    h.run();
+    assert_eq!(
+        h.state().settings.board_view,
+        terminal_studio::app::board::BoardView::default()
+    );
+}
+
+#[test]
+fn theme_button_switches_to_light_and_back() {
+    let mut h = harness(None);
+    h.get_by_label("Light theme").click();
+    h.run();
+    assert_eq!(
+        h.state().settings.theme,
+        terminal_studio::app::settings::Theme::Light
+    );
+    h.get_by_label("Dark theme").click();
+    h.run();
+    assert_eq!(
+        h.state().settings.theme,
+        terminal_studio::app::settings::Theme::Dark
+    );
+}
