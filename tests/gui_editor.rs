@@ -384,6 +384,12 @@ fn import_a_turn_of_a_replay_and_undo_it() {
     h.state_mut().apply(Command::ImportReplayTurn(turns / 2));
     h.run();
     assert!(h.state().editor.import.is_none());
+    assert!(
+        h.state().message().starts_with("Imported"),
+        "{}",
+        h.state().message()
+    );
+    eprintln!("{}", h.state().message());
     let layout = &h.state().editor.layout;
     assert!(!layout.is_empty(), "{}", h.state().message());
     assert!(layout.is_valid());

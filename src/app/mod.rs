@@ -334,6 +334,30 @@ impl StudioApp {
                 match layout {
                     Some(l) => {
                         self.rt.message = format!("Imported {}", l.name);
+                        // Tallies follow the replay's ruleset when it is one of the presets.
+                        let replay_config = self
+                            .editor
+                            .import
+                            .as_ref()
+                            .map(|imp| imp.replay.config.clone());
+                        if let Some(c) = replay_config
+                            && c != self.editor.config
+                        {
+                            let slug = crate::engine::presets::PRESETS
+                                .iter()
+                                .map(|(slug, _, _)| *slug)
+                                .find(|slug| {
+                                    crate::engine::presets::preset(slug).is_some_and(|p| p == c)
+                                });
+                            match slug {
+                                Some(slug) => {
+                                    self.editor.set_config(c);
+                                    self.settings.ruleset = slug.to_string();
+                                    self.rt.message.push_str(&format!(" (ruleset {slug}, as in the replay)"));
+                                }
+                                None => self.rt.message.push_str(" (the replay's ruleset is not a preset: tallies use the selected one)"),
+                            }
+                        }
                         // Importing is an edit: it can be undone.
                         self.editor.begin();
                         self.editor.layout = l;
