@@ -488,3 +488,23 @@ fn theme_button_switches_to_light_and_back() {
         terminal_studio::app::settings::Theme::Dark
     );
 }
+
+#[test]
+fn typing_a_name_is_one_undo_step_and_shortcuts_pause_while_typing() {
+    let mut h = harness(None);
+    let field = h.get_by_label("Name");
+    field.focus();
+    field.type_text("ring 2");
+    h.run();
+    assert_eq!(h.state().editor.layout.name, "ring 2");
+    assert_eq!(
+        h.state().tool(),
+        Tool::Place(Kind::Wall),
+        "the 2 typed is text, not the support shortcut"
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().editor.layout.name, "");
+}

@@ -49,6 +49,8 @@ pub enum Command {
     EndStroke,
     Undo,
     Redo,
+    /// Rename the layout (an edit: wrap in BeginStroke/EndStroke like the others).
+    Rename(String),
     SetTool(Tool),
     SetPlayer(Player),
     SwitchPlayer,

@@ -214,6 +214,12 @@ impl StudioApp {
                     "Nothing to redo".into()
                 };
             }
+            Command::Rename(name) => {
+                if name != self.editor.layout.name {
+                    self.editor.layout.name = name;
+                    self.editor.dirty = true;
+                }
+            }
             Command::SetTool(t) => self.editor.tool = t,
             Command::SetPlayer(p) => self.editor.player = p,
             Command::SwitchPlayer => self.editor.player = self.editor.player.opponent(),

@@ -20,6 +20,25 @@ fn stroke_of(edit: Edit) -> [Command; 3] {
 /// The tool palette and editing actions.
 pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlays) -> Vec<Command> {
     let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        let label = ui.label("Name");
+        let mut name = editor.layout.name.clone();
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut name)
+                    .hint_text("untitled")
+                    .desired_width(120.0),
+            )
+            .labelled_by(label.id);
+        if r.changed() {
+            out.extend([Command::BeginStroke, Command::Rename(name)]);
+        }
+        if r.lost_focus() {
+            // Typing a name is one undo step.
+            out.push(Command::EndStroke);
+        }
+    });
+    ui.separator();
     ui.heading("Tools");
     let tools = [
         (Tool::Place(Kind::Wall), "1"),
