@@ -43,9 +43,11 @@ pub struct BoardGeometry {
 impl BoardGeometry {
     pub fn new(rect: Rect, view: BoardView) -> BoardGeometry {
         let base = rect.width().min(rect.height()) * 0.97 / BOARD_SIZE as f32;
-        let tile = (base * view.zoom).max(1.0);
+        // Whole-point tiles on a whole-point origin: tile edges fall on pixel boundaries, so
+        // the grid stays crisp at any zoom (and at integer pixels-per-point).
+        let tile = (base * view.zoom).round().max(2.0);
         let half = tile * BOARD_SIZE as f32 / 2.0;
-        let origin = rect.center() - vec2(half, half) + view.pan;
+        let origin = (rect.center() - vec2(half, half) + view.pan).round();
         BoardGeometry { rect, tile, origin }
     }
 
