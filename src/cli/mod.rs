@@ -1,6 +1,7 @@
 //! The command line: clap subcommands, each a thin shell over the library.
 
 mod bench_cmd;
+mod bench_paths_cmd;
 mod match_cmd;
 mod show_cmd;
 mod verify_cmd;
@@ -10,10 +11,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "terminal-studio", version, about = "A fast native workbench for Terminal (Correlation One)")]
+#[command(
+    name = "terminal-studio",
+    version,
+    args_conflicts_with_subcommands = true,
+    about = "A fast native workbench for Terminal (Correlation One)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// A layout (or replay) file to open in the studio window.
+    pub file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -62,6 +70,19 @@ pub enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Open the studio window (the default when no subcommand is given).
+    Gui {
+        /// A layout (or replay) file to open.
+        file: Option<PathBuf>,
+    },
+    /// Measure the time to recompute all 56 edge paths of a layout (the editor's per-edit cost).
+    BenchPaths {
+        /// A layout file (default: an empty board).
+        layout: Option<PathBuf>,
+        /// Repetitions.
+        #[arg(long, default_value_t = 2000)]
+        iterations: usize,
+    },
     /// Measure engine speed re-simulating a replay's turns.
     Bench {
         replay: PathBuf,
@@ -103,9 +124,8 @@ pub fn run() -> ExitCode {
                 verbose,
             })
         }
-        None => {
-            eprintln!("no command given; try `terminal-studio --help`");
-            ExitCode::from(2)
-        }
+        Some(Command::BenchPaths { layout, iterations }) => bench_paths_cmd::run(layout.as_deref(), iterations),
+        Some(Command::Gui { file }) => crate::app::run(file),
+        None => crate::app::run(cli.file),
     }
 }

@@ -1,0 +1,304 @@
+//! The board widget: the 28×28 diamond at any size, zoom (wheel) and pan (middle or right
+//! drag), both halves tinted, unit icons with health bars. Overlays are painted by the caller
+//! between the layers, using [`BoardGeometry`] to map tiles to screen rectangles.
+
+use super::icons::{Icon, IconTextures};
+use crate::engine::geometry::{BOARD_SIZE, Edge, Player, Tile, all_tiles};
+use egui::{Color32, Painter, PointerButton, Pos2, Rect, Response, Sense, Stroke, Ui, Vec2, pos2, vec2};
+use serde::{Deserialize, Serialize};
+
+/// Zoom and pan of the board, persisted with the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub zoom: f32,
+    pub pan: Vec2,
+}
+
+impl Default for BoardView {
+    fn default() -> Self {
+        BoardView { zoom: 1.0, pan: Vec2::ZERO }
+    }
+}
+
+pub const MIN_ZOOM: f32 = 0.5;
+pub const MAX_ZOOM: f32 = 8.0;
+
+/// Maps tiles to screen space for one frame. Row 27 is at the top (player 2), row 0 at the
+/// bottom (player 1), as in the game's own viewer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardGeometry {
+    /// The widget's rectangle.
+    pub rect: Rect,
+    /// Side of one tile in points.
+    pub tile: f32,
+    /// Screen position of the top-left corner of the bounding square.
+    pub origin: Pos2,
+}
+
+impl BoardGeometry {
+    pub fn new(rect: Rect, view: BoardView) -> BoardGeometry {
+        let base = rect.width().min(rect.height()) * 0.97 / BOARD_SIZE as f32;
+        // Whole-point tiles on a whole-point origin: tile edges fall on pixel boundaries, so
+        // the grid stays crisp at any zoom (and at integer pixels-per-point).
+        let tile = (base * view.zoom).round().max(2.0);
+        let half = tile * BOARD_SIZE as f32 / 2.0;
+        let origin = (rect.center() - vec2(half, half) + view.pan).round();
+        BoardGeometry { rect, tile, origin }
+    }
+
+    pub fn tile_rect(&self, t: Tile) -> Rect {
+        let min = self.origin + vec2(t.x as f32 * self.tile, (BOARD_SIZE - 1 - t.y) as f32 * self.tile);
+        Rect::from_min_size(min, Vec2::splat(self.tile))
+    }
+
+    pub fn tile_center(&self, t: Tile) -> Pos2 {
+        self.tile_rect(t).center()
+    }
+
+    /// The playable tile under a screen position, if any.
+    pub fn tile_at(&self, pos: Pos2) -> Option<Tile> {
+        let fx = ((pos.x - self.origin.x) / self.tile).floor();
+        let fy = ((pos.y - self.origin.y) / self.tile).floor();
+        if !fx.is_finite() || !fy.is_finite() {
+            return None;
+        }
+        let t = Tile::new(fx as i32, BOARD_SIZE - 1 - fy as i32);
+        t.in_play().then_some(t)
+    }
+}
+
+/// Colours of the board, per theme.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    pub background: Color32,
+    pub half: [Color32; 2],
+    pub half_alt: [Color32; 2],
+    pub edge: [Color32; 2],
+    pub player: [Color32; 2],
+    pub grid: Color32,
+    pub text: Color32,
+}
+
+impl Palette {
+    pub fn new(dark: bool) -> Palette {
+        if dark {
+            Palette {
+                background: Color32::from_rgb(18, 20, 26),
+                half: [Color32::from_rgb(34, 46, 72), Color32::from_rgb(70, 38, 42)],
+                half_alt: [Color32::from_rgb(38, 51, 79), Color32::from_rgb(77, 42, 46)],
+                edge: [Color32::from_rgb(48, 66, 104), Color32::from_rgb(100, 52, 58)],
+                player: [Color32::from_rgb(90, 160, 255), Color32::from_rgb(255, 110, 100)],
+                grid: Color32::from_rgb(12, 14, 18),
+                text: Color32::from_gray(220),
+            }
+        } else {
+            Palette {
+                background: Color32::from_rgb(236, 238, 242),
+                half: [Color32::from_rgb(205, 220, 246), Color32::from_rgb(246, 212, 210)],
+                half_alt: [Color32::from_rgb(196, 213, 242), Color32::from_rgb(242, 202, 200)],
+                edge: [Color32::from_rgb(170, 195, 240), Color32::from_rgb(240, 180, 176)],
+                player: [Color32::from_rgb(30, 100, 220), Color32::from_rgb(210, 50, 45)],
+                grid: Color32::from_rgb(250, 250, 252),
+                text: Color32::from_gray(30),
+            }
+        }
+    }
+
+    pub fn player(&self, p: Player) -> Color32 {
+        self.player[p.index()]
+    }
+}
+
+/// One unit to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardUnit {
+    pub tile: Tile,
+    pub icon: Icon,
+    pub owner: Player,
+    /// Health as a fraction of start health.
+    pub health: f32,
+    pub marked_for_removal: bool,
+}
+
+/// A board being drawn this frame.
+pub struct BoardFrame {
+    pub geometry: BoardGeometry,
+    pub response: Response,
+    pub painter: Painter,
+    pub palette: Palette,
+    /// The playable tile under the pointer.
+    pub hovered: Option<Tile>,
+}
+
+/// Allocates the board in the remaining space, applies zoom/pan input and draws the tiles.
+pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Board"));
+    // Zoom around the pointer with the wheel (or pinch / ctrl+wheel).
+    if response.hovered() {
+        let (scroll, zoom_delta, pointer) =
+            ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta(), i.pointer.hover_pos()));
+        let factor = zoom_delta * (scroll * 0.0025).exp();
+        if (factor - 1.0).abs() > 1e-4 {
+            let new_zoom = (view.zoom * factor).clamp(MIN_ZOOM, MAX_ZOOM);
+            let applied = new_zoom / view.zoom;
+            if let Some(p) = pointer {
+                // Keep the point under the cursor fixed: origin' = p - (p - origin) * applied.
+                let centre = rect.center() + view.pan;
+                let new_centre = p - (p - centre) * applied;
+                view.pan = new_centre - rect.center();
+            }
+            view.zoom = new_zoom;
+        }
+    }
+    if response.dragged_by(PointerButton::Middle) || response.dragged_by(PointerButton::Secondary) {
+        view.pan += response.drag_delta();
+    }
+    let geometry = BoardGeometry::new(rect, *view);
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, palette.background);
+    draw_tiles(&painter, &geometry, &palette);
+    let hovered = response.hover_pos().and_then(|p| geometry.tile_at(p));
+    BoardFrame { geometry, response, painter, palette, hovered }
+}
+
+fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
+    let gap = if g.tile >= 10.0 { 1.0 } else { 0.0 };
+    // The grid colour behind the whole diamond shows through the gaps between tiles.
+    for t in all_tiles() {
+        let owner = t.owner_half().index();
+        let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
+        let fill = if on_edge {
+            palette.edge[owner]
+        } else if (t.x + t.y) % 2 == 0 {
+            palette.half[owner]
+        } else {
+            palette.half_alt[owner]
+        };
+        let r = g.tile_rect(t);
+        painter.rect_filled(r, 0.0, palette.grid);
+        painter.rect_filled(r.shrink(gap * 0.5), 0.0, fill);
+    }
+    // The midline between the halves.
+    let left = g.tile_rect(Tile::new(0, 14)).left_bottom();
+    let right = g.tile_rect(Tile::new(27, 14)).right_bottom();
+    painter.line_segment([left, right], Stroke::new(2.0, palette.grid));
+}
+
+impl BoardFrame {
+    /// Fills a tile with a translucent colour (heat maps).
+    pub fn fill_tile(&self, t: Tile, color: Color32) {
+        self.painter.rect_filled(self.geometry.tile_rect(t), 0.0, color);
+    }
+
+    /// A small label centred on a tile, only when tiles are big enough to read it.
+    pub fn tile_label(&self, t: Tile, text: &str, color: Color32) {
+        if self.geometry.tile < 16.0 {
+            return;
+        }
+        let size = (self.geometry.tile * 0.38).clamp(8.0, 16.0);
+        self.painter.text(
+            self.geometry.tile_center(t),
+            egui::Align2::CENTER_CENTER,
+            text,
+            egui::FontId::monospace(size),
+            color,
+        );
+    }
+
+    /// Draws units: the icon tinted with the owner's colour, a removal cross, a health bar.
+    pub fn draw_units(&self, icons: Option<&IconTextures>, units: impl IntoIterator<Item = BoardUnit>) {
+        let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+        for u in units {
+            let r = self.geometry.tile_rect(u.tile).shrink(self.geometry.tile * 0.08);
+            let color = self.palette.player(u.owner);
+            match icons.and_then(|i| i.get(u.icon)) {
+                Some(tex) => {
+                    self.painter.image(tex.id(), r, uv, color);
+                }
+                None => {
+                    self.painter.rect_filled(r, 2.0, color);
+                }
+            }
+            if u.marked_for_removal {
+                match icons.and_then(|i| i.get(Icon::Remove)) {
+                    Some(tex) => {
+                        self.painter.image(tex.id(), r, uv, Color32::WHITE);
+                    }
+                    None => {
+                        self.painter.line_segment([r.left_top(), r.right_bottom()], Stroke::new(2.0, Color32::RED));
+                        self.painter.line_segment([r.right_top(), r.left_bottom()], Stroke::new(2.0, Color32::RED));
+                    }
+                }
+            }
+            if self.geometry.tile >= 12.0 {
+                let h = u.health.clamp(0.0, 1.0);
+                let bar = Rect::from_min_size(
+                    r.left_bottom() + vec2(0.0, -self.geometry.tile * 0.06),
+                    vec2(r.width(), (self.geometry.tile * 0.09).max(2.0)),
+                );
+                self.painter.rect_filled(bar, 0.0, Color32::from_black_alpha(160));
+                let fill = Rect::from_min_size(bar.min, vec2(bar.width() * h, bar.height()));
+                let c = if h > 0.6 {
+                    Color32::from_rgb(80, 210, 90)
+                } else if h > 0.3 {
+                    Color32::from_rgb(240, 200, 50)
+                } else {
+                    Color32::from_rgb(240, 70, 60)
+                };
+                self.painter.rect_filled(fill, 0.0, c);
+            }
+        }
+    }
+
+    /// Outlines the hovered tile and writes its coordinates next to the pointer.
+    pub fn draw_hover(&self, color: Color32) {
+        if let Some(t) = self.hovered {
+            let r = self.geometry.tile_rect(t);
+            self.painter.rect_stroke(r, 0.0, Stroke::new(2.0, color), egui::StrokeKind::Inside);
+            let at = r.right_top() + vec2(4.0, -4.0);
+            let galley = self.painter.layout_no_wrap(
+                format!("{},{}", t.x, t.y),
+                egui::FontId::monospace(13.0),
+                self.palette.text,
+            );
+            let bg = Rect::from_min_size(at - vec2(0.0, galley.size().y), galley.size()).expand(3.0);
+            self.painter.rect_filled(bg, 3.0, self.palette.background.gamma_multiply(0.85));
+            self.painter.galley(bg.min + vec2(3.0, 3.0), galley, self.palette.text);
+        }
+    }
+
+    /// A polyline through tile centres.
+    pub fn draw_path(&self, tiles: &[Tile], stroke: Stroke) {
+        if tiles.len() < 2 {
+            return;
+        }
+        let points: Vec<Pos2> = tiles.iter().map(|t| self.geometry.tile_center(*t)).collect();
+        self.painter.add(egui::Shape::line(points, stroke));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tile_at_inverts_tile_rect() {
+        let g = BoardGeometry::new(
+            Rect::from_min_size(pos2(10.0, 20.0), vec2(600.0, 500.0)),
+            BoardView { zoom: 1.7, pan: vec2(-30.0, 12.0) },
+        );
+        for t in all_tiles() {
+            assert_eq!(g.tile_at(g.tile_center(t)), Some(t));
+        }
+        // The corners of the bounding square are off the diamond.
+        assert_eq!(g.tile_at(g.tile_center(Tile::new(0, 0))), None);
+    }
+
+    #[test]
+    fn player_one_is_at_the_bottom() {
+        let g = BoardGeometry::new(Rect::from_min_size(Pos2::ZERO, vec2(560.0, 560.0)), BoardView::default());
+        assert!(g.tile_center(Tile::new(13, 0)).y > g.tile_center(Tile::new(13, 27)).y);
+    }
+}

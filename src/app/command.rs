@@ -1,0 +1,77 @@
+//! Everything the UI can ask for. Panels return commands; the app applies them after the
+//! frame's UI is built, so no panel mutates state another panel is still reading.
+
+use super::editor::layout::Kind;
+use super::settings::Theme;
+use crate::engine::geometry::{Player, Tile};
+use std::path::PathBuf;
+
+/// The editor's current tool (what a left click on the board does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Place(Kind),
+    Upgrade,
+    /// Toggle the marked-for-removal flag.
+    Remove,
+    Erase,
+}
+
+impl Tool {
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Place(k) => k.label(),
+            Tool::Upgrade => "Upgrade",
+            Tool::Remove => "Mark removal",
+            Tool::Erase => "Erase",
+        }
+    }
+}
+
+/// One edit of the layout, by the active player.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Edit {
+    Place(Tile, Kind),
+    Upgrade(Tile),
+    ToggleRemove(Tile),
+    SetRemove(Tile, bool),
+    Erase(Tile),
+    MirrorX,
+    CopyToOpponent,
+    Clear,
+}
+
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Start a stroke: the edits until `EndStroke` form one undo step.
+    BeginStroke,
+    Edit(Edit),
+    EndStroke,
+    Undo,
+    Redo,
+    /// Rename the layout (an edit: wrap in BeginStroke/EndStroke like the others).
+    Rename(String),
+    SetTool(Tool),
+    SetPlayer(Player),
+    SwitchPlayer,
+    New,
+    OpenDialog,
+    Open(PathBuf),
+    Save,
+    SaveAsDialog,
+    SaveTo(PathBuf),
+    ExportPythonDialog,
+    ExportPython(PathBuf),
+    ExportPngDialog,
+    ExportPng(PathBuf),
+    ImportReplayDialog,
+    ImportReplay(PathBuf),
+    ImportReplayTurn(usize),
+    CloseImport,
+    SetRuleset(String),
+    RulesetDialog,
+    SetTheme(Theme),
+    ToggleHelp,
+    ResetView,
+    CopyPythonToClipboard,
+}

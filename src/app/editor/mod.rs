@@ -1,0 +1,147 @@
+//! The map editor: the layout being edited, its history and analysis (runtime state), and
+//! the panels that show them. UI code returns [`Command`]s; [`Editor::apply_edit`] and friends
+//! change the state.
+
+pub mod analysis;
+pub mod canvas;
+pub mod export_png;
+pub mod files;
+pub mod history;
+pub mod layout;
+pub mod panels;
+
+use super::command::{Edit, Tool};
+use crate::engine::config::Config;
+use crate::engine::geometry::Player;
+use analysis::Analysis;
+use history::History;
+use layout::{EditOutcome, Kind, Layout};
+use std::path::PathBuf;
+
+/// The editor's runtime state.
+pub struct Editor {
+    pub layout: Layout,
+    pub history: History,
+    /// The file the layout was opened from or last saved to.
+    pub path: Option<PathBuf>,
+    /// Unsaved changes since the last save/open.
+    pub dirty: bool,
+    pub tool: Tool,
+    pub player: Player,
+    pub config: Config,
+    /// Recomputed whenever the layout or the config changes.
+    pub analysis: Analysis,
+    /// An open replay-import dialog.
+    pub import: Option<files::ReplayImport>,
+    /// Where the autosave goes (None: autosave off, as in some tests).
+    pub autosave_path: Option<PathBuf>,
+}
+
+impl Editor {
+    pub fn new(config: Config, autosave_path: Option<PathBuf>) -> Editor {
+        let layout = Layout::default();
+        let analysis = Analysis::compute(&layout, &config);
+        Editor {
+            layout,
+            history: History::default(),
+            path: None,
+            dirty: false,
+            tool: Tool::Place(Kind::Wall),
+            player: Player::One,
+            config,
+            analysis,
+            import: None,
+            autosave_path,
+        }
+    }
+
+    /// Replaces the layout (open, new, import); clears the history.
+    pub fn set_layout(&mut self, layout: Layout, path: Option<PathBuf>) {
+        self.layout = layout;
+        self.history.clear();
+        self.path = path;
+        self.dirty = false;
+        self.refresh();
+    }
+
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+        self.refresh();
+    }
+
+    /// Recomputes the analysis (coverage, shields, all 56 edge paths).
+    pub fn refresh(&mut self) {
+        self.analysis = Analysis::compute(&self.layout, &self.config);
+    }
+
+    /// Applies one edit for the active player. Callers wrap edits in `begin`/`end`.
+    pub fn apply_edit(&mut self, edit: Edit) -> EditOutcome {
+        let p = self.player;
+        let l = &mut self.layout;
+        let outcome = match edit {
+            Edit::Place(t, k) => l.place(p, t, k),
+            Edit::Upgrade(t) => l.upgrade(p, t),
+            Edit::ToggleRemove(t) => l.toggle_remove(p, t),
+            Edit::SetRemove(t, v) => l.set_remove(p, t, v),
+            Edit::Erase(t) => l.erase(p, t),
+            Edit::MirrorX => l.mirror_x(p),
+            Edit::CopyToOpponent => l.copy_to_opponent(p),
+            Edit::Clear => l.clear(p),
+        };
+        if outcome == EditOutcome::Changed {
+            self.dirty = true;
+            self.refresh();
+        }
+        outcome
+    }
+
+    pub fn begin(&mut self) {
+        self.history.begin(&self.layout);
+    }
+
+    /// Ends an edit; autosaves if it changed anything. Returns an autosave error, if any.
+    pub fn end(&mut self) -> Result<(), String> {
+        if self.history.commit(&self.layout) {
+            return self.autosave();
+        }
+        Ok(())
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let done = self.history.undo(&mut self.layout);
+        if done {
+            self.dirty = true;
+            self.refresh();
+            let _ = self.autosave();
+        }
+        done
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let done = self.history.redo(&mut self.layout);
+        if done {
+            self.dirty = true;
+            self.refresh();
+            let _ = self.autosave();
+        }
+        done
+    }
+
+    pub fn autosave(&self) -> Result<(), String> {
+        match &self.autosave_path {
+            Some(p) => files::autosave(p, &self.layout),
+            None => Ok(()),
+        }
+    }
+
+    /// The window title: file name and an unsaved-changes mark.
+    pub fn title(&self) -> String {
+        let name = self
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "untitled".into());
+        format!("{}{name} — Terminal Studio", if self.dirty { "● " } else { "" })
+    }
+}

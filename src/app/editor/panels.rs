@@ -1,0 +1,217 @@
+//! The editor's side panels: tool palette, player, actions, ruleset, overlays (left); tallies
+//! and the hovered tile (right); the replay-import window.
+
+use super::Editor;
+use super::layout::Kind;
+use crate::app::command::{Command, Edit, Tool};
+use crate::app::settings::Overlays;
+use crate::engine::geometry::{Edge, Player, Tile};
+use crate::engine::presets::PRESETS;
+use egui::{RichText, Ui};
+
+fn stroke_of(edit: Edit) -> [Command; 3] {
+    [Command::BeginStroke, Command::Edit(edit), Command::EndStroke]
+}
+
+/// The tool palette and editing actions.
+pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlays) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        let label = ui.label("Name");
+        let mut name = editor.layout.name.clone();
+        let r = ui
+            .add(egui::TextEdit::singleline(&mut name).hint_text("untitled").desired_width(120.0))
+            .labelled_by(label.id);
+        if r.changed() {
+            out.extend([Command::BeginStroke, Command::Rename(name)]);
+        }
+        if r.lost_focus() {
+            // Typing a name is one undo step.
+            out.push(Command::EndStroke);
+        }
+    });
+    ui.separator();
+    ui.heading("Tools");
+    let tools = [
+        (Tool::Place(Kind::Wall), "1"),
+        (Tool::Place(Kind::Support), "2"),
+        (Tool::Place(Kind::Turret), "3"),
+        (Tool::Upgrade, "U"),
+        (Tool::Remove, "R"),
+        (Tool::Erase, "X"),
+    ];
+    for (tool, key) in tools {
+        let selected = editor.tool == tool;
+        let resp = ui.selectable_label(selected, tool.label()).on_hover_text(format!("Shortcut: {key}"));
+        if resp.clicked() {
+            out.push(Command::SetTool(tool));
+        }
+    }
+    if let Tool::Place(k) = editor.tool {
+        let stats = editor.config.form(k.unit_type(), false);
+        ui.small(format!(
+            "costs {} SP, upgrade +{} SP",
+            stats.cost_sp,
+            editor.config.invested_sp(k.unit_type(), true) - stats.cost_sp
+        ));
+    }
+    ui.separator();
+    ui.heading("Player");
+    ui.horizontal(|ui| {
+        for p in Player::both() {
+            if ui
+                .selectable_label(editor.player == p, format!("Player {}", p.number()))
+                .on_hover_text("Tab switches")
+                .clicked()
+            {
+                out.push(Command::SetPlayer(p));
+            }
+        }
+    });
+    ui.separator();
+    ui.heading("Edit");
+    ui.horizontal(|ui| {
+        if ui.add_enabled(editor.history.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
+            out.push(Command::Undo);
+        }
+        if ui
+            .add_enabled(editor.history.can_redo(), egui::Button::new("Redo"))
+            .on_hover_text("Ctrl+Shift+Z / Ctrl+Y")
+            .clicked()
+        {
+            out.push(Command::Redo);
+        }
+    });
+    if ui.button("Mirror left/right").on_hover_text("M: flips the active player's structures").clicked() {
+        out.extend(stroke_of(Edit::MirrorX));
+    }
+    if ui
+        .button("Copy to opponent")
+        .on_hover_text("Replaces the other player's structures with these, rotated")
+        .clicked()
+    {
+        out.extend(stroke_of(Edit::CopyToOpponent));
+    }
+    if ui.button("Clear player").on_hover_text("Removes all of the active player's structures").clicked() {
+        out.extend(stroke_of(Edit::Clear));
+    }
+    ui.separator();
+    ui.heading("Ruleset");
+    let current = PRESETS.iter().find(|(s, _, _)| *s == ruleset).map(|(s, _, _)| s.to_string()).unwrap_or_else(|| {
+        std::path::Path::new(ruleset)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| ruleset.to_string())
+    });
+    egui::ComboBox::from_label("Rules").selected_text(current).show_ui(ui, |ui| {
+        for (slug, description, _) in PRESETS {
+            if ui.selectable_label(ruleset == *slug, *slug).on_hover_text(*description).clicked() {
+                out.push(Command::SetRuleset(slug.to_string()));
+            }
+        }
+        if ui.selectable_label(false, "Open game-configs.json…").clicked() {
+            out.push(Command::RulesetDialog);
+        }
+    });
+    ui.separator();
+    ui.heading("Overlays");
+    ui.checkbox(&mut overlays.coverage, "Turret coverage");
+    ui.checkbox(&mut overlays.shields, "Support shields");
+    ui.checkbox(&mut overlays.hover_path, "Path from hovered edge");
+    ui.checkbox(&mut overlays.all_paths, "All edge paths");
+    ui.checkbox(&mut overlays.both_players, "Both players' ranges");
+    out
+}
+
+/// Tallies per player and what is under the pointer.
+pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
+    ui.heading("Tallies");
+    for p in Player::both() {
+        let t = editor.layout.tally(p, &editor.config);
+        let active = if p == editor.player { " (active)" } else { "" };
+        ui.label(RichText::new(format!("Player {}{active}", p.number())).strong());
+        egui::Grid::new(format!("tally-{}", p.number())).num_columns(2).show(ui, |ui| {
+            ui.label("SP spent");
+            ui.monospace(format!("{:.1}", t.sp_spent));
+            ui.end_row();
+            for k in Kind::ALL {
+                ui.label(format!("{}s", k.label()));
+                ui.monospace(format!("{} ({} up)", t.count[k as usize], t.upgraded[k as usize]));
+                ui.end_row();
+            }
+            ui.label("Marked for removal");
+            ui.monospace(format!("{}", t.marked));
+            ui.end_row();
+            ui.label("Removal refund");
+            ui.monospace(format!("{:.1} SP", t.removal_refund));
+            ui.end_row();
+        });
+        ui.add_space(6.0);
+    }
+    ui.separator();
+    ui.heading("Tile");
+    let Some(t) = hovered else {
+        ui.weak("Hover the board");
+        return;
+    };
+    ui.monospace(format!("[{}, {}]  half of player {}", t.x, t.y, t.owner_half().number()));
+    if let Some(s) = editor.layout.get(t) {
+        let mut what = s.kind.label().to_string();
+        if s.upgraded {
+            what.push_str(", upgraded");
+        }
+        if s.remove {
+            what.push_str(", marked for removal");
+        }
+        ui.label(what);
+    }
+    let a = &editor.analysis;
+    ui.label(format!("Turrets reaching: P1 {}, P2 {}", a.coverage[0][t.index()], a.coverage[1][t.index()]));
+    ui.label(format!("Shield: P1 {:.1}, P2 {:.1}", a.shield[0][t.index()], a.shield[1][t.index()]));
+    if Edge::ALL.iter().any(|e| e.contains(t)) {
+        match a.path_from(t) {
+            Some(p) => {
+                let end = p.tiles.last().copied().unwrap_or(t);
+                let how = match p.end {
+                    super::analysis::PathEnd::Breach => "breaches",
+                    super::analysis::PathEnd::SelfDestruct => "self-destructs",
+                };
+                ui.label(format!("Path: {} steps, {how} at [{}, {}]", p.tiles.len().saturating_sub(1), end.x, end.y));
+            }
+            None => {
+                ui.label("Edge tile blocked: no deploy");
+            }
+        }
+    }
+}
+
+/// The replay-import window (pick a turn, import).
+pub fn import_window(ctx: &egui::Context, editor: &mut Editor) -> Vec<Command> {
+    let mut out = Vec::new();
+    let Some(import) = editor.import.as_mut() else {
+        return out;
+    };
+    let mut open = true;
+    let title = format!("Import from {}", import.replay.file_name());
+    egui::Window::new(title).open(&mut open).collapsible(false).show(ctx, |ui| {
+        let last = import.turn_starts.len().saturating_sub(1);
+        ui.add(egui::Slider::new(&mut import.chosen_turn, 0..=last).text("turn"));
+        let frame_index = import.turn_starts.get(import.chosen_turn).copied().unwrap_or(0);
+        if let Some(f) = import.replay.frames.get(frame_index) {
+            let count: usize = f.units.iter().map(|lists| lists.iter().take(3).map(Vec::len).sum::<usize>()).sum();
+            ui.label(format!("Turn {}: {count} structures", f.turn_info.turn));
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Import").clicked() {
+                out.push(Command::ImportReplayTurn(import.chosen_turn));
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(Command::CloseImport);
+            }
+        });
+    });
+    if !open {
+        out.push(Command::CloseImport);
+    }
+    out
+}

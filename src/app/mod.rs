@@ -1,0 +1,449 @@
+//! Terminal Studio's desktop app (eframe/egui): the top bar with the studio's views, the map
+//! editor, the status bar. Persisted [`Settings`] are kept apart from runtime resources.
+
+pub mod board;
+pub mod command;
+pub mod editor;
+pub mod icons;
+pub mod settings;
+pub mod shortcuts;
+pub mod status_bar;
+pub mod top_bar;
+
+use crate::engine::geometry::Tile;
+use command::{Command, Edit, Tool};
+use editor::Editor;
+use editor::canvas::Stroke;
+use editor::layout::EditOutcome;
+use egui::{Pos2, Ui};
+use settings::{Settings, Theme};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Runtime resources: never persisted.
+struct Runtime {
+    icons: Option<icons::IconTextures>,
+    applied_theme: Option<Theme>,
+    stroke: Option<Stroke>,
+    hovered: Option<Tile>,
+    board: Option<board::BoardGeometry>,
+    message: String,
+    show_help: bool,
+    view: top_bar::View,
+    last_title: String,
+    /// Text to put on the clipboard at the end of the frame.
+    copy: Option<String>,
+}
+
+/// The whole app.
+pub struct StudioApp {
+    pub settings: Settings,
+    pub editor: Editor,
+    rt: Runtime,
+}
+
+impl StudioApp {
+    /// A fresh app with these settings; `autosave` is where edits are autosaved (None: off).
+    pub fn new(settings: Settings, autosave: Option<PathBuf>) -> StudioApp {
+        let (config, message) = match crate::engine::presets::load_config(&settings.ruleset) {
+            Ok(c) => (c, String::new()),
+            Err(e) => (
+                crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET).unwrap_or_else(fallback_config),
+                format!("ruleset: {e}"),
+            ),
+        };
+        let editor = Editor::new(config, autosave);
+        let rt = Runtime {
+            icons: None,
+            applied_theme: None,
+            stroke: None,
+            hovered: None,
+            board: None,
+            message,
+            show_help: false,
+            view: top_bar::View::Editor,
+            last_title: String::new(),
+            copy: None,
+        };
+        StudioApp { settings, editor, rt }
+    }
+
+    /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
+    pub fn recover_autosave(&mut self) {
+        let Some(path) = self.editor.autosave_path.clone() else {
+            return;
+        };
+        if !path.exists() {
+            return;
+        }
+        match editor::files::load_layout(&path) {
+            Ok(l) if !l.is_empty() => {
+                self.editor.set_layout(l, None);
+                self.editor.dirty = true;
+                self.rt.message = format!("Recovered the autosave ({})", path.display());
+            }
+            Ok(_) => {}
+            Err(e) => self.rt.message = format!("Autosave not recovered: {e}"),
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.rt.message
+    }
+
+    pub fn show_help(&self) -> bool {
+        self.rt.show_help
+    }
+
+    /// Screen position of a tile's centre on the board as last drawn (for tests and tools).
+    pub fn tile_screen_pos(&self, t: Tile) -> Option<Pos2> {
+        self.rt.board.map(|g| g.tile_center(t))
+    }
+
+    /// The whole UI, one frame. Commands from every panel are applied after the frame.
+    pub fn show(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        if self.rt.applied_theme != Some(self.settings.theme) {
+            ctx.set_theme(if self.settings.theme.is_dark() { egui::Theme::Dark } else { egui::Theme::Light });
+            self.rt.applied_theme = Some(self.settings.theme);
+        }
+        if self.rt.icons.is_none() {
+            self.rt.icons = Some(icons::IconTextures::load(&ctx));
+        }
+        let mut commands = shortcuts::read(&ctx);
+        commands.extend(dropped_files(&ctx));
+
+        egui::Panel::top("top-bar").show(ui, |ui| {
+            commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
+        });
+        egui::Panel::bottom("status-bar").show(ui, |ui| {
+            status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
+        });
+        egui::Panel::left("editor-tools").resizable(false).default_size(190.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                commands.extend(editor::panels::tools(
+                    ui,
+                    &self.editor,
+                    &self.settings.ruleset,
+                    &mut self.settings.overlays,
+                ));
+            });
+        });
+        egui::Panel::right("editor-info").resizable(false).default_size(230.0).show(ui, |ui| {
+            editor::panels::info(ui, &self.editor, self.rt.hovered);
+        });
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let out = editor::canvas::show(
+                ui,
+                &self.editor,
+                &mut self.rt.stroke,
+                &mut self.settings.board_view,
+                &self.settings.overlays,
+                self.rt.icons.as_ref(),
+                self.settings.theme.is_dark(),
+            );
+            commands.extend(out.commands);
+            self.rt.hovered = out.hovered;
+            self.rt.board = Some(out.geometry);
+        });
+        commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
+        shortcuts::help_window(&ctx, &mut self.rt.show_help);
+
+        for c in commands {
+            self.apply(c);
+        }
+        if let Some(text) = self.rt.copy.take() {
+            ctx.copy_text(text);
+        }
+        let title = self.editor.title();
+        if title != self.rt.last_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.rt.last_title = title;
+        }
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::BeginStroke => self.editor.begin(),
+            Command::Edit(e) => {
+                let outcome = self.editor.apply_edit(e);
+                if outcome == EditOutcome::NotYours
+                    && matches!(e, Edit::Place(..) | Edit::Upgrade(_) | Edit::ToggleRemove(_) | Edit::Erase(_))
+                {
+                    self.rt.message =
+                        format!("That tile is not player {}'s (Tab switches player)", self.editor.player.number());
+                }
+            }
+            Command::EndStroke => {
+                if let Err(e) = self.editor.end() {
+                    self.rt.message = format!("Autosave failed: {e}");
+                }
+            }
+            Command::Undo => {
+                self.rt.message = if self.editor.undo() { "Undone".into() } else { "Nothing to undo".into() };
+            }
+            Command::Redo => {
+                self.rt.message = if self.editor.redo() { "Redone".into() } else { "Nothing to redo".into() };
+            }
+            Command::Rename(name) => {
+                if name != self.editor.layout.name {
+                    self.editor.layout.name = name;
+                    self.editor.dirty = true;
+                }
+            }
+            Command::SetTool(t) => self.editor.tool = t,
+            Command::SetPlayer(p) => self.editor.player = p,
+            Command::SwitchPlayer => self.editor.player = self.editor.player.opponent(),
+            Command::New => {
+                self.editor.set_layout(editor::layout::Layout::default(), None);
+                self.rt.message = "New layout".into();
+            }
+            Command::OpenDialog => {
+                if let Some(p) =
+                    rfd::FileDialog::new().add_filter("Layout", &["json"]).set_directory(layouts_dir()).pick_file()
+                {
+                    self.apply(Command::Open(p));
+                }
+            }
+            Command::Open(p) => self.open(&p),
+            Command::Save => match self.editor.path.clone() {
+                Some(p) => self.apply(Command::SaveTo(p)),
+                None => self.apply(Command::SaveAsDialog),
+            },
+            Command::SaveAsDialog => {
+                if let Some(p) = rfd::FileDialog::new()
+                    .add_filter("Layout", &["json"])
+                    .set_directory(layouts_dir())
+                    .set_file_name("layout.json")
+                    .save_file()
+                {
+                    self.apply(Command::SaveTo(p));
+                }
+            }
+            Command::SaveTo(p) => {
+                if self.editor.layout.name.is_empty() {
+                    self.editor.layout.name =
+                        p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                }
+                self.editor.layout.config = Some(self.settings.ruleset.clone());
+                match editor::files::save_layout(&p, &self.editor.layout) {
+                    Ok(()) => {
+                        self.settings.remember(&p);
+                        self.rt.message = format!("Saved {}", display_name(&p));
+                        self.editor.path = Some(p);
+                        self.editor.dirty = false;
+                    }
+                    Err(e) => self.rt.message = format!("Save failed: {e}"),
+                }
+            }
+            Command::ExportPythonDialog => {
+                if let Some(p) =
+                    rfd::FileDialog::new().add_filter("Python", &["py"]).set_file_name("layout.py").save_file()
+                {
+                    self.apply(Command::ExportPython(p));
+                }
+            }
+            Command::ExportPython(p) => {
+                let text = self.editor.layout.to_python(self.editor.player);
+                self.rt.message = match editor::files::write_atomic(&p, text.as_bytes()) {
+                    Ok(()) => format!("Exported player {}'s layout to {}", self.editor.player.number(), p.display()),
+                    Err(e) => format!("Export failed: {e}"),
+                };
+            }
+            Command::CopyPythonToClipboard => {
+                let text = self.editor.layout.to_python(self.editor.player);
+                self.rt.message = format!(
+                    "Copied {} lines of Python for player {}",
+                    text.lines().count(),
+                    self.editor.player.number()
+                );
+                self.rt.copy = Some(text);
+            }
+            Command::ExportPngDialog => {
+                if let Some(p) =
+                    rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name("layout.png").save_file()
+                {
+                    self.apply(Command::ExportPng(p));
+                }
+            }
+            Command::ExportPng(p) => {
+                let options = editor::export_png::PngOptions {
+                    dark: self.settings.theme.is_dark(),
+                    coverage: self.settings.overlays.coverage,
+                    paths: self.settings.overlays.all_paths,
+                };
+                let img = editor::export_png::render(&self.editor.layout, &self.editor.analysis, options);
+                let result = editor::export_png::encode(&img).and_then(|bytes| editor::files::write_atomic(&p, &bytes));
+                self.rt.message = match result {
+                    Ok(()) => format!("Exported {}", p.display()),
+                    Err(e) => format!("PNG export failed: {e}"),
+                };
+            }
+            Command::ImportReplayDialog => {
+                if let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file() {
+                    self.apply(Command::ImportReplay(p));
+                }
+            }
+            Command::ImportReplay(p) => match editor::files::ReplayImport::open(&p) {
+                Ok(i) => self.editor.import = Some(i),
+                Err(e) => self.rt.message = format!("Import failed: {e}"),
+            },
+            Command::ImportReplayTurn(i) => {
+                let layout = self.editor.import.as_ref().and_then(|imp| imp.layout_at(i));
+                match layout {
+                    Some(l) => {
+                        self.rt.message = format!("Imported {}", l.name);
+                        // Tallies follow the replay's ruleset when it is one of the presets.
+                        let replay_config = self.editor.import.as_ref().map(|imp| imp.replay.config.clone());
+                        if let Some(c) = replay_config
+                            && c != self.editor.config
+                        {
+                            let slug = crate::engine::presets::PRESETS
+                                .iter()
+                                .map(|(slug, _, _)| *slug)
+                                .find(|slug| crate::engine::presets::preset(slug).is_some_and(|p| p == c));
+                            match slug {
+                                Some(slug) => {
+                                    self.editor.set_config(c);
+                                    self.settings.ruleset = slug.to_string();
+                                    self.rt.message.push_str(&format!(" (ruleset {slug}, as in the replay)"));
+                                }
+                                None => self
+                                    .rt
+                                    .message
+                                    .push_str(" (the replay's ruleset is not a preset: tallies use the selected one)"),
+                            }
+                        }
+                        // Importing is an edit: it can be undone.
+                        self.editor.begin();
+                        self.editor.layout = l;
+                        self.editor.dirty = true;
+                        self.editor.refresh();
+                        let _ = self.editor.end();
+                        self.editor.import = None;
+                    }
+                    None => self.rt.message = "That turn is not in the replay".into(),
+                }
+            }
+            Command::CloseImport => self.editor.import = None,
+            Command::SetRuleset(spec) => match crate::engine::presets::load_config(&spec) {
+                Ok(c) => {
+                    self.editor.set_config(c);
+                    self.rt.message = format!("Ruleset: {spec}");
+                    self.settings.ruleset = spec;
+                }
+                Err(e) => self.rt.message = format!("Ruleset not loaded: {e}"),
+            },
+            Command::RulesetDialog => {
+                if let Some(p) = rfd::FileDialog::new().add_filter("game-configs.json", &["json"]).pick_file() {
+                    self.apply(Command::SetRuleset(p.display().to_string()));
+                }
+            }
+            Command::SetTheme(t) => self.settings.theme = t,
+            Command::ToggleHelp => self.rt.show_help = !self.rt.show_help,
+            Command::ResetView => self.settings.board_view = board::BoardView::default(),
+        }
+    }
+
+    /// Opens a layout file, or a replay (for import), by extension and content.
+    pub fn open(&mut self, path: &Path) {
+        let name = path.to_string_lossy().to_lowercase();
+        if name.ends_with(".replay") || name.ends_with(".replay.gz") {
+            self.apply(Command::ImportReplay(path.to_path_buf()));
+            return;
+        }
+        match editor::files::load_layout(path) {
+            Ok(l) => {
+                if let Some(spec) = l.config.clone()
+                    && spec != self.settings.ruleset
+                    && let Ok(c) = crate::engine::presets::load_config(&spec)
+                {
+                    self.editor.set_config(c);
+                    self.settings.ruleset = spec;
+                }
+                self.editor.set_layout(l, Some(path.to_path_buf()));
+                self.settings.remember(path);
+                self.rt.message = format!("Opened {}", display_name(path));
+            }
+            Err(e) => self.rt.message = format!("Open failed: {e}"),
+        }
+    }
+
+    /// The current tool (for tests).
+    pub fn tool(&self) -> Tool {
+        self.editor.tool
+    }
+}
+
+fn fallback_config() -> crate::engine::Config {
+    // Every preset parses (tested); this is only reached if the binary's assets were broken.
+    crate::engine::presets::PRESETS
+        .iter()
+        .find_map(|(_, _, t)| crate::engine::Config::from_json_str(t).ok())
+        .expect("the rulesets embedded in the binary parse (unit-tested in engine::presets)")
+}
+
+/// A file's name for messages (the full path is in the recent-files menu).
+fn display_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+}
+
+fn layouts_dir() -> PathBuf {
+    let here = PathBuf::from("layouts");
+    if here.is_dir() { here } else { std::env::current_dir().unwrap_or_default() }
+}
+
+fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
+    ctx.input(|i| {
+        i.raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Command::Open)
+            .collect()
+    })
+}
+
+impl eframe::App for StudioApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::KEY, &self.settings);
+        let _ = self.editor.autosave();
+    }
+}
+
+/// Opens the window; `file` is a layout (or replay) to open at start.
+pub fn run(file: Option<PathBuf>) -> ExitCode {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1400.0, 900.0])
+            .with_min_inner_size([800.0, 560.0])
+            .with_title("Terminal Studio"),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "terminal-studio",
+        options,
+        Box::new(move |cc| {
+            let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
+            let mut app = StudioApp::new(settings, Some(editor::files::autosave_path()));
+            match &file {
+                Some(f) => app.open(f),
+                None => app.recover_autosave(),
+            }
+            Ok(Box::new(app))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("terminal-studio: could not open the window: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

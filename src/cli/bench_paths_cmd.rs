@@ -1,0 +1,51 @@
+//! `terminal-studio bench-paths`: the editor's per-edit cost of recomputing all 56 edge paths.
+
+use crate::app::editor::analysis::{Analysis, edge_paths};
+use crate::app::editor::files::load_layout;
+use crate::app::editor::layout::Layout;
+use crate::engine::presets::{DEFAULT_PRESET, preset};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
+    let layout = match layout {
+        Some(p) => match load_layout(p) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Layout::default(),
+    };
+    let iterations = iterations.max(1);
+    let mut samples = Vec::with_capacity(iterations);
+    let mut paths = 0;
+    for _ in 0..iterations {
+        let started = Instant::now();
+        let p = edge_paths(&layout);
+        samples.push(started.elapsed().as_secs_f64() * 1e6);
+        paths = p.len();
+    }
+    println!("{} structures, {paths} edge paths, {iterations} runs", layout.len());
+    report("edge paths", &mut samples);
+    // Everything the editor recomputes after an edit: coverage, shields and the paths.
+    if let Some(config) = preset(DEFAULT_PRESET) {
+        let mut full = Vec::with_capacity(iterations);
+        for _ in 0..iterations {
+            let started = Instant::now();
+            let a = Analysis::compute(&layout, &config);
+            full.push(started.elapsed().as_secs_f64() * 1e6);
+            std::hint::black_box(&a);
+        }
+        report("full analysis", &mut full);
+    }
+    ExitCode::SUCCESS
+}
+
+fn report(what: &str, samples: &mut [f64]) {
+    samples.sort_by(f64::total_cmp);
+    let pct = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    println!("{what}: median {:.1} µs  p90 {:.1} µs  max {:.1} µs", pct(0.5), pct(0.9), pct(1.0));
+}
