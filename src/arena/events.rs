@@ -10,14 +10,28 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub enum ArenaEvent {
     /// `total` games in the plan, `already_done` of them found in results.jsonl (resume).
-    Started { total: usize, already_done: usize, workers: usize },
-    MatchStarted { job_id: String, worker: usize },
+    Started {
+        total: usize,
+        already_done: usize,
+        workers: usize,
+    },
+    MatchStarted {
+        job_id: String,
+        worker: usize,
+    },
     /// A match ended and its line is on disk.
     MatchFinished(Box<MatchRecord>),
     /// `done` counts resumed matches too; `eta` from this run's throughput.
-    Progress { done: usize, total: usize, eta: Option<Duration> },
+    Progress {
+        done: usize,
+        total: usize,
+        eta: Option<Duration>,
+    },
     /// The SPRT decided: no new matches are started (those in flight finish).
-    SprtStop { decision: SprtDecision, llr: f64 },
+    SprtStop {
+        decision: SprtDecision,
+        llr: f64,
+    },
     Warning(String),
     /// The final statistics; the last event.
     Summary(Box<ArenaOutcome>),

@@ -15,11 +15,8 @@ pub fn append_record(path: &Path, rec: &MatchRecord) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut f =
+        OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     f.write_all(line.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     f.flush().map_err(|e| format!("{}: {e}", path.display()))?;
     f.sync_data().map_err(|e| format!("{}: {e}", path.display()))

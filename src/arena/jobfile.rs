@@ -44,7 +44,8 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
             if let Some(c) = &opts.config {
                 line.push_str(&format!(" --config {}", shell_quote(c)));
             }
-            for (flag, v) in [("--soft-ms", opts.soft_ms), ("--max-ms", opts.max_ms), ("--startup-ms", opts.startup_ms)] {
+            for (flag, v) in [("--soft-ms", opts.soft_ms), ("--max-ms", opts.max_ms), ("--startup-ms", opts.startup_ms)]
+            {
                 if let Some(v) = v {
                     line.push_str(&format!(" {flag} {v}"));
                 }

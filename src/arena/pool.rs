@@ -152,7 +152,9 @@ fn end_with_newline(path: &Path) -> Result<(), String> {
         return Ok(());
     }
     let mut last = [0u8; 1];
-    f.seek(SeekFrom::Start(len - 1)).and_then(|_| f.read_exact(&mut last)).map_err(|e| format!("{}: {e}", path.display()))?;
+    f.seek(SeekFrom::Start(len - 1))
+        .and_then(|_| f.read_exact(&mut last))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     if last[0] != b'\n' {
         f.write_all(b"\n").and_then(|_| f.sync_data()).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -166,10 +168,7 @@ fn replay_path(dir: &Path, job: &Job) -> PathBuf {
     if !first.exists() {
         return first;
     }
-    (1u32..)
-        .map(|k| dir.join(format!("{}.retry{k}.replay", job.id)))
-        .find(|p| !p.exists())
-        .unwrap_or(first)
+    (1u32..).map(|k| dir.join(format!("{}.retry{k}.replay", job.id))).find(|p| !p.exists()).unwrap_or(first)
 }
 
 /// The two algos an SPRT compares, as entrant indices: (tested, reference).
@@ -213,7 +212,12 @@ enum WorkerMsg {
     Done(Box<MatchRecord>),
 }
 
-fn run(spec: ArenaSpec, prior: ReadRecords, tx: &Sender<ArenaEvent>, control: &Arc<Control>) -> Result<ArenaOutcome, String> {
+fn run(
+    spec: ArenaSpec,
+    prior: ReadRecords,
+    tx: &Sender<ArenaEvent>,
+    control: &Arc<Control>,
+) -> Result<ArenaOutcome, String> {
     let started = Instant::now();
     let results_path = spec.results_path();
     let planned: HashSet<&str> = spec.plan.jobs.iter().map(|j| j.id.as_str()).collect();
@@ -225,7 +229,8 @@ fn run(spec: ArenaSpec, prior: ReadRecords, tx: &Sender<ArenaEvent>, control: &A
             records.push(r);
         }
     }
-    let done_ids: HashSet<String> = records.iter().filter(|r| planned.contains(r.job_id.as_str())).map(|r| r.job_id.clone()).collect();
+    let done_ids: HashSet<String> =
+        records.iter().filter(|r| planned.contains(r.job_id.as_str())).map(|r| r.job_id.clone()).collect();
     let total = spec.plan.jobs.len();
     let todo: Vec<Job> = spec.plan.jobs.iter().filter(|j| !done_ids.contains(&j.id)).cloned().collect();
     let already = total - todo.len();
@@ -298,14 +303,13 @@ fn run(spec: ArenaSpec, prior: ReadRecords, tx: &Sender<ArenaEvent>, control: &A
         let remaining = total.saturating_sub(done);
         let eta = (played_now > 0).then(|| started.elapsed().mul_f64(remaining as f64 / played_now as f64));
         let _ = tx.send(ArenaEvent::Progress { done, total, eta });
-        if let (Some(p), false) = (&spec.sprt, control.stop.load(Ordering::SeqCst)) {
-            if let Some(s) = sprt_status(&spec.plan, p, &records) {
-                if s.decision != SprtDecision::Continue {
-                    control.stop.store(true, Ordering::SeqCst);
-                    stop = StopReason::Sprt(s.decision);
-                    let _ = tx.send(ArenaEvent::SprtStop { decision: s.decision, llr: s.llr });
-                }
-            }
+        if let (Some(p), false) = (&spec.sprt, control.stop.load(Ordering::SeqCst))
+            && let Some(st) = sprt_status(&spec.plan, p, &records)
+            && st.decision != SprtDecision::Continue
+        {
+            control.stop.store(true, Ordering::SeqCst);
+            stop = StopReason::Sprt(st.decision);
+            let _ = tx.send(ArenaEvent::SprtStop { decision: st.decision, llr: st.llr });
         }
     }
     for t in threads {

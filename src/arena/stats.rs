@@ -291,7 +291,8 @@ pub fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
 pub fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
     let elo: Vec<f64> = p.iter().map(|x| 400.0 * x.log10()).collect();
     let k = played.iter().filter(|&&b| b).count();
-    let mean = if k == 0 { 0.0 } else { elo.iter().zip(played).filter(|(_, b)| **b).map(|(e, _)| e).sum::<f64>() / k as f64 };
+    let mean =
+        if k == 0 { 0.0 } else { elo.iter().zip(played).filter(|(_, b)| **b).map(|(e, _)| e).sum::<f64>() / k as f64 };
     elo.iter().zip(played).map(|(e, &b)| if b { e - mean } else { 0.0 }).collect()
 }
 
@@ -314,7 +315,7 @@ impl SplitMix64 {
 }
 
 /// Bradley–Terry Elo ratings with a parametric bootstrap: every pairing's games are
-/// redrawn as binomial with the observed win share, the model refitted, and the spread of
+/// redrawn as binomial with the observed win share (prior included), the model refitted, and the spread of
 /// each rating reported (standard deviation and 2.5–97.5 % percentiles).
 pub fn ratings(labels: &[String], wins: &[Vec<f64>], prior: f64, rounds: usize, seed: u64) -> Vec<Rating> {
     let n = labels.len();
@@ -330,7 +331,8 @@ pub fn ratings(labels: &[String], wins: &[Vec<f64>], prior: f64, rounds: usize, 
                 if games <= 0.0 {
                     continue;
                 }
-                let share = wins[i][j] / games;
+                // The prior keeps a clean sweep from resampling to itself every time.
+                let share = (wins[i][j] + prior) / (games + 2.0 * prior);
                 let mut wi = 0.0;
                 for _ in 0..games.round() as u64 {
                     if rng.next_f64() < share {
