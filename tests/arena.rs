@@ -266,3 +266,39 @@ fn a_plan_runs_with_gnu_parallel_and_merges() {
     let twice = bin().args(["arena", "--merge"]).arg(&out).arg(&out).output().expect("merge");
     assert!(String::from_utf8_lossy(&twice.stdout).contains("merged 2 records"));
 }
+
+#[test]
+fn the_sprt_stops_a_clear_result_early_and_cancel_stops_the_rest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = Plan::new(vec![entrant("py-builder"), entrant("py-idle")], Format::RoundRobin, 40, 1).expect("plan");
+    let mut spec = ArenaSpec::new(plan, Arc::new(preset("base-s6").expect("preset")), dir.path().join("sprt"));
+    spec.jobs = 2;
+    spec.sprt = Some(terminal_studio::arena::SprtParams::default());
+    let outcome = run_arena(spec, |_| {}).expect("arena");
+    // py-builder wins every game: each win adds ln(0.640065 / 0.5) = 0.246962 to the LLR,
+    // so 12 straight wins (2.9635) pass ln(0.95 / 0.05) = 2.9444. Matches already taken
+    // by the two workers when the 12th result arrives still finish (at most 2 more).
+    assert_eq!(outcome.stop, StopReason::Sprt(terminal_studio::arena::SprtDecision::AcceptH1));
+    let n = outcome.records.len();
+    assert!((12..=14).contains(&n), "{n} matches");
+    let sprt = outcome.sprt.expect("sprt status");
+    assert_eq!((sprt.wins as usize, sprt.losses), (n, 0));
+
+    // Cancel after the first result: the matches in flight are not recorded.
+    let plan = Plan::new(vec![entrant("py-builder"), entrant("py-random")], Format::RoundRobin, 40, 1).expect("plan");
+    let mut spec = ArenaSpec::new(plan, Arc::new(preset("base-s6").expect("preset")), dir.path().join("cancel"));
+    spec.jobs = 2;
+    let handle = terminal_studio::arena::start_arena(spec).expect("start");
+    let mut summary = None;
+    for ev in handle.events.iter() {
+        match ev {
+            ArenaEvent::MatchFinished(_) => handle.cancel(),
+            ArenaEvent::Summary(o) => summary = Some(o),
+            _ => {}
+        }
+    }
+    let o = summary.expect("a summary event ends the stream");
+    assert_eq!(o.stop, StopReason::Cancelled);
+    assert!(o.records.len() < 40 && !o.records.is_empty());
+    assert_eq!(read_results(&o.results_path).len(), o.records.len());
+}
