@@ -135,8 +135,9 @@ fn crashes_timeouts_penalties_and_failed_loads_are_counted_apart() {
     let mut spec = ArenaSpec::new(plan, Arc::new(preset("base-s6").expect("preset")), &out);
     spec.jobs = 2;
     spec.soft_ms = Some(200);
-    spec.max_ms = Some(1500);
-    // py-slow sleeps 1.3 s on turn 1: floor((1300 − 200) / 1000) = 1 HP, under the hard limit.
+    spec.max_ms = Some(2500);
+    // py-slow sleeps 1.3 s on turn 1: floor((1300 − 200) / 1000) = 1 HP (more if the
+    // machine is very busy), well under the hard limit.
     spec.env = vec![("SLOW_SECONDS".into(), "1.3".into())];
     let outcome = run_arena(spec, |_| {}).expect("arena");
     assert_eq!(outcome.stop, StopReason::Completed);
@@ -149,7 +150,8 @@ fn crashes_timeouts_penalties_and_failed_loads_are_counted_apart() {
     assert!(hang.hard_timeouts >= 2 && hang.time_penalty_hp >= 2, "{hang:?}");
     assert_eq!(hang.crashes, 0, "a hang is a timeout, not a crash");
     let slow = get("py-slow");
-    assert_eq!((slow.time_penalty_turns, slow.time_penalty_hp, slow.hard_timeouts), (2, 2, 0), "{slow:?}");
+    assert!(slow.time_penalty_turns >= 2 && slow.time_penalty_hp >= 2 && slow.hard_timeouts == 0, "{slow:?}");
+    assert_eq!(slow.crashes, 0);
     let missing = get("py-missing");
     assert_eq!((missing.games, missing.losses, missing.failed_to_load, missing.crashes), (2, 2, 2, 2));
     let builder = get("py-builder");
@@ -301,4 +303,42 @@ fn the_sprt_stops_a_clear_result_early_and_cancel_stops_the_rest() {
     assert_eq!(o.stop, StopReason::Cancelled);
     assert!(o.records.len() < 40 && !o.records.is_empty());
     assert_eq!(read_results(&o.results_path).len(), o.records.len());
+}
+
+#[test]
+fn a_paused_arena_starts_no_new_match_until_resumed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = Plan::new(vec![entrant("py-builder"), entrant("py-idle")], Format::RoundRobin, 10, 1).expect("plan");
+    let mut spec = ArenaSpec::new(plan, Arc::new(preset("base-s6").expect("preset")), dir.path());
+    spec.jobs = 1;
+    let handle = terminal_studio::arena::start_arena(spec).expect("start");
+    // Pause at the first result; the one worker may already hold the next match.
+    loop {
+        match handle.events.recv_timeout(Duration::from_secs(60)).expect("event") {
+            ArenaEvent::MatchFinished(_) => break,
+            _ => continue,
+        }
+    }
+    handle.pause();
+    assert!(handle.is_paused());
+    let mut started_while_paused = 0;
+    let mut finished_while_paused = 0;
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(3) {
+        match handle.events.recv_timeout(Duration::from_millis(100)) {
+            Ok(ArenaEvent::MatchStarted { .. }) => started_while_paused += 1,
+            Ok(ArenaEvent::MatchFinished(_)) => finished_while_paused += 1,
+            _ => {}
+        }
+    }
+    assert!(started_while_paused <= 1 && finished_while_paused <= 1, "{started_while_paused} {finished_while_paused}");
+    handle.resume();
+    let mut summary = None;
+    for ev in handle.events.iter() {
+        if let ArenaEvent::Summary(o) = ev {
+            summary = Some(o);
+        }
+    }
+    let o = summary.expect("summary");
+    assert_eq!((o.stop.clone(), o.records.len()), (StopReason::Completed, 10));
 }
