@@ -236,6 +236,13 @@ fn run(
     let already = total - todo.len();
     let workers = (if spec.jobs == 0 { default_jobs() } else { spec.jobs }).clamp(1, todo.len().max(1));
     let _ = tx.send(ArenaEvent::Started { total, already_done: already, workers });
+    let outside = records.iter().filter(|r| !planned.contains(r.job_id.as_str())).count();
+    if outside > 0 {
+        let _ = tx.send(ArenaEvent::Warning(format!(
+            "{outside} records in {} are not jobs of this plan (another --games or other algos?): kept in the summary",
+            results_path.display()
+        )));
+    }
     for (path, line) in &prior.bad_lines {
         let _ = tx.send(ArenaEvent::Warning(format!("{}:{line}: not a result record (skipped)", path.display())));
     }
