@@ -2,6 +2,7 @@
 //! reader/writer, a fidelity verifier, and (in later modules) the runner and the studio GUI.
 
 pub mod app;
+pub mod arena;
 pub mod cli;
 pub mod engine;
 pub mod replay;

@@ -1,5 +1,7 @@
 //! `terminal-studio match`: a thin shell over the runner.
 
+use crate::arena::files::append_record;
+use crate::arena::{MatchRecord, RecordHead, algo_label};
 use crate::engine::presets::{DEFAULT_PRESET, load_config};
 use crate::runner::{MatchEvent, MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
 use std::path::PathBuf;
@@ -17,6 +19,8 @@ pub struct MatchArgs {
     pub max_ms: Option<u64>,
     pub startup_ms: Option<u64>,
     pub verbose: bool,
+    pub result_json: Option<PathBuf>,
+    pub job_id: Option<String>,
 }
 
 pub fn run(args: MatchArgs) -> ExitCode {
@@ -27,6 +31,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let head = record_head(&args);
     let mut spec = MatchSpec::new(args.algo1, args.algo2, Arc::new(config));
     spec.replay = match (args.replay, args.out) {
         (Some(path), _) => ReplayTarget::File(path),
@@ -38,7 +43,21 @@ pub fn run(args: MatchArgs) -> ExitCode {
     spec.max_ms = args.max_ms;
     spec.startup_ms = args.startup_ms;
     spec.verbose = args.verbose;
-    match run_interruptible(spec) {
+    let result = run_interruptible(spec);
+    if let Some(path) = &args.result_json {
+        let rec = match &result {
+            Ok(r) => Some(MatchRecord::from_result(head, r)),
+            Err(RunnerError::Cancelled) => None,
+            Err(e) => Some(MatchRecord::from_error(head, e)),
+        };
+        if let Some(rec) = rec
+            && let Err(e) = append_record(path, &rec)
+        {
+            eprintln!("error: cannot write the result line: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    match result {
         Ok(result) => {
             println!("{}", result.summary());
             println!("replay: {}", result.replay_path.display());
@@ -62,6 +81,24 @@ pub fn run(args: MatchArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The identity of the match in its `--result-json` record.
+fn record_head(args: &MatchArgs) -> RecordHead {
+    let (a, b) = (algo_label(&args.algo1), algo_label(&args.algo2));
+    let abs = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()).to_string_lossy().into_owned();
+    let job_id = args.job_id.clone().unwrap_or_else(|| format!("{a}__{b}__g0"));
+    let game = job_id.rsplit_once("__g").and_then(|(_, g)| g.parse().ok()).unwrap_or(0);
+    RecordHead {
+        job_id,
+        game,
+        algo1: a,
+        algo2: b,
+        algo1_path: abs(&args.algo1),
+        algo2_path: abs(&args.algo2),
+        seed: args.seed,
+        replay: args.replay.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line: clap subcommands, each a thin shell over the library.
 
+mod arena_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
 mod match_cmd;
@@ -69,6 +70,58 @@ pub enum Command {
         /// Echo the algos' stderr and the runner's messages live.
         #[arg(long, short)]
         verbose: bool,
+        /// Append the result as one JSON line (the arena's results.jsonl record) to this file.
+        #[arg(long)]
+        result_json: Option<PathBuf>,
+        /// The job id written in that record (arena plans set it; default `<algo1>__<algo2>__g0`).
+        #[arg(long)]
+        job_id: Option<String>,
+    },
+    /// Play many matches among algos (round-robin, or a gauntlet with --vs), in parallel,
+    /// with results appended as each match ends and a statistics summary.
+    Arena {
+        /// Algo folders (or start scripts); with --merge, result files or folders.
+        algos: Vec<PathBuf>,
+        /// Games per pairing (rounded up to even: seats swapped equally).
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Matches at once (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// A preset name or a game-configs.json file.
+        #[arg(long)]
+        config: Option<String>,
+        /// Output folder (default ./arena).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Gauntlet: every algo plays this baseline (instead of a round-robin).
+        #[arg(long, value_name = "BASELINE")]
+        vs: Option<PathBuf>,
+        /// Continue the arena in --out, skipping the matches already in results.jsonl.
+        #[arg(long)]
+        resume: bool,
+        /// Stop early when the SPRT decides (two algos): `--sprt` (0,100,0.05,0.05) or
+        /// `--sprt=ELO0,ELO1,ALPHA,BETA`.
+        #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "", value_name = "ELO0,ELO1,ALPHA,BETA")]
+        sprt: Option<String>,
+        /// Seed of the first pair of games (games 2k and 2k+1 get seed + k).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Soft time limit per turn in ms (overrides waitTimeBotSoft).
+        #[arg(long)]
+        soft_ms: Option<u64>,
+        /// Hard time limit per turn in ms (overrides waitTimeBotMax).
+        #[arg(long)]
+        max_ms: Option<u64>,
+        /// Start-up allowance in ms taken off turn 0's time.
+        #[arg(long)]
+        startup_ms: Option<u64>,
+        /// Write the arena as a job list (OUT/plan.txt and stdout): one `match` line per game.
+        #[arg(long, conflicts_with_all = ["merge", "resume"])]
+        plan: bool,
+        /// Combine result files (*.jsonl under the given folders) into one summary.
+        #[arg(long)]
+        merge: bool,
     },
     /// Open the studio window (the default when no subcommand is given).
     Gui {
@@ -110,20 +163,64 @@ pub fn run() -> ExitCode {
         Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
         Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
         Some(Command::Show { replay, turn, frame }) => show_cmd::run(&replay, turn, frame),
-        Some(Command::Match { algo1, algo2, config, replay, out, seed, soft_ms, max_ms, startup_ms, verbose }) => {
-            match_cmd::run(match_cmd::MatchArgs {
-                algo1,
-                algo2,
-                config,
-                replay,
-                out,
-                seed,
-                soft_ms,
-                max_ms,
-                startup_ms,
-                verbose,
-            })
-        }
+        Some(Command::Match {
+            algo1,
+            algo2,
+            config,
+            replay,
+            out,
+            seed,
+            soft_ms,
+            max_ms,
+            startup_ms,
+            verbose,
+            result_json,
+            job_id,
+        }) => match_cmd::run(match_cmd::MatchArgs {
+            algo1,
+            algo2,
+            config,
+            replay,
+            out,
+            seed,
+            soft_ms,
+            max_ms,
+            startup_ms,
+            verbose,
+            result_json,
+            job_id,
+        }),
+        Some(Command::Arena {
+            algos,
+            games,
+            jobs,
+            config,
+            out,
+            vs,
+            resume,
+            sprt,
+            seed,
+            soft_ms,
+            max_ms,
+            startup_ms,
+            plan,
+            merge,
+        }) => arena_cmd::run(arena_cmd::ArenaArgs {
+            algos,
+            games,
+            jobs,
+            config,
+            out,
+            vs,
+            resume,
+            sprt,
+            seed,
+            soft_ms,
+            max_ms,
+            startup_ms,
+            plan,
+            merge,
+        }),
         Some(Command::BenchPaths { layout, iterations }) => bench_paths_cmd::run(layout.as_deref(), iterations),
         Some(Command::Gui { file }) => crate::app::run(file),
         None => crate::app::run(cli.file),

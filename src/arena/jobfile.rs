@@ -1,0 +1,79 @@
+//! `arena --plan`: the arena as a plain job list for GNU parallel, Slurm, or any engine
+//! that runs shell lines: one `terminal-studio match ...` command per game.
+
+use super::plan::Plan;
+use std::path::Path;
+
+/// Options passed through to every `match` line.
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    pub config: Option<String>,
+    pub soft_ms: Option<u64>,
+    pub max_ms: Option<u64>,
+    pub startup_ms: Option<u64>,
+}
+
+/// Quotes a word for a POSIX shell.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// One command line per game. Each writes its replay and logs to
+/// `OUT/matches/<job>.replay*` and its result line to `OUT/results/<job>.jsonl` (one file
+/// per game, so hosts sharing nothing but the final copy never contend), ready for
+/// `arena --merge OUT`.
+pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Vec<String> {
+    let q = |p: &Path| shell_quote(&p.to_string_lossy());
+    plan.jobs
+        .iter()
+        .map(|j| {
+            let mut line = format!(
+                "{} match {} {} --replay {} --seed {} --job-id {} --result-json {}",
+                q(exe),
+                q(&plan.entrants[j.seat1].path),
+                q(&plan.entrants[j.seat2].path),
+                q(&out.join("matches").join(format!("{}.replay", j.id))),
+                j.seed,
+                shell_quote(&j.id),
+                q(&out.join("results").join(format!("{}.jsonl", j.id))),
+            );
+            if let Some(c) = &opts.config {
+                line.push_str(&format!(" --config {}", shell_quote(c)));
+            }
+            for (flag, v) in [("--soft-ms", opts.soft_ms), ("--max-ms", opts.max_ms), ("--startup-ms", opts.startup_ms)]
+            {
+                if let Some(v) = v {
+                    line.push_str(&format!(" {flag} {v}"));
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::plan::{Entrant, Format};
+    use std::path::PathBuf;
+
+    #[test]
+    fn lines_are_quoted_and_complete() {
+        assert_eq!(shell_quote("a b'c"), "'a b'\\''c'");
+        assert_eq!(shell_quote("/x/y-z"), "/x/y-z");
+        let e = |n: &str| Entrant { path: PathBuf::from(format!("/algos/{n}")), label: n.into() };
+        let plan = Plan::new(vec![e("a"), e("b")], Format::RoundRobin, 2, 1).expect("plan");
+        let opts = PlanOptions { config: Some("base-s6".into()), max_ms: Some(500), ..PlanOptions::default() };
+        let lines = plan_lines(&plan, Path::new("/bin/ts"), Path::new("/out dir"), &opts);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            lines[1],
+            "/bin/ts match /algos/b /algos/a --replay '/out dir/matches/b__a__g1.replay' --seed 1 \
+             --job-id b__a__g1 --result-json '/out dir/results/b__a__g1.jsonl' --config base-s6 --max-ms 500"
+        );
+    }
+}

@@ -1,0 +1,271 @@
+//! `terminal-studio arena`: run an arena (progress bars, summary table), write it as a
+//! plan (`--plan`), or merge result files (`--merge`).
+
+use crate::arena::jobfile::{PlanOptions, plan_lines};
+use crate::arena::merge::merge;
+use crate::arena::report::{outcome_text, table, write_csv};
+use crate::arena::{
+    ArenaEvent, ArenaSpec, Entrant, Format, Plan, SprtParams, StopReason, algo_label, default_jobs, start_arena,
+    summarize,
+};
+use crate::engine::presets::{DEFAULT_PRESET, load_config};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub struct ArenaArgs {
+    pub algos: Vec<PathBuf>,
+    pub games: u32,
+    pub jobs: Option<usize>,
+    pub config: Option<String>,
+    pub out: Option<PathBuf>,
+    pub vs: Option<PathBuf>,
+    pub resume: bool,
+    pub sprt: Option<String>,
+    pub seed: u64,
+    pub soft_ms: Option<u64>,
+    pub max_ms: Option<u64>,
+    pub startup_ms: Option<u64>,
+    pub plan: bool,
+    pub merge: bool,
+}
+
+pub const DEFAULT_OUT: &str = "arena";
+
+pub fn run(args: ArenaArgs) -> ExitCode {
+    let r = if args.merge {
+        run_merge(&args)
+    } else if args.plan {
+        run_plan(&args)
+    } else {
+        run_arena(&args)
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()))
+}
+
+fn build_plan(args: &ArenaArgs) -> Result<Plan, String> {
+    let mut paths: Vec<PathBuf> = args.algos.clone();
+    let format = match &args.vs {
+        Some(b) => {
+            paths.push(b.clone());
+            Format::Gauntlet { baseline: paths.len() - 1 }
+        }
+        None => Format::RoundRobin,
+    };
+    let mut entrants = Vec::new();
+    for p in paths {
+        crate::runner::locate(&p)?;
+        let path = absolute(&p);
+        entrants.push(Entrant { label: algo_label(&path), path });
+    }
+    Plan::new(entrants, format, args.games, args.seed)
+}
+
+fn out_dir(args: &ArenaArgs) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT))
+}
+
+fn run_plan(args: &ArenaArgs) -> Result<ExitCode, String> {
+    let plan = build_plan(args)?;
+    let out = absolute(&out_dir(args));
+    for sub in ["matches", "results"] {
+        std::fs::create_dir_all(out.join(sub)).map_err(|e| format!("{}: {e}", out.join(sub).display()))?;
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find our own executable: {e}"))?;
+    let opts = PlanOptions {
+        config: args.config.as_deref().map(|c| {
+            if Path::new(c).exists() { absolute(Path::new(c)).to_string_lossy().into_owned() } else { c.to_string() }
+        }),
+        soft_ms: args.soft_ms,
+        max_ms: args.max_ms,
+        startup_ms: args.startup_ms,
+    };
+    let lines = plan_lines(&plan, &exe, &out, &opts);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    let path = out.join("plan.txt");
+    crate::arena::files::write_atomic(&path, text.as_bytes())?;
+    print!("{text}");
+    eprintln!(
+        "plan: {} games ({} pairings x {}) written to {}; results go to {}/results/, merge with `terminal-studio arena --merge {}`",
+        lines.len(),
+        plan.pairings(),
+        plan.games,
+        path.display(),
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
+    if args.algos.is_empty() {
+        return Err("--merge needs result files or folders".into());
+    }
+    let m = merge(&args.algos)?;
+    for (p, l) in &m.bad_lines {
+        eprintln!("warning: {}:{l}: not a result record (skipped)", p.display());
+    }
+    println!("merged {} records from {} files ({} duplicates dropped)", m.records.len(), m.files.len(), m.duplicates);
+    let s = summarize(&m.records, &[]);
+    print!("{}", table(&s));
+    if let Some(out) = &args.out {
+        let mut text = String::new();
+        for r in &m.records {
+            text.push_str(&r.to_line()?);
+            text.push('\n');
+        }
+        crate::arena::files::write_atomic(&out.join("merged.jsonl"), text.as_bytes())?;
+        let csv = write_csv(out, &s)?;
+        println!(
+            "written: {}, {}",
+            out.join("merged.jsonl").display(),
+            csv.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Signals (1-based numbers as bits) the process was started with ignored.
+fn ignored_signals() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| l.strip_prefix("SigIgn:")).and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+        })
+        .unwrap_or(0)
+}
+
+fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
+    let plan = build_plan(args)?;
+    let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
+    let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));
+    spec.jobs = args.jobs.unwrap_or_else(default_jobs);
+    spec.resume = args.resume;
+    spec.soft_ms = args.soft_ms;
+    spec.max_ms = args.max_ms;
+    spec.startup_ms = args.startup_ms;
+    spec.sprt = args.sprt.as_deref().map(SprtParams::parse).transpose()?;
+    let handle = start_arena(spec)?;
+
+    // Ctrl-C / SIGTERM / SIGHUP cancel the arena: the algos run in their own process
+    // groups, so without this they would outlive us.
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let ignored = ignored_signals();
+    let wanted: Vec<i32> =
+        [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| ignored & (1u64 << (s - 1)) == 0).collect();
+    let (sig_tx, mut sig_rx) = crossbeam_channel::bounded(1);
+    let signals = signal_hook::iterator::Signals::new(&wanted).ok();
+    let signals_handle = signals.as_ref().map(|s| s.handle());
+    if let Some(mut signals) = signals {
+        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+            for sig in signals.forever() {
+                let _ = sig_tx.try_send(sig);
+            }
+        });
+    }
+
+    let tty = std::io::stdout().is_terminal();
+    let bar = if tty { Some(ProgressBar::new(0)) } else { None };
+    if let Some(b) = &bar {
+        let style = ProgressStyle::with_template(
+            "{bar:40.cyan/blue} {pos}/{len} matches  {elapsed_precise} elapsed, ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        b.set_style(style);
+        b.enable_steady_tick(Duration::from_millis(250));
+    }
+    let say = |line: String| match &bar {
+        Some(b) => b.println(line),
+        None => println!("{line}"),
+    };
+    let mut outcome = None;
+    loop {
+        crossbeam_channel::select! {
+            recv(handle.events) -> ev => match ev {
+                Ok(ArenaEvent::Started { total, already_done, workers }) => {
+                    if let Some(b) = &bar {
+                        b.set_length(total as u64);
+                        b.set_position(already_done as u64);
+                        b.reset_eta();
+                    }
+                    say(format!("arena: {total} matches, {already_done} already done, {workers} workers"));
+                }
+                Ok(ArenaEvent::MatchStarted { .. }) => {}
+                Ok(ArenaEvent::MatchFinished(r)) => {
+                    let incidents: Vec<String> = r.players.iter().enumerate().filter_map(|(i, p)| {
+                        let mut v = Vec::new();
+                        if p.failed_to_load { v.push("failed to load".to_string()); }
+                        else if p.crashed { v.push("crashed".to_string()); }
+                        if p.hard_timeouts > 0 { v.push(format!("{} timeouts", p.hard_timeouts)); }
+                        if p.time_penalty_hp > 0 { v.push(format!("{} HP time penalty", p.time_penalty_hp)); }
+                        (!v.is_empty()).then(|| format!("p{}: {}", i + 1, v.join(", ")))
+                    }).collect();
+                    let result = match (&r.error, r.winner_label()) {
+                        (Some(e), _) => format!("error: {e}"),
+                        (None, Some(w)) => format!("{w} wins {}–{} HP, {} turns", r.players[0].hp, r.players[1].hp, r.turns),
+                        (None, None) => "no winner".into(),
+                    };
+                    let extra = if incidents.is_empty() { String::new() } else { format!(" [{}]", incidents.join("; ")) };
+                    if bar.is_some() {
+                        say(format!("{}: {result}{extra}", r.job_id));
+                    } else {
+                        println!("{}: {result}{extra}", r.job_id);
+                    }
+                }
+                Ok(ArenaEvent::Progress { done, total, eta }) => match &bar {
+                    Some(b) => b.set_position(done as u64),
+                    None => println!(
+                        "progress: {done}/{total}{}",
+                        eta.map(|d| format!(", ETA {:.0} s", d.as_secs_f64())).unwrap_or_default()
+                    ),
+                },
+                Ok(ArenaEvent::SprtStop { decision, llr }) => {
+                    say(format!("SPRT: {decision:?} (LLR {llr:.3}); finishing the matches in flight"));
+                }
+                Ok(ArenaEvent::Warning(w)) => say(format!("warning: {w}")),
+                Ok(ArenaEvent::Summary(o)) => outcome = Some(o),
+                Err(_) => break,
+            },
+            recv(sig_rx) -> sig => {
+                say(format!("signal {}: cancelling the arena (matches in flight are not recorded)", sig.unwrap_or(0)));
+                handle.cancel();
+                sig_rx = crossbeam_channel::never();
+            }
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(h) = signals_handle {
+        h.close();
+    }
+    let outcome = match outcome {
+        Some(o) => *o,
+        None => handle.wait()?,
+    };
+    print!("{}", outcome_text(&outcome));
+    println!(
+        "results: {}{}",
+        outcome.results_path.display(),
+        outcome.csv_paths.iter().map(|p| format!(", {}", p.display())).collect::<String>()
+    );
+    Ok(match outcome.stop {
+        StopReason::Completed | StopReason::Sprt(_) => ExitCode::SUCCESS,
+        StopReason::Cancelled => ExitCode::from(130),
+        StopReason::Error(_) => ExitCode::FAILURE,
+    })
+}
