@@ -67,7 +67,7 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
         if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
             v.end();
         }
-        egui::ComboBox::from_id_salt("speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
+        egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
             for sp in SPEEDS {
                 ui.selectable_value(&mut v.speed, sp, format!("{sp}×"));
             }
@@ -79,20 +79,25 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
     let last_turn = s.turns.last().map_or(0, |t| t.turn);
     let first_turn = s.turns.first().map_or(0, |t| t.turn);
     ui.horizontal(|ui| {
-        ui.label("Turn");
+        let l = ui.label("Turn");
         let mut t = turn;
         let w = ui.available_width();
         ui.spacing_mut().slider_width = (w - 120.0).max(100.0);
-        if ui.add(egui::Slider::new(&mut t, first_turn..=last_turn.max(first_turn))).changed() {
+        if ui
+            .add(egui::Slider::new(&mut t, first_turn..=last_turn.max(first_turn)).show_value(false))
+            .labelled_by(l.id)
+            .changed()
+        {
             v.seek(t, 0);
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Frame");
+        let l = ui.label("Frame");
         let mut f = frame;
         let w = ui.available_width();
         ui.spacing_mut().slider_width = (w - 120.0).max(100.0);
-        if ui.add(egui::Slider::new(&mut f, 0..=frames.saturating_sub(1))).changed() {
+        if ui.add(egui::Slider::new(&mut f, 0..=frames.saturating_sub(1)).show_value(false)).labelled_by(l.id).changed()
+        {
             v.seek(turn, f);
         }
     });
@@ -144,10 +149,12 @@ pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
             "replay events only"
         });
     }
-    if let Some(s) = v.open_seconds {
-        ui.weak(format!("opened in {s:.2} s"));
-    }
-    ui.weak(format!("frames drawn {} · received {}", v.ui_frames, v.frames_received));
+    egui::CollapsingHeader::new("Diagnostics").default_open(false).show(ui, |ui| {
+        if let Some(s) = v.open_seconds {
+            ui.weak(format!("opened in {s:.2} s"));
+        }
+        ui.weak(format!("frames drawn {} · received {}", v.ui_frames, v.frames_received));
+    });
     open
 }
 
@@ -180,11 +187,11 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
         ui.selectable_value(&mut w.player, 1, "Player 2");
     });
     ui.horizontal(|ui| {
-        ui.label("x");
-        ui.add(egui::DragValue::new(&mut w.x).range(0..=27));
-        ui.label("y");
-        ui.add(egui::DragValue::new(&mut w.y).range(0..=27));
-        egui::ComboBox::from_id_salt("whatif-type").selected_text(unit_name(w.unit_type as usize)).show_ui(ui, |ui| {
+        let l = ui.label("x");
+        ui.add(egui::DragValue::new(&mut w.x).range(0..=27)).labelled_by(l.id);
+        let l = ui.label("y");
+        ui.add(egui::DragValue::new(&mut w.y).range(0..=27)).labelled_by(l.id);
+        egui::ComboBox::from_label("Type").selected_text(unit_name(w.unit_type as usize)).show_ui(ui, |ui| {
             for t in 0..6u8 {
                 ui.selectable_value(&mut w.unit_type, t, unit_name(t as usize));
             }
@@ -198,7 +205,8 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
                 w.players[pi].edits.push(StructureEdit::Add { tile, unit_type: w.unit_type, upgraded: false });
             }
         } else {
-            ui.add(egui::DragValue::new(&mut w.count).range(1..=50).prefix("× "));
+            let l = ui.label("count");
+            ui.add(egui::DragValue::new(&mut w.count).range(1..=50)).labelled_by(l.id);
             if ui.button("Add deploy").clicked() {
                 w.players[pi].deploys.push((w.unit_type, tile, w.count));
                 w.players[pi].replace_deploys = true;
