@@ -158,6 +158,9 @@ pub struct Viewer {
     /// Seconds from the open request to the first frame.
     pub open_seconds: Option<f64>,
     plot_metric: usize,
+    autoplay_turn: Option<i32>,
+    stats_every: Option<Instant>,
+    stats_base: (u64, u64),
 }
 
 impl Default for Viewer {
@@ -197,6 +200,9 @@ impl Viewer {
             opened_at: None,
             open_seconds: None,
             plot_metric: 0,
+            autoplay_turn: None,
+            stats_every: None,
+            stats_base: (0, 0),
         }
     }
 
@@ -277,6 +283,14 @@ impl Viewer {
                     if s.legacy { " (legacy format: replay events only)" } else { "" }
                 );
                 self.summary = Some(*s);
+                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN]" plays at once and
+                // prints frame rates to stderr every second.
+                if let Ok(spec) = std::env::var("TERMINAL_STUDIO_AUTOPLAY") {
+                    let (speed, turn) = spec.split_once('@').unwrap_or((&spec, ""));
+                    self.speed = speed.parse().unwrap_or(16.0);
+                    self.autoplay_turn = turn.parse().ok();
+                    self.stats_every = Some(Instant::now());
+                }
             }
             Event::Frame { turn, view, .. } => {
                 self.pending_steps = self.pending_steps.saturating_sub(1);
@@ -428,11 +442,11 @@ impl Viewer {
         let dt = self.last_tick.map_or(0.0, |t| now.duration_since(t).as_secs_f64()).min(0.25);
         self.last_tick = Some(now);
         self.play_accum += dt * BASE_FPS * self.speed as f64;
-        while self.play_accum >= 1.0 && self.pending_steps < 4 {
+        while self.play_accum >= 1.0 && self.pending_steps < 48 {
             self.play_accum -= 1.0;
             self.step(true);
         }
-        self.play_accum = self.play_accum.min(4.0);
+        self.play_accum = self.play_accum.min(48.0);
         ctx.request_repaint();
     }
 
@@ -781,6 +795,35 @@ impl Viewer {
         self.tick(&ctx);
         if self.current.is_some() {
             self.ui_frames += 1;
+        }
+        if let Some(turn) = self.autoplay_turn.take() {
+            self.seek(turn, 0);
+            self.playing = true;
+        }
+        if let Some(t) = self.stats_every
+            && t.elapsed().as_secs_f64() >= 1.0
+        {
+            let dt = t.elapsed().as_secs_f64();
+            eprintln!(
+                "viewer: {:.1} UI frames/s, {:.1} replay frames/s ({}); opened in {:.3} s; {}",
+                (self.ui_frames - self.stats_base.0) as f64 / dt,
+                (self.frames_received - self.stats_base.1) as f64 / dt,
+                self.position_label(),
+                self.open_seconds.unwrap_or(0.0),
+                std::fs::read_to_string("/proc/self/status")
+                    .ok()
+                    .and_then(|s| s
+                        .lines()
+                        .find(|l| l.starts_with("VmRSS"))
+                        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")))
+                    .unwrap_or_default()
+            );
+            self.stats_base = (self.ui_frames, self.frames_received);
+            self.stats_every = Some(Instant::now());
+            ctx.request_repaint();
+        }
+        if self.stats_every.is_some() {
+            ctx.request_repaint();
         }
         let mut open = Vec::new();
         egui::Panel::top("viewer-header").show(ui, |ui| panels::header(ui, self));
