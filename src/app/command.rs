@@ -74,4 +74,9 @@ pub enum Command {
     ToggleHelp,
     ResetView,
     CopyPythonToClipboard,
+    /// Show one of the studio's views.
+    SetView(super::top_bar::View),
+    /// Open a replay in the viewer.
+    OpenReplay(PathBuf),
+    OpenReplayDialog,
 }

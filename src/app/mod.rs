@@ -9,6 +9,7 @@ pub mod settings;
 pub mod shortcuts;
 pub mod status_bar;
 pub mod top_bar;
+pub mod viewer;
 
 use crate::engine::geometry::Tile;
 use command::{Command, Edit, Tool};
@@ -39,6 +40,10 @@ struct Runtime {
 pub struct StudioApp {
     pub settings: Settings,
     pub editor: Editor,
+    /// The Replays / Debugger views.
+    pub viewer: viewer::Viewer,
+    /// The window's context (None in tests: the viewer then runs the session inline).
+    ctx: Option<egui::Context>,
     rt: Runtime,
 }
 
@@ -65,7 +70,7 @@ impl StudioApp {
             last_title: String::new(),
             copy: None,
         };
-        StudioApp { settings, editor, rt }
+        StudioApp { settings, editor, viewer: viewer::Viewer::default(), ctx: None, rt }
     }
 
     /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
@@ -110,42 +115,51 @@ impl StudioApp {
         if self.rt.icons.is_none() {
             self.rt.icons = Some(icons::IconTextures::load(&ctx));
         }
-        let mut commands = shortcuts::read(&ctx);
+        let in_viewer = matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays);
+        // The editor's shortcuts edit the layout: not while a replay is viewed.
+        let mut commands = if in_viewer { Vec::new() } else { shortcuts::read(&ctx) };
         commands.extend(dropped_files(&ctx));
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
         });
-        egui::Panel::bottom("status-bar").show(ui, |ui| {
-            status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
-        });
-        egui::Panel::left("editor-tools").resizable(false).default_size(190.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                commands.extend(editor::panels::tools(
+        if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
+            let debugger = self.rt.view == top_bar::View::Debugger;
+            let dark = self.settings.theme.is_dark();
+            let opened = self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark);
+            commands.extend(opened.into_iter().map(Command::OpenReplay));
+        } else {
+            egui::Panel::bottom("status-bar").show(ui, |ui| {
+                status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
+            });
+            egui::Panel::left("editor-tools").resizable(false).default_size(190.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    commands.extend(editor::panels::tools(
+                        ui,
+                        &self.editor,
+                        &self.settings.ruleset,
+                        &mut self.settings.overlays,
+                    ));
+                });
+            });
+            egui::Panel::right("editor-info").resizable(false).default_size(230.0).show(ui, |ui| {
+                editor::panels::info(ui, &self.editor, self.rt.hovered);
+            });
+            egui::CentralPanel::no_frame().show(ui, |ui| {
+                let out = editor::canvas::show(
                     ui,
                     &self.editor,
-                    &self.settings.ruleset,
-                    &mut self.settings.overlays,
-                ));
+                    &mut self.rt.stroke,
+                    &mut self.settings.board_view,
+                    &self.settings.overlays,
+                    self.rt.icons.as_ref(),
+                    self.settings.theme.is_dark(),
+                );
+                commands.extend(out.commands);
+                self.rt.hovered = out.hovered;
+                self.rt.board = Some(out.geometry);
             });
-        });
-        egui::Panel::right("editor-info").resizable(false).default_size(230.0).show(ui, |ui| {
-            editor::panels::info(ui, &self.editor, self.rt.hovered);
-        });
-        egui::CentralPanel::no_frame().show(ui, |ui| {
-            let out = editor::canvas::show(
-                ui,
-                &self.editor,
-                &mut self.rt.stroke,
-                &mut self.settings.board_view,
-                &self.settings.overlays,
-                self.rt.icons.as_ref(),
-                self.settings.theme.is_dark(),
-            );
-            commands.extend(out.commands);
-            self.rt.hovered = out.hovered;
-            self.rt.board = Some(out.geometry);
-        });
+        }
         commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
         shortcuts::help_window(&ctx, &mut self.rt.show_help);
 
@@ -206,6 +220,7 @@ impl StudioApp {
                     self.apply(Command::Open(p));
                 }
             }
+            Command::Open(p) if is_replay(&p) => self.open_replay(&p),
             Command::Open(p) => self.open(&p),
             Command::Save => match self.editor.path.clone() {
                 Some(p) => self.apply(Command::SaveTo(p)),
@@ -343,6 +358,13 @@ impl StudioApp {
             Command::SetTheme(t) => self.settings.theme = t,
             Command::ToggleHelp => self.rt.show_help = !self.rt.show_help,
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
+            Command::SetView(v) => self.rt.view = v,
+            Command::OpenReplay(p) => self.open_replay(&p),
+            Command::OpenReplayDialog => {
+                if let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file() {
+                    self.open_replay(&p);
+                }
+            }
         }
     }
 
@@ -370,10 +392,30 @@ impl StudioApp {
         }
     }
 
+    /// Opens a replay in the viewer and shows the Debugger.
+    pub fn open_replay(&mut self, path: &Path) {
+        if !matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
+            self.rt.view = top_bar::View::Debugger;
+        }
+        self.settings.remember(path);
+        self.viewer.open(path, self.ctx.as_ref());
+    }
+
+    /// The view shown.
+    pub fn view(&self) -> top_bar::View {
+        self.rt.view
+    }
+
     /// The current tool (for tests).
     pub fn tool(&self) -> Tool {
         self.editor.tool
     }
+}
+
+/// A `.replay` or `.replay.gz` file name.
+pub fn is_replay(path: &Path) -> bool {
+    let name = path.to_string_lossy().to_lowercase();
+    name.ends_with(".replay") || name.ends_with(".replay.gz")
 }
 
 fn fallback_config() -> crate::engine::Config {
@@ -432,7 +474,9 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
         Box::new(move |cc| {
             let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
             let mut app = StudioApp::new(settings, Some(editor::files::autosave_path()));
+            app.ctx = Some(cc.egui_ctx.clone());
             match &file {
+                Some(f) if is_replay(f) => app.open_replay(f),
                 Some(f) => app.open(f),
                 None => app.recover_autosave(),
             }

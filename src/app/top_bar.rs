@@ -26,7 +26,7 @@ impl View {
     }
 
     pub fn available(self) -> bool {
-        self == View::Editor
+        matches!(self, View::Editor | View::Debugger | View::Replays)
     }
 }
 
@@ -39,6 +39,7 @@ pub fn show(ui: &mut Ui, view: View, settings: &Settings) -> Vec<Command> {
                 ("Open…", "Ctrl+O", Command::OpenDialog),
                 ("Save", "Ctrl+S", Command::Save),
                 ("Save as…", "Ctrl+Shift+S", Command::SaveAsDialog),
+                ("Open replay…", "", Command::OpenReplayDialog),
                 ("Import from replay…", "", Command::ImportReplayDialog),
                 ("Export Python…", "", Command::ExportPythonDialog),
                 ("Copy Python snippet", "", Command::CopyPythonToClipboard),
@@ -67,6 +68,9 @@ pub fn show(ui: &mut Ui, view: View, settings: &Settings) -> Vec<Command> {
         ui.separator();
         for v in View::ALL {
             let tab = ui.add_enabled(v.available(), egui::Button::selectable(v == view, v.label()));
+            if tab.clicked() && v != view {
+                out.push(Command::SetView(v));
+            }
             if !v.available() {
                 tab.on_disabled_hover_text("Coming in a later version");
             }

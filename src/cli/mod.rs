@@ -128,6 +128,11 @@ pub enum Command {
         /// A layout (or replay) file to open.
         file: Option<PathBuf>,
     },
+    /// Open a replay in the studio's viewer / debugger.
+    View {
+        /// A `.replay` or `.replay.gz` file.
+        file: PathBuf,
+    },
     /// Measure the time to recompute all 56 edge paths of a layout (the editor's per-edit cost).
     BenchPaths {
         /// A layout file (default: an empty board).
@@ -223,6 +228,7 @@ pub fn run() -> ExitCode {
         }),
         Some(Command::BenchPaths { layout, iterations }) => bench_paths_cmd::run(layout.as_deref(), iterations),
         Some(Command::Gui { file }) => crate::app::run(file),
+        Some(Command::View { file }) => crate::app::run(Some(file)),
         None => crate::app::run(cli.file),
     }
 }

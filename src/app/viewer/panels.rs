@@ -1,0 +1,387 @@
+//! The viewer's panels: header, timeline, overlay toggles, inspector, event log, plots,
+//! end-of-game statistics, the algos' logs and the what-if editor.
+
+use super::{EventKind, SPEEDS, Viewer, unit_name};
+use crate::engine::Player;
+use crate::engine::geometry::Tile;
+use crate::session::whatif::StructureEdit;
+use egui::Ui;
+use std::path::PathBuf;
+
+/// Player names, HP, SP, MP and compute time of the shown turn.
+pub fn header(ui: &mut Ui, v: &mut Viewer) {
+    ui.horizontal(|ui| {
+        let Some(s) = &v.summary else {
+            ui.label(if v.message.is_empty() { "No replay open" } else { &v.message });
+            return;
+        };
+        let turn = v.turn().unwrap_or(0);
+        let stats = s.turns.iter().find(|t| t.turn == turn);
+        for p in Player::both() {
+            let i = p.index();
+            let (hp, sp, mp) = match &v.current {
+                Some((_, f)) => (f.frame.stats[i].hp, f.frame.stats[i].sp, f.frame.stats[i].mp),
+                None => (0.0, 0.0, 0.0),
+            };
+            let time = stats.map_or(0, |t| t.time_ms[i]);
+            let winner = if s.winner == Some(p.number()) { " (winner)" } else { "" };
+            ui.strong(format!("P{} {}{}", p.number(), s.names[i], winner));
+            ui.label(format!("HP {hp:.0}  SP {sp:.1}  MP {mp:.1}  time {time} ms"));
+            ui.separator();
+        }
+        if s.legacy {
+            ui.weak("legacy replay");
+        }
+    });
+}
+
+/// Turn and frame sliders, play/pause, speed.
+pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
+    let Some(s) = v.summary.clone() else {
+        ui.label(&v.message);
+        return;
+    };
+    let turn = v.turn().unwrap_or(0);
+    let frame = v.frame_in_turn().unwrap_or(0);
+    let frames = v.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
+    ui.horizontal(|ui| {
+        if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
+            v.home();
+        }
+        if ui.button("<<").on_hover_text("Previous turn (Ctrl+←)").clicked() {
+            v.step_turn(false);
+        }
+        if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
+            v.step(false);
+        }
+        let play = if v.playing { "Pause" } else { "Play" };
+        if ui.button(play).on_hover_text("Space").clicked() {
+            v.toggle_play();
+        }
+        if ui.button(">").on_hover_text("Next frame (→)").clicked() {
+            v.step(true);
+        }
+        if ui.button(">>").on_hover_text("Next turn (Ctrl+→)").clicked() {
+            v.step_turn(true);
+        }
+        if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
+            v.end();
+        }
+        egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
+            for sp in SPEEDS {
+                ui.selectable_value(&mut v.speed, sp, format!("{sp}×"));
+            }
+        });
+        ui.label(v.position_label());
+        ui.separator();
+        ui.weak(&v.message);
+    });
+    let last_turn = s.turns.last().map_or(0, |t| t.turn);
+    let first_turn = s.turns.first().map_or(0, |t| t.turn);
+    ui.horizontal(|ui| {
+        let l = ui.label("Turn");
+        let mut t = turn;
+        let w = ui.available_width();
+        ui.spacing_mut().slider_width = (w - 120.0).max(100.0);
+        if ui
+            .add(egui::Slider::new(&mut t, first_turn..=last_turn.max(first_turn)).show_value(false))
+            .labelled_by(l.id)
+            .changed()
+        {
+            v.seek(t, 0);
+        }
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Frame");
+        let mut f = frame;
+        let w = ui.available_width();
+        ui.spacing_mut().slider_width = (w - 120.0).max(100.0);
+        if ui.add(egui::Slider::new(&mut f, 0..=frames.saturating_sub(1)).show_value(false)).labelled_by(l.id).changed()
+        {
+            v.seek(turn, f);
+        }
+    });
+}
+
+/// Open button, overlay toggles, event-log filters, counters.
+pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
+    let mut open = None;
+    if ui.button("Open replay…").clicked()
+        && let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file()
+    {
+        open = Some(p);
+    }
+    ui.separator();
+    ui.strong("Overlays");
+    let o = &mut v.overlays;
+    ui.checkbox(&mut o.paths, "Unit paths");
+    ui.checkbox(&mut o.moved_from, "Moved-from tiles");
+    ui.checkbox(&mut o.attacks, "Attack lines");
+    ui.checkbox(&mut o.shields, "Shield events");
+    ui.checkbox(&mut o.markers, "Deaths / breaches / blasts");
+    ui.checkbox(&mut o.annotations, "Algo annotations");
+    ui.separator();
+    ui.strong("Event log filter");
+    ui.horizontal_wrapped(|ui| {
+        for k in EventKind::ALL {
+            let mut on = v.log_filter.contains(&k);
+            if ui.checkbox(&mut on, k.label()).changed() {
+                if on {
+                    v.log_filter.insert(k);
+                } else {
+                    v.log_filter.remove(&k);
+                }
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut v.log_players[0], "P1");
+        ui.checkbox(&mut v.log_players[1], "P2");
+    });
+    ui.separator();
+    ui.label(format!("Units on board: {}", v.unit_count()));
+    ui.label(format!("Mobile units: {}", v.mobile_count()));
+    if let Some((_, f)) = &v.current {
+        let d = &f.debug;
+        ui.weak(if d.simulated {
+            if d.engine_matches { "engine data (matches the replay)" } else { "engine data (differs from the replay)" }
+        } else {
+            "replay events only"
+        });
+    }
+    egui::CollapsingHeader::new("Diagnostics").default_open(false).show(ui, |ui| {
+        if let Some(s) = v.open_seconds {
+            ui.weak(format!("opened in {s:.2} s"));
+        }
+        ui.weak(format!("frames drawn {} · received {}", v.ui_frames, v.frames_received));
+    });
+    open
+}
+
+/// Inspector, event log and what-if.
+pub fn debugger_side(ui: &mut Ui, v: &mut Viewer) {
+    egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| {
+        let text = v.inspector_text();
+        if text.is_empty() {
+            ui.weak("Hover or click a unit");
+        } else {
+            ui.label(egui::RichText::new(text).monospace());
+        }
+    });
+    egui::CollapsingHeader::new("Event log").default_open(true).show(ui, |ui| {
+        let log = v.event_log();
+        ui.label(format!("{} events", log.len()));
+        egui::ScrollArea::vertical().id_salt("event-log").max_height(220.0).show(ui, |ui| {
+            for e in log {
+                ui.monospace(format!("P{} {}", e.owner.number(), e.text));
+            }
+        });
+    });
+    egui::CollapsingHeader::new("What-if").default_open(true).show(ui, |ui| whatif(ui, v));
+}
+
+fn whatif(ui: &mut Ui, v: &mut Viewer) {
+    let w = &mut v.whatif;
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut w.player, 0, "Player 1");
+        ui.selectable_value(&mut w.player, 1, "Player 2");
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("x");
+        ui.add(egui::DragValue::new(&mut w.x).range(0..=27)).labelled_by(l.id);
+        let l = ui.label("y");
+        ui.add(egui::DragValue::new(&mut w.y).range(0..=27)).labelled_by(l.id);
+        egui::ComboBox::from_label("Type").selected_text(unit_name(w.unit_type as usize)).show_ui(ui, |ui| {
+            for t in 0..6u8 {
+                ui.selectable_value(&mut w.unit_type, t, unit_name(t as usize));
+            }
+        });
+    });
+    let tile = Tile::new(w.x, w.y);
+    let pi = w.player;
+    ui.horizontal(|ui| {
+        if w.unit_type < 3 {
+            if ui.button("Add structure").clicked() {
+                w.players[pi].edits.push(StructureEdit::Add { tile, unit_type: w.unit_type, upgraded: false });
+            }
+        } else {
+            let l = ui.label("count");
+            ui.add(egui::DragValue::new(&mut w.count).range(1..=50)).labelled_by(l.id);
+            if ui.button("Add deploy").clicked() {
+                w.players[pi].deploys.push((w.unit_type, tile, w.count));
+                w.players[pi].replace_deploys = true;
+            }
+        }
+        if ui.button("Remove at x,y").clicked() {
+            w.players[pi].edits.push(StructureEdit::Remove { tile });
+        }
+    });
+    if let Some(t) = v.hovered
+        && ui.input(|i| i.modifiers.alt)
+    {
+        w.x = t.x;
+        w.y = t.y;
+    }
+    ui.weak("Alt+hover a tile to pick x,y");
+    for p in 0..2 {
+        let pw = &mut w.players[p];
+        ui.label(format!("Player {}:", p + 1));
+        let mut drop = None;
+        for (i, e) in pw.edits.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let text = match e {
+                    StructureEdit::Add { tile, unit_type, .. } => {
+                        format!("add {} at {},{}", unit_name(*unit_type as usize), tile.x, tile.y)
+                    }
+                    StructureEdit::Remove { tile } => format!("remove at {},{}", tile.x, tile.y),
+                    StructureEdit::Upgrade { tile } => format!("upgrade at {},{}", tile.x, tile.y),
+                };
+                ui.monospace(text);
+                if ui.small_button("✖").clicked() {
+                    drop = Some(i);
+                }
+            });
+        }
+        if let Some(i) = drop {
+            pw.edits.remove(i);
+        }
+        ui.checkbox(&mut pw.replace_deploys, "Replace the turn's commands with these deploys");
+        let mut drop = None;
+        for (i, (t, tile, n)) in pw.deploys.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.monospace(format!("{n} × {} at {},{}", unit_name(*t as usize), tile.x, tile.y));
+                if ui.small_button("✖").clicked() {
+                    drop = Some(i);
+                }
+            });
+        }
+        if let Some(i) = drop {
+            pw.deploys.remove(i);
+        }
+    }
+    let can = v.summary.as_ref().is_some_and(|s| !s.legacy);
+    if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
+        v.run_whatif();
+    }
+    if !v.tries.is_empty() {
+        egui::Grid::new("tries").striped(true).show(ui, |ui| {
+            for h in ["Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for t in &v.tries {
+                let s = &t.summary;
+                ui.label(&t.label);
+                ui.label(t.turn.to_string());
+                ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
+                ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
+                ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
+                ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
+                ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
+                ui.end_row();
+            }
+        });
+        ui.weak("values: player 1 / player 2");
+    }
+}
+
+/// Plots, end-of-game statistics and the algos' logs.
+pub fn replays_side(ui: &mut Ui, v: &mut Viewer) {
+    let Some(s) = v.summary.clone() else {
+        ui.weak("No replay open");
+        return;
+    };
+    const METRICS: [&str; 4] = ["HP", "SP", "MP", "Structure value"];
+    let mut metric = v.plot_metric();
+    ui.horizontal(|ui| {
+        for (i, m) in METRICS.iter().enumerate() {
+            ui.selectable_value(&mut metric, i, *m);
+        }
+    });
+    v.set_plot_metric(metric);
+    let series = |p: usize| -> Vec<[f64; 2]> {
+        s.turns
+            .iter()
+            .map(|t| {
+                let y = match metric {
+                    0 => t.hp[p],
+                    1 => t.sp[p],
+                    2 => t.mp[p],
+                    _ => t.structure_value[p],
+                };
+                [t.turn as f64, y as f64]
+            })
+            .collect()
+    };
+    let current = v.turn().unwrap_or(0) as f64;
+    let plot =
+        egui_plot::Plot::new("viewer-plot").height(200.0).allow_scroll(false).legend(egui_plot::Legend::default());
+    let r = plot.show(ui, |pu| {
+        for p in 0..2 {
+            pu.line(egui_plot::Line::new(format!("P{} {}", p + 1, s.names[p]), series(p)));
+        }
+        pu.vline(egui_plot::VLine::new("current turn", current));
+        (pu.response().clicked(), pu.pointer_coordinate())
+    });
+    if let (true, Some(pt)) = r.inner {
+        let turn = pt.x.round() as i32;
+        if s.turns.iter().any(|t| t.turn == turn) {
+            v.seek(turn, 0);
+        }
+    }
+    ui.weak("Click the plot to jump to a turn");
+    egui::CollapsingHeader::new("End of game").default_open(true).show(ui, |ui| {
+        let last = s.turns.last();
+        egui::Grid::new("end-stats").striped(true).show(ui, |ui| {
+            ui.label("");
+            ui.strong(&s.names[0]);
+            ui.strong(&s.names[1]);
+            ui.end_row();
+            ui.label("Winner");
+            for p in 1..=2u8 {
+                ui.label(if s.winner == Some(p) { "yes" } else { "" });
+            }
+            ui.end_row();
+            let rows: [(&str, [f32; 2]); 3] = [
+                ("Final HP", last.map_or([0.0; 2], |t| t.hp)),
+                ("Structure value", last.map_or([0.0; 2], |t| t.structure_value)),
+                ("Unspent SP", last.map_or([0.0; 2], |t| t.sp)),
+            ];
+            for (name, vals) in rows {
+                ui.label(name);
+                ui.label(format!("{:.1}", vals[0]));
+                ui.label(format!("{:.1}", vals[1]));
+                ui.end_row();
+            }
+            let total: [i64; 2] = [0, 1].map(|p| s.turns.iter().map(|t| t.time_ms[p]).sum());
+            ui.label("Compute time");
+            ui.label(format!("{} ms", total[0]));
+            ui.label(format!("{} ms", total[1]));
+            ui.end_row();
+            ui.label("Turns / frames");
+            ui.label(format!("{} / {}", s.turns.len(), s.frames));
+            ui.end_row();
+        });
+        ui.weak(format!("history: {:.1} MB", s.history_bytes as f64 / 1e6));
+    });
+    egui::CollapsingHeader::new("Algo logs").default_open(true).show(ui, |ui| {
+        let turn = v.turn().unwrap_or(0);
+        let mut any = false;
+        for p in Player::both() {
+            let lines = v.companions.log_lines(p, turn);
+            if lines.is_empty() {
+                continue;
+            }
+            any = true;
+            ui.strong(format!("P{} stderr, turn {turn}", p.number()));
+            egui::ScrollArea::vertical().id_salt(("algo-log", p.index())).max_height(160.0).show(ui, |ui| {
+                for l in lines {
+                    ui.monospace(l);
+                }
+            });
+        }
+        if !any {
+            ui.weak("No companion logs for this turn");
+        }
+    });
+}

@@ -1,0 +1,179 @@
+//! The replay viewer and debugger driven like a user: open a real replay from
+//! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, run a
+//! what-if and read its row. Plus an image snapshot of a busy frame (tests/snapshots/).
+
+use egui::{Key, Modifiers, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::path::PathBuf;
+use terminal_studio::app::StudioApp;
+use terminal_studio::app::command::Command;
+use terminal_studio::app::settings::Settings;
+use terminal_studio::app::top_bar::View;
+
+fn replay() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("shared replay not found at {}; skipping", p.display());
+        None
+    }
+}
+
+fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
+    let app = StudioApp::new(Settings::default(), None);
+    let b = Harness::builder().with_size(vec2(1400.0, 900.0));
+    let b = if wgpu { b.wgpu() } else { b };
+    b.build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Moves frame by frame from turn `from` until a frame with attacks, shields and at least
+/// three mobile units is shown.
+fn go_to_busy_frame(h: &mut Harness<'_, StudioApp>, from: i32) {
+    h.state_mut().viewer.seek(from, 0);
+    for _ in 0..3000 {
+        let v = &h.state().viewer;
+        let busy = v.current.as_ref().is_some_and(|(_, f)| !f.debug.attacks.is_empty() && f.debug.mobiles.len() >= 3);
+        if busy {
+            break;
+        }
+        h.state_mut().viewer.step(true);
+    }
+    h.run();
+}
+
+#[test]
+fn open_step_toggle_inspect_and_what_if() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    h.run();
+    // Open through the command a drop or the recent-files menu sends.
+    h.state_mut().apply(Command::Open(path.clone()));
+    h.run();
+    assert_eq!(h.state().view(), View::Debugger);
+    assert!(h.state().settings.recent_files.iter().any(|p| p.ends_with(path.file_name().unwrap())));
+    let s = h.state().viewer.summary.clone().expect("loaded");
+    assert!(s.turns.len() > 10, "{} turns", s.turns.len());
+    assert_eq!(h.state().viewer.turn(), Some(0));
+    assert!(h.query_by_label_contains("Turn 0 · frame 0/").is_some());
+    // Header: both player names.
+    assert!(h.query_by_label_contains(&format!("P1 {}", s.names[0])).is_some());
+
+    // Keys: → frame, Ctrl+→ turn, ← back, End, Home.
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(1));
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(0));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::ArrowRight);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().viewer.turn(), Some(s.turns[2].turn));
+    assert!(h.query_by_label_contains(&format!("Turn {} · frame 0/", s.turns[2].turn)).is_some());
+    h.key_press(Key::End);
+    h.run();
+    assert_eq!(h.state().viewer.turn(), Some(s.turns.last().unwrap().turn));
+    h.key_press(Key::Home);
+    h.run();
+    assert_eq!(h.state().viewer.turn(), Some(0));
+    // Buttons: next frame, next turn.
+    h.get_by_label(">").click();
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(1));
+    h.get_by_label(">>").click();
+    h.run();
+    assert_eq!(h.state().viewer.turn(), Some(1));
+
+    // A busy frame: units listed, event log, overlays.
+    go_to_busy_frame(&mut h, 5);
+    let units = h.state().viewer.unit_count();
+    assert!(units > 0);
+    assert!(h.query_by_label_contains(&format!("Units on board: {units}")).is_some());
+    assert!(h.state().viewer.event_log().iter().any(|e| e.text.contains(" hits ")));
+    assert!(h.state().viewer.overlays.paths);
+    h.get_by_label("Unit paths").click();
+    h.run();
+    assert!(!h.state().viewer.overlays.paths);
+    h.get_by_label("Unit paths").click();
+    h.get_by_label("Attack lines").click();
+    h.run();
+    assert!(h.state().viewer.overlays.paths && !h.state().viewer.overlays.attacks);
+    // Event log filter: no attacks once unchecked.
+    h.get_by_label("attack").click();
+    h.run();
+    assert!(h.state().viewer.event_log().iter().all(|e| !e.text.contains(" hits ")));
+
+    // Inspector: click a mobile unit's tile.
+    let unit = h.state().viewer.current.as_ref().unwrap().1.debug.mobiles[0].clone();
+    let pos = h.state().viewer.geometry.unwrap().tile_center(unit.tile);
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    let text = h.state().viewer.inspector_text();
+    assert!(text.contains("steps") && text.contains("health"), "{text}");
+    assert!(h.query_by_label_contains("steps").is_some());
+
+    // What-if: remove a structure of player 2 and run; a row appears in the table.
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 1, "{}", h.state().viewer.message);
+    assert!(h.query_by_label("Try 1").is_some());
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 2);
+    assert!(h.query_by_label("Try 2").is_some());
+
+    // Replays tab: plots and end-of-game statistics.
+    h.state_mut().apply(Command::SetView(View::Replays));
+    h.run();
+    assert!(h.query_by_label("End of game").is_some());
+    assert!(h.query_by_label("Final HP").is_some());
+}
+
+#[test]
+fn playback_advances_frames() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.speed = 16.0;
+    h.key_press(Key::Space);
+    h.step();
+    assert!(h.state().viewer.playing);
+    for _ in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    let f = h.state().viewer.current.as_ref().unwrap().1.index;
+    assert!(f > 0, "no frame advanced");
+    h.key_press(Key::Space);
+    h.step();
+    assert!(!h.state().viewer.playing);
+}
+
+#[test]
+fn snapshot_busy_frame() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(true);
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    go_to_busy_frame(&mut h, 5);
+    h.run();
+    h.snapshot("viewer_busy_frame");
+}
