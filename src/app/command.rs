@@ -74,4 +74,11 @@ pub enum Command {
     ToggleHelp,
     ResetView,
     CopyPythonToClipboard,
+    /// Switch the studio's view (top-bar tabs).
+    SetView(super::top_bar::View),
+    /// Open a replay (a finished arena match) in the replay viewer.
+    OpenReplay(PathBuf),
+    /// Two replays side by side (the Arena tab's comparison view).
+    CompareDialog,
+    Compare(PathBuf, PathBuf),
 }

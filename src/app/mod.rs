@@ -1,6 +1,7 @@
 //! Terminal Studio's desktop app (eframe/egui): the top bar with the studio's views, the map
 //! editor, the status bar. Persisted [`Settings`] are kept apart from runtime resources.
 
+pub mod arena;
 pub mod board;
 pub mod command;
 pub mod editor;
@@ -39,6 +40,8 @@ struct Runtime {
 pub struct StudioApp {
     pub settings: Settings,
     pub editor: Editor,
+    /// The Arena tab (runtime state: the running arena, results, comparison).
+    pub arena: arena::ArenaTab,
     rt: Runtime,
 }
 
@@ -65,7 +68,8 @@ impl StudioApp {
             last_title: String::new(),
             copy: None,
         };
-        StudioApp { settings, editor, rt }
+        let arena = arena::ArenaTab::new(&settings.ruleset);
+        StudioApp { settings, editor, arena, rt }
     }
 
     /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
@@ -89,6 +93,11 @@ impl StudioApp {
 
     pub fn message(&self) -> &str {
         &self.rt.message
+    }
+
+    /// The current view (top-bar tab).
+    pub fn view(&self) -> top_bar::View {
+        self.rt.view
     }
 
     pub fn show_help(&self) -> bool {
@@ -119,6 +128,30 @@ impl StudioApp {
         egui::Panel::bottom("status-bar").show(ui, |ui| {
             status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
         });
+        if self.rt.view == top_bar::View::Arena {
+            let dark = self.settings.theme.is_dark();
+            commands.extend(self.arena.show(ui, self.rt.icons.as_ref(), dark));
+        } else {
+            self.show_editor(ui, &mut commands);
+        }
+        shortcuts::help_window(&ctx, &mut self.rt.show_help);
+
+        for c in commands {
+            self.apply(c);
+        }
+        if let Some(text) = self.rt.copy.take() {
+            ctx.copy_text(text);
+        }
+        let title = self.editor.title();
+        if title != self.rt.last_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.rt.last_title = title;
+        }
+    }
+
+    /// The editor view's panels.
+    fn show_editor(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let ctx = ui.ctx().clone();
         egui::Panel::left("editor-tools").resizable(false).default_size(190.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 commands.extend(editor::panels::tools(
@@ -147,19 +180,6 @@ impl StudioApp {
             self.rt.board = Some(out.geometry);
         });
         commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
-        shortcuts::help_window(&ctx, &mut self.rt.show_help);
-
-        for c in commands {
-            self.apply(c);
-        }
-        if let Some(text) = self.rt.copy.take() {
-            ctx.copy_text(text);
-        }
-        let title = self.editor.title();
-        if title != self.rt.last_title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.rt.last_title = title;
-        }
     }
 
     /// Applies one command.
@@ -343,6 +363,26 @@ impl StudioApp {
             Command::SetTheme(t) => self.settings.theme = t,
             Command::ToggleHelp => self.rt.show_help = !self.rt.show_help,
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
+            Command::SetView(v) => self.rt.view = v,
+            // The replay viewer is wired in at the merge; until then the path is reported.
+            Command::OpenReplay(p) => self.rt.message = format!("Open replay: {}", p.display()),
+            Command::CompareDialog => {
+                let pick = |title: &str| {
+                    rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()
+                };
+                if let Some(a) = pick("First replay (A)")
+                    && let Some(b) = pick("Second replay (B)")
+                {
+                    self.apply(Command::Compare(a, b));
+                }
+            }
+            Command::Compare(a, b) => match self.arena.open_compare(&a, &b) {
+                Ok(()) => {
+                    self.rt.view = top_bar::View::Arena;
+                    self.rt.message = format!("Comparing {} and {}", display_name(&a), display_name(&b));
+                }
+                Err(e) => self.rt.message = format!("Compare failed: {e}"),
+            },
         }
     }
 

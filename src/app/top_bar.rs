@@ -26,7 +26,7 @@ impl View {
     }
 
     pub fn available(self) -> bool {
-        self == View::Editor
+        matches!(self, View::Editor | View::Arena)
     }
 }
 
@@ -43,6 +43,7 @@ pub fn show(ui: &mut Ui, view: View, settings: &Settings) -> Vec<Command> {
                 ("Export Python…", "", Command::ExportPythonDialog),
                 ("Copy Python snippet", "", Command::CopyPythonToClipboard),
                 ("Export PNG…", "", Command::ExportPngDialog),
+                ("Compare replays…", "", Command::CompareDialog),
             ];
             for (label, shortcut, command) in items {
                 let button = egui::Button::new(label).shortcut_text(shortcut);
@@ -67,6 +68,9 @@ pub fn show(ui: &mut Ui, view: View, settings: &Settings) -> Vec<Command> {
         ui.separator();
         for v in View::ALL {
             let tab = ui.add_enabled(v.available(), egui::Button::selectable(v == view, v.label()));
+            if tab.clicked() && v != view {
+                out.push(Command::SetView(v));
+            }
             if !v.available() {
                 tab.on_disabled_hover_text("Coming in a later version");
             }
