@@ -110,20 +110,20 @@ impl Compare {
     pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> bool {
         let mut close = false;
         ui.horizontal(|ui| {
-            if ui.button("⬅ Close comparison").clicked() {
+            if ui.button("Close comparison").clicked() {
                 close = true;
             }
             ui.separator();
-            if ui.button("⏮").on_hover_text("Previous turn").clicked() {
+            if ui.button("<< Turn").on_hover_text("Previous turn").clicked() {
                 self.step_turn(false);
             }
-            if ui.button("◀").on_hover_text("Previous frame").clicked() {
+            if ui.button("< Frame").on_hover_text("Previous frame").clicked() {
                 self.step_frame(false);
             }
-            if ui.button("▶").on_hover_text("Next frame").clicked() {
+            if ui.button("Frame >").on_hover_text("Next frame").clicked() {
                 self.step_frame(true);
             }
-            if ui.button("⏭").on_hover_text("Next turn").clicked() {
+            if ui.button("Turn >>").on_hover_text("Next turn").clicked() {
                 self.step_turn(true);
             }
             let max_turn = self.max_turn();

@@ -323,7 +323,7 @@ impl ArenaTab {
         }
         for (i, a) in self.algos.iter().enumerate() {
             ui.horizontal(|ui| {
-                if ui.add_enabled(!running, egui::Button::new("✖")).on_hover_text("Remove").clicked() {
+                if ui.add_enabled(!running, egui::Button::new("x")).on_hover_text("Remove").clicked() {
                     out.push(ArenaAction::RemoveAlgo(i));
                 }
                 ui.label(algo_label(a)).on_hover_text(a.display().to_string());
@@ -357,15 +357,13 @@ impl ArenaTab {
                     .labelled_by(l.id)
                     .on_hover_text("Matches at once (0 = all cores)");
                 ui.end_row();
-                ui.label("Ruleset");
-                egui::ComboBox::from_id_salt("arena-ruleset").selected_text(self.ruleset.clone()).show_ui(ui, |ui| {
-                    for (slug, description, _) in PRESETS {
-                        if ui.selectable_label(self.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
-                            self.ruleset = slug.to_string();
-                        }
+            });
+            egui::ComboBox::from_label("Ruleset").selected_text(self.ruleset.clone()).show_ui(ui, |ui| {
+                for (slug, description, _) in PRESETS {
+                    if ui.selectable_label(self.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
+                        self.ruleset = slug.to_string();
                     }
-                });
-                ui.end_row();
+                }
             });
             let l = ui.label("Output folder");
             ui.horizontal(|ui| {
@@ -383,7 +381,7 @@ impl ArenaTab {
         });
         ui.separator();
         ui.horizontal(|ui| {
-            if ui.add_enabled(!running && self.algos.len() >= 2, egui::Button::new("▶ Start")).clicked() {
+            if ui.add_enabled(!running && self.algos.len() >= 2, egui::Button::new("Start")).clicked() {
                 out.push(ArenaAction::Start);
             }
             let paused = self.run.as_ref().is_some_and(|r| r.paused);
