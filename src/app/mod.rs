@@ -120,6 +120,10 @@ impl StudioApp {
             self.rt.icons = Some(icons::IconTextures::load(&ctx));
         }
         let mut commands = shortcuts::read(&ctx);
+        if self.rt.view != top_bar::View::Editor {
+            // The editor's shortcuts act on the board: not while another view is showing.
+            commands.retain(|c| matches!(c, Command::ToggleHelp | Command::SetTheme(_)));
+        }
         commands.extend(dropped_files(&ctx));
 
         egui::Panel::top("top-bar").show(ui, |ui| {

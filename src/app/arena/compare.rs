@@ -47,26 +47,25 @@ impl Compare {
         [&self.a, &self.b].iter().filter_map(|r| r.frames.iter().map(|f| f.turn_info.turn).max()).max().unwrap_or(0)
     }
 
-    /// The last action frame of the current turn in either replay (0 if the turn has none).
+    /// The last frame index within the current turn in either replay (frame 0 is the
+    /// turn's deploy frame, then one per action tick).
     pub fn max_frame(&self) -> i32 {
         [&self.a, &self.b]
             .iter()
-            .flat_map(|r| r.frames.iter())
-            .filter(|f| f.turn_info.turn == self.turn)
-            .map(|f| f.turn_info.action_frame)
+            .map(|r| r.frames.iter().filter(|f| f.turn_info.turn == self.turn).count())
             .max()
             .unwrap_or(0)
-            .max(0)
+            .saturating_sub(1) as i32
     }
 
-    /// The frame a replay shows at the shared position: the last frame at or before it.
+    /// The frame a replay shows at the shared position: the `frame`-th frame of the turn
+    /// (its last one if the turn is shorter), or the last frame before the turn.
     pub fn frame_of<'r>(&self, r: &'r Replay) -> Option<&'r Frame> {
-        let key = (self.turn, self.frame);
-        r.frames
-            .iter()
-            .rposition(|f| (f.turn_info.turn, f.turn_info.action_frame.max(0)) <= key)
-            .or(if r.frames.is_empty() { None } else { Some(0) })
-            .map(|i| &r.frames[i])
+        let of_turn: Vec<&Frame> = r.frames.iter().filter(|f| f.turn_info.turn == self.turn).collect();
+        if let Some(last) = of_turn.last() {
+            return Some(of_turn.get(self.frame.max(0) as usize).copied().unwrap_or(last));
+        }
+        r.frames.iter().rev().find(|f| f.turn_info.turn < self.turn).or(r.frames.first())
     }
 
     /// Tiles whose unit lists differ between the two current frames.

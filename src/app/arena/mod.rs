@@ -42,6 +42,8 @@ struct Run {
     order: Vec<String>,
     out: PathBuf,
     started: Instant,
+    /// Set when the Summary arrives.
+    elapsed: Option<Duration>,
     total: usize,
     done: usize,
     eta: Option<Duration>,
@@ -132,6 +134,7 @@ impl ArenaTab {
                         StopReason::Sprt(d) => format!("Arena stopped by the SPRT: {d:?}"),
                         StopReason::Error(e) => format!("Arena stopped: {e}"),
                     };
+                    run.elapsed = Some(outcome.elapsed);
                     self.outcome = Some(*outcome);
                     finished = true;
                     changed = false;
@@ -199,6 +202,7 @@ impl ArenaTab {
                     order,
                     out,
                     started: Instant::now(),
+                    elapsed: None,
                     total: 0,
                     done: 0,
                     eta: None,
@@ -415,7 +419,7 @@ impl ArenaTab {
                 "{}/{} games · {} elapsed · {eta}{}",
                 run.done,
                 run.total,
-                fmt_duration(run.started.elapsed()),
+                fmt_duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
                 if run.paused { " · paused" } else { "" }
             );
             ui.add(egui::ProgressBar::new(frac).text(text));
@@ -453,7 +457,7 @@ impl ArenaTab {
                         }
                         let winner = r.winner_label().unwrap_or("none").to_string();
                         let text = format!(
-                            "{} vs {} · g{} · winner {} · {} turns · HP {:.0}–{:.0}{}",
+                            "{} vs {} · g{} · winner {} · {} turns · HP {:.0} : {:.0}{}",
                             r.algo1,
                             r.algo2,
                             r.game,
@@ -524,6 +528,8 @@ fn win_rate_plot(ui: &mut Ui, s: &Summary) {
         .height(180.0)
         .include_y(0.0)
         .include_y(100.0)
+        .include_x(-0.6)
+        .include_x(s.algos.len() as f64 - 0.4)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
