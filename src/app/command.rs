@@ -74,9 +74,12 @@ pub enum Command {
     ToggleHelp,
     ResetView,
     CopyPythonToClipboard,
-    /// Show one of the studio's views.
+    /// Switch the studio's view (top-bar tabs).
     SetView(super::top_bar::View),
-    /// Open a replay in the viewer.
+    /// Open a replay (a finished arena match) in the replay viewer.
     OpenReplay(PathBuf),
     OpenReplayDialog,
+    /// Two replays side by side (the Arena tab's comparison view).
+    CompareDialog,
+    Compare(PathBuf, PathBuf),
 }

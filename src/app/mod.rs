@@ -1,6 +1,7 @@
 //! Terminal Studio's desktop app (eframe/egui): the top bar with the studio's views, the map
 //! editor, the status bar. Persisted [`Settings`] are kept apart from runtime resources.
 
+pub mod arena;
 pub mod board;
 pub mod command;
 pub mod editor;
@@ -42,6 +43,8 @@ pub struct StudioApp {
     pub editor: Editor,
     /// The Replays / Debugger views.
     pub viewer: viewer::Viewer,
+    /// The Arena tab (runtime state: the running arena, results, comparison).
+    pub arena: arena::ArenaTab,
     /// The window's context (None in tests: the viewer then runs the session inline).
     ctx: Option<egui::Context>,
     rt: Runtime,
@@ -70,7 +73,8 @@ impl StudioApp {
             last_title: String::new(),
             copy: None,
         };
-        StudioApp { settings, editor, viewer: viewer::Viewer::default(), ctx: None, rt }
+        let arena = arena::ArenaTab::new(&settings.ruleset);
+        StudioApp { settings, editor, viewer: viewer::Viewer::default(), arena, ctx: None, rt }
     }
 
     /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
@@ -115,15 +119,23 @@ impl StudioApp {
         if self.rt.icons.is_none() {
             self.rt.icons = Some(icons::IconTextures::load(&ctx));
         }
-        let in_viewer = matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays);
-        // The editor's shortcuts edit the layout: not while a replay is viewed.
-        let mut commands = if in_viewer { Vec::new() } else { shortcuts::read(&ctx) };
+        let mut commands = shortcuts::read(&ctx);
+        if self.rt.view != top_bar::View::Editor {
+            // The editor's shortcuts act on the board: not while another view is showing.
+            commands.retain(|c| matches!(c, Command::ToggleHelp | Command::SetTheme(_)));
+        }
         commands.extend(dropped_files(&ctx));
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
         });
-        if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
+        if self.rt.view == top_bar::View::Arena {
+            egui::Panel::bottom("status-bar").show(ui, |ui| {
+                status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
+            });
+            let dark = self.settings.theme.is_dark();
+            commands.extend(self.arena.show(ui, self.rt.icons.as_ref(), dark));
+        } else if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
             let debugger = self.rt.view == top_bar::View::Debugger;
             let dark = self.settings.theme.is_dark();
             let opened = self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark);
@@ -360,6 +372,23 @@ impl StudioApp {
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
             Command::SetView(v) => self.rt.view = v,
             Command::OpenReplay(p) => self.open_replay(&p),
+            Command::CompareDialog => {
+                let pick = |title: &str| {
+                    rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()
+                };
+                if let Some(a) = pick("First replay (A)")
+                    && let Some(b) = pick("Second replay (B)")
+                {
+                    self.apply(Command::Compare(a, b));
+                }
+            }
+            Command::Compare(a, b) => match self.arena.open_compare(&a, &b) {
+                Ok(()) => {
+                    self.rt.view = top_bar::View::Arena;
+                    self.rt.message = format!("Comparing {} and {}", display_name(&a), display_name(&b));
+                }
+                Err(e) => self.rt.message = format!("Compare failed: {e}"),
+            },
             Command::OpenReplayDialog => {
                 if let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file() {
                     self.open_replay(&p);

@@ -26,7 +26,7 @@ impl View {
     }
 
     pub fn available(self) -> bool {
-        matches!(self, View::Editor | View::Debugger | View::Replays)
+        true
     }
 }
 
@@ -44,6 +44,7 @@ pub fn show(ui: &mut Ui, view: View, settings: &Settings) -> Vec<Command> {
                 ("Export Python…", "", Command::ExportPythonDialog),
                 ("Copy Python snippet", "", Command::CopyPythonToClipboard),
                 ("Export PNG…", "", Command::ExportPngDialog),
+                ("Compare replays…", "", Command::CompareDialog),
             ];
             for (label, shortcut, command) in items {
                 let button = egui::Button::new(label).shortcut_text(shortcut);

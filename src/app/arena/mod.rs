@@ -1,0 +1,574 @@
+//! The Arena tab: pick algos, games, jobs, ruleset and output folder; run an arena on its own
+//! threads (`crate::arena::start_arena`) while the UI polls its events every frame; live
+//! results table, win-rate plot with Wilson whiskers, progress with ETA, finished matches
+//! (click: open the replay), and two matches side by side ([`compare`]).
+
+pub mod compare;
+
+use super::command::Command;
+use super::icons::IconTextures;
+use crate::arena::{
+    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, StopReason, Summary,
+    algo_label, default_jobs, summarize,
+};
+use crate::engine::presets::{PRESETS, load_config};
+use egui::{Color32, Ui};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the arena panels ask for; applied after the panels are drawn.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArenaAction {
+    AddAlgo(PathBuf),
+    AddAlgoDialog,
+    RemoveAlgo(usize),
+    OutputDialog,
+    Start,
+    Pause,
+    Resume,
+    Cancel,
+    /// Toggle a finished match (by index) in the two-match comparison selection.
+    ToggleCompare(usize),
+    CompareSelected,
+    CloseCompare,
+    OpenReplay(PathBuf),
+}
+
+/// A running (or finished) arena.
+struct Run {
+    handle: Option<ArenaHandle>,
+    order: Vec<String>,
+    out: PathBuf,
+    started: Instant,
+    /// Set when the Summary arrives.
+    elapsed: Option<Duration>,
+    total: usize,
+    done: usize,
+    eta: Option<Duration>,
+    paused: bool,
+}
+
+/// The tab's state: the form, the run, the results, the comparison. Runtime only.
+pub struct ArenaTab {
+    pub algos: Vec<PathBuf>,
+    pub path_text: String,
+    pub games_text: String,
+    pub jobs_text: String,
+    pub ruleset: String,
+    /// Empty: a fresh folder under the app's data dir.
+    pub out_text: String,
+    run: Option<Run>,
+    pub records: Vec<MatchRecord>,
+    pub summary: Option<Summary>,
+    /// The final outcome, once the Summary event has arrived.
+    pub outcome: Option<ArenaOutcome>,
+    pub log: Vec<String>,
+    pub message: String,
+    selected: Vec<usize>,
+    pub compare: Option<compare::Compare>,
+}
+
+impl ArenaTab {
+    pub fn new(ruleset: &str) -> ArenaTab {
+        ArenaTab {
+            algos: Vec::new(),
+            path_text: String::new(),
+            games_text: "10".into(),
+            jobs_text: default_jobs().to_string(),
+            ruleset: ruleset.to_string(),
+            out_text: String::new(),
+            run: None,
+            records: Vec::new(),
+            summary: None,
+            outcome: None,
+            log: Vec::new(),
+            message: String::new(),
+            selected: Vec::new(),
+            compare: None,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.handle.is_some())
+    }
+
+    /// Drains the arena's events (never blocks).
+    pub fn poll(&mut self) {
+        let Some(run) = self.run.as_mut() else { return };
+        let Some(handle) = run.handle.as_ref() else { return };
+        let mut changed = false;
+        let mut finished = false;
+        while let Ok(ev) = handle.events.try_recv() {
+            match ev {
+                ArenaEvent::Started { total, already_done, workers } => {
+                    run.total = total;
+                    run.done = already_done;
+                    self.log.push(format!("Started: {total} games on {workers} workers"));
+                }
+                ArenaEvent::MatchStarted { .. } => {}
+                ArenaEvent::MatchFinished(r) => {
+                    self.records.push(*r);
+                    changed = true;
+                }
+                ArenaEvent::Progress { done, total, eta } => {
+                    run.done = done;
+                    run.total = total;
+                    run.eta = eta;
+                }
+                ArenaEvent::SprtStop { decision, llr } => {
+                    self.log.push(format!("SPRT stop: {decision:?} (LLR {llr:.2})"));
+                }
+                ArenaEvent::Warning(w) => self.log.push(format!("Warning: {w}")),
+                ArenaEvent::Summary(outcome) => {
+                    self.summary = Some(outcome.summary.clone());
+                    self.message = match &outcome.stop {
+                        StopReason::Completed => format!(
+                            "Arena finished: {} matches in {:.1} s, results in {}",
+                            outcome.summary.matches,
+                            outcome.elapsed.as_secs_f64(),
+                            run.out.display()
+                        ),
+                        StopReason::Cancelled => format!("Arena cancelled after {} matches", outcome.summary.matches),
+                        StopReason::Sprt(d) => format!("Arena stopped by the SPRT: {d:?}"),
+                        StopReason::Error(e) => format!("Arena stopped: {e}"),
+                    };
+                    run.elapsed = Some(outcome.elapsed);
+                    self.outcome = Some(*outcome);
+                    finished = true;
+                    changed = false;
+                }
+            }
+        }
+        if changed {
+            self.summary = Some(summarize(&self.records, &run.order));
+        }
+        if finished && let Some(h) = run.handle.take() {
+            // The Summary is the last event: the threads are ending.
+            let _ = h.wait();
+        }
+    }
+
+    fn start(&mut self) {
+        if self.is_running() {
+            return;
+        }
+        let games: u32 = match self.games_text.trim().parse() {
+            Ok(g) if g > 0 => g,
+            _ => {
+                self.message = "Games per pairing: a positive number".into();
+                return;
+            }
+        };
+        let jobs: usize = match self.jobs_text.trim().parse() {
+            Ok(j) => j,
+            _ => {
+                self.message = "Jobs: a number (0 = all cores)".into();
+                return;
+            }
+        };
+        let config = match load_config(&self.ruleset) {
+            Ok(c) => c,
+            Err(e) => {
+                self.message = format!("Ruleset: {e}");
+                return;
+            }
+        };
+        let entrants: Vec<Entrant> =
+            self.algos.iter().map(|p| Entrant { label: algo_label(p), path: p.clone() }).collect();
+        let order: Vec<String> = entrants.iter().map(|e| e.label.clone()).collect();
+        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1);
+        let plan = match Plan::new(entrants, Format::RoundRobin, games, seed) {
+            Ok(p) => p,
+            Err(e) => {
+                self.message = format!("Arena: {e}");
+                return;
+            }
+        };
+        let out = if self.out_text.trim().is_empty() { fresh_out_dir() } else { PathBuf::from(self.out_text.trim()) };
+        let mut spec = ArenaSpec::new(plan, Arc::new(config), out.clone());
+        spec.jobs = jobs;
+        match crate::arena::start_arena(spec) {
+            Ok(handle) => {
+                self.records.clear();
+                self.summary = None;
+                self.outcome = None;
+                self.selected.clear();
+                self.log.clear();
+                self.message = format!("Arena running, results in {}", out.display());
+                self.run = Some(Run {
+                    handle: Some(handle),
+                    order,
+                    out,
+                    started: Instant::now(),
+                    elapsed: None,
+                    total: 0,
+                    done: 0,
+                    eta: None,
+                    paused: false,
+                });
+            }
+            Err(e) => self.message = format!("Arena not started: {e}"),
+        }
+    }
+
+    /// Applies one action; commands for the app come back.
+    pub fn apply(&mut self, action: ArenaAction) -> Vec<Command> {
+        match action {
+            ArenaAction::AddAlgo(p) => {
+                if p.as_os_str().is_empty() {
+                } else if !p.exists() {
+                    self.message = format!("No such folder: {}", p.display());
+                } else if self.algos.iter().any(|a| algo_label(a) == algo_label(&p)) {
+                    self.message = format!("{} is already in the list", algo_label(&p));
+                } else {
+                    self.algos.push(p);
+                    self.path_text.clear();
+                }
+            }
+            ArenaAction::AddAlgoDialog => {
+                if let Some(p) = rfd::FileDialog::new().pick_folder() {
+                    return self.apply(ArenaAction::AddAlgo(p));
+                }
+            }
+            ArenaAction::RemoveAlgo(i) => {
+                if i < self.algos.len() {
+                    self.algos.remove(i);
+                }
+            }
+            ArenaAction::OutputDialog => {
+                if let Some(p) = rfd::FileDialog::new().pick_folder() {
+                    self.out_text = p.display().to_string();
+                }
+            }
+            ArenaAction::Start => self.start(),
+            ArenaAction::Pause | ArenaAction::Resume => {
+                if let Some(run) = self.run.as_mut()
+                    && let Some(h) = run.handle.as_ref()
+                {
+                    if action == ArenaAction::Pause {
+                        h.pause();
+                    } else {
+                        h.resume();
+                    }
+                    run.paused = action == ArenaAction::Pause;
+                }
+            }
+            ArenaAction::Cancel => {
+                if let Some(h) = self.run.as_ref().and_then(|r| r.handle.as_ref()) {
+                    h.resume();
+                    h.cancel();
+                    self.message = "Cancelling: the matches in flight are stopped".into();
+                }
+            }
+            ArenaAction::ToggleCompare(i) => {
+                if let Some(pos) = self.selected.iter().position(|&s| s == i) {
+                    self.selected.remove(pos);
+                } else {
+                    self.selected.push(i);
+                    if self.selected.len() > 2 {
+                        self.selected.remove(0);
+                    }
+                }
+            }
+            ArenaAction::CompareSelected => {
+                if let [a, b] = self.selected[..] {
+                    let (pa, pb) = (self.records[a].replay.clone(), self.records[b].replay.clone());
+                    return vec![Command::Compare(pa.into(), pb.into())];
+                }
+                self.message = "Pick two finished matches to compare".into();
+            }
+            ArenaAction::CloseCompare => self.compare = None,
+            ArenaAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
+        }
+        Vec::new()
+    }
+
+    /// Opens two replays side by side.
+    pub fn open_compare(&mut self, a: &Path, b: &Path) -> Result<(), String> {
+        self.compare = Some(compare::Compare::open(a, b)?);
+        Ok(())
+    }
+
+    /// The tab, one frame: the setup panel on the left, results or the comparison in the centre.
+    pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
+        self.poll();
+        if self.is_running() {
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+        let mut actions = Vec::new();
+        egui::Panel::left("arena-setup").resizable(false).default_size(300.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.setup(ui)));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(c) = self.compare.as_mut() {
+                if c.show(ui, icons, dark) {
+                    actions.push(ArenaAction::CloseCompare);
+                }
+            } else {
+                actions.extend(self.results(ui));
+            }
+        });
+        let mut commands = Vec::new();
+        for a in actions {
+            commands.extend(self.apply(a));
+        }
+        commands
+    }
+
+    fn setup(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
+        let running = self.is_running();
+        ui.heading("Arena");
+        ui.label(egui::RichText::new("Algos").strong());
+        if self.algos.is_empty() {
+            ui.weak("No algos yet: add two or more folders");
+        }
+        for (i, a) in self.algos.iter().enumerate() {
+            ui.horizontal(|ui| {
+                if ui.add_enabled(!running, egui::Button::new("x")).on_hover_text("Remove").clicked() {
+                    out.push(ArenaAction::RemoveAlgo(i));
+                }
+                ui.label(algo_label(a)).on_hover_text(a.display().to_string());
+            });
+        }
+        ui.add_enabled_ui(!running, |ui| {
+            if ui.button("Add algo folder…").clicked() {
+                out.push(ArenaAction::AddAlgoDialog);
+            }
+            let label = ui.label("Algo path");
+            ui.horizontal(|ui| {
+                let field = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.path_text)
+                            .hint_text("paste a folder path")
+                            .desired_width(200.0),
+                    )
+                    .labelled_by(label.id);
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Add").clicked() || enter {
+                    out.push(ArenaAction::AddAlgo(PathBuf::from(self.path_text.trim())));
+                }
+            });
+            ui.separator();
+            egui::Grid::new("arena-form").num_columns(2).show(ui, |ui| {
+                let l = ui.label("Games per pairing");
+                ui.add(egui::TextEdit::singleline(&mut self.games_text).desired_width(60.0)).labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Jobs");
+                ui.add(egui::TextEdit::singleline(&mut self.jobs_text).desired_width(60.0))
+                    .labelled_by(l.id)
+                    .on_hover_text("Matches at once (0 = all cores)");
+                ui.end_row();
+            });
+            egui::ComboBox::from_label("Ruleset").selected_text(self.ruleset.clone()).show_ui(ui, |ui| {
+                for (slug, description, _) in PRESETS {
+                    if ui.selectable_label(self.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
+                        self.ruleset = slug.to_string();
+                    }
+                }
+            });
+            let l = ui.label("Output folder");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.out_text)
+                        .hint_text("automatic (data dir)")
+                        .desired_width(200.0),
+                )
+                .labelled_by(l.id)
+                .on_hover_text(format!("Empty: a new folder under {}", arena_data_dir().display()));
+                if ui.button("…").on_hover_text("Pick a folder").clicked() {
+                    out.push(ArenaAction::OutputDialog);
+                }
+            });
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.add_enabled(!running && self.algos.len() >= 2, egui::Button::new("Start")).clicked() {
+                out.push(ArenaAction::Start);
+            }
+            let paused = self.run.as_ref().is_some_and(|r| r.paused);
+            let label = if paused { "Resume" } else { "Pause" };
+            if ui.add_enabled(running, egui::Button::new(label)).clicked() {
+                out.push(if paused { ArenaAction::Resume } else { ArenaAction::Pause });
+            }
+            if ui.add_enabled(running, egui::Button::new("Cancel")).clicked() {
+                out.push(ArenaAction::Cancel);
+            }
+        });
+        if !self.message.is_empty() {
+            ui.label(egui::RichText::new(&self.message).small());
+        }
+        for l in self.log.iter().rev().take(6) {
+            ui.weak(l);
+        }
+        out
+    }
+
+    fn results(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
+        if let Some(run) = &self.run {
+            let frac = if run.total > 0 { run.done as f32 / run.total as f32 } else { 0.0 };
+            let eta = match (run.handle.is_some(), run.eta) {
+                (false, _) => "done".to_string(),
+                (true, Some(d)) => format!("ETA {}", fmt_duration(d)),
+                (true, None) => "ETA …".to_string(),
+            };
+            let text = format!(
+                "{}/{} games · {} elapsed · {eta}{}",
+                run.done,
+                run.total,
+                fmt_duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
+                if run.paused { " · paused" } else { "" }
+            );
+            ui.add(egui::ProgressBar::new(frac).text(text));
+        } else {
+            ui.weak(
+                "Add algos on the left and press Start. Results, a win-rate plot and the finished matches appear here.",
+            );
+        }
+        if let Some(s) = &self.summary {
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new(if self.outcome.is_some() { "Summary" } else { "Live results" }).strong());
+            results_table(ui, s);
+            ui.add_space(4.0);
+            win_rate_plot(ui, s);
+        }
+        if !self.records.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(format!("Finished matches ({})", self.records.len())).strong());
+                let ready = self.selected.len() == 2;
+                if ui
+                    .add_enabled(ready, egui::Button::new("Compare two matches"))
+                    .on_disabled_hover_text("Tick two matches (the boxes on the left)")
+                    .clicked()
+                {
+                    out.push(ArenaAction::CompareSelected);
+                }
+                ui.weak("click a match to open its replay");
+            });
+            egui::ScrollArea::vertical().id_salt("arena-matches").show(ui, |ui| {
+                for (i, r) in self.records.iter().enumerate().rev() {
+                    ui.horizontal(|ui| {
+                        let mut ticked = self.selected.contains(&i);
+                        if ui.checkbox(&mut ticked, "").on_hover_text("Select for comparison").changed() {
+                            out.push(ArenaAction::ToggleCompare(i));
+                        }
+                        let winner = r.winner_label().unwrap_or("none").to_string();
+                        let text = format!(
+                            "{} vs {} · g{} · winner {} · {} turns · HP {:.0} : {:.0}{}",
+                            r.algo1,
+                            r.algo2,
+                            r.game,
+                            winner,
+                            r.turns,
+                            r.players[0].hp,
+                            r.players[1].hp,
+                            r.error.as_deref().map(|e| format!(" · error: {e}")).unwrap_or_default()
+                        );
+                        if ui.selectable_label(false, text).on_hover_text(&r.replay).clicked() && !r.replay.is_empty() {
+                            out.push(ArenaAction::OpenReplay(PathBuf::from(&r.replay)));
+                        }
+                    });
+                }
+            });
+        }
+        out
+    }
+}
+
+fn results_table(ui: &mut Ui, s: &Summary) {
+    egui::Grid::new("arena-results").striped(true).num_columns(9).show(ui, |ui| {
+        for h in [
+            "Algo",
+            "Games",
+            "W/L",
+            "Win rate (95 %)",
+            "Crashes",
+            "Timeouts",
+            "Penalties",
+            "HP margin",
+            "Turns",
+            "Rating",
+        ] {
+            ui.label(egui::RichText::new(h).strong());
+        }
+        ui.end_row();
+        for a in &s.algos {
+            let (lo, hi) = a.wilson95();
+            ui.label(&a.label);
+            ui.label(a.games.to_string());
+            ui.label(format!("{}/{}", a.wins, a.losses));
+            ui.label(format!("{:.0} % [{:.0}–{:.0}]", a.win_rate() * 100.0, lo * 100.0, hi * 100.0));
+            ui.label(format!("{}", a.crashes + a.failed_to_load));
+            ui.label(format!("{}", a.hard_timeouts));
+            ui.label(format!("{} ({} HP)", a.time_penalty_turns, a.time_penalty_hp));
+            ui.label(format!("{:+.1}", a.mean_hp_margin()));
+            ui.label(format!("{:.1}", a.mean_turns()));
+            match s.ratings.iter().find(|r| r.label == a.label) {
+                Some(r) => ui.label(format!("{:.0} ± {:.0}", r.elo, r.sd)),
+                None => ui.label("–"),
+            };
+            ui.end_row();
+        }
+    });
+}
+
+fn win_rate_plot(ui: &mut Ui, s: &Summary) {
+    use egui_plot::{Bar, BarChart, Line, Plot, PlotPoints};
+    let bars: Vec<Bar> = s
+        .algos
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Bar::new(i as f64, a.win_rate() * 100.0).width(0.5).name(&a.label))
+        .collect();
+    let labels: Vec<String> = s.algos.iter().map(|a| a.label.clone()).collect();
+    Plot::new("arena-win-rate")
+        .height(180.0)
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(-0.6)
+        .include_x(s.algos.len() as f64 - 0.4)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .y_axis_label("win rate %")
+        .x_axis_formatter(move |m, _| {
+            let i = m.value.round();
+            if (m.value - i).abs() < 1e-6 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new("win rate", bars).color(Color32::from_rgb(90, 140, 220)));
+            for (i, a) in s.algos.iter().enumerate() {
+                let (lo, hi) = a.wilson95();
+                let x = i as f64;
+                let whisker = |pts: Vec<[f64; 2]>| {
+                    Line::new("95 % interval", PlotPoints::from(pts)).color(Color32::from_rgb(240, 170, 40)).width(2.0)
+                };
+                plot.line(whisker(vec![[x, lo * 100.0], [x, hi * 100.0]]));
+                plot.line(whisker(vec![[x - 0.1, lo * 100.0], [x + 0.1, lo * 100.0]]));
+                plot.line(whisker(vec![[x - 0.1, hi * 100.0], [x + 0.1, hi * 100.0]]));
+            }
+        });
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 { format!("{}h{:02}m", s / 3600, (s / 60) % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
+}
+
+/// `<data dir>/terminal-studio/arena`.
+pub fn arena_data_dir() -> PathBuf {
+    super::editor::files::autosave_path().parent().map(|p| p.join("arena")).unwrap_or_else(std::env::temp_dir)
+}
+
+/// A new, unique output folder for one run.
+fn fresh_out_dir() -> PathBuf {
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    arena_data_dir().join(format!("run-{stamp}"))
+}
