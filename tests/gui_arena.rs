@@ -76,12 +76,13 @@ fn run_a_two_algo_arena_from_the_tab() {
     assert!(out.path().join("run/results.jsonl").exists());
     assert_eq!(h.state().arena.records.len(), 4);
 
-    // Clicking a finished match asks to open its replay.
+    // Clicking a finished match opens its replay in the debugger.
     let first = h.state().arena.records[3].clone();
     h.query_all_by_label_contains(" · g").next().expect("a match row").click();
     h.run_ok();
-    assert!(h.state().message().starts_with("Open replay: "), "{}", h.state().message());
-    assert!(h.state().message().ends_with(&first.replay), "{}", h.state().message());
+    assert_eq!(h.state().view(), View::Debugger);
+    let opened = h.state().viewer.path.clone().expect("a replay opened in the viewer");
+    assert!(opened.ends_with(&first.replay), "{} vs {}", opened.display(), first.replay);
 }
 
 fn two_replays() -> (PathBuf, PathBuf) {
