@@ -89,6 +89,8 @@ pub struct Game {
     pub early_2020: bool,
     /// Indices of units by role, rebuilt only when the unit list changes.
     pub(crate) roles: RoleIndex,
+    /// Reused buffer for the attack step's in-reach lists.
+    pub(crate) reach_scratch: Vec<(usize, i32)>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
     pub target_log: Option<Vec<super::targeting::TargetChoice>>,
@@ -123,6 +125,7 @@ impl Game {
             over: false,
             early_2020: false,
             roles: RoleIndex::default(),
+            reach_scratch: Vec::new(),
             target_log: None,
         }
     }

@@ -206,7 +206,8 @@ impl Game {
             mobile_rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
         }
         let mut group: Option<(Tile, usize, Player)> = None;
-        let mut in_reach: Vec<(usize, i32)> = Vec::new();
+        let mut in_reach = std::mem::take(&mut self.reach_scratch);
+        in_reach.clear();
         for &i in &roles.attackers {
             let a = &self.units[i];
             if a.fate == Fate::Breaching {
@@ -267,6 +268,7 @@ impl Game {
             });
         }
         self.roles = roles;
+        self.reach_scratch = in_reach;
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
@@ -275,12 +277,7 @@ impl Game {
             return;
         }
         let mut structures_died = false;
-        let mut kept = Vec::with_capacity(self.units.len());
-        for u in std::mem::take(&mut self.units) {
-            if !u.is_dead() && u.fate == Fate::Active {
-                kept.push(u);
-                continue;
-            }
+        for u in self.units.iter().filter(|u| u.is_dead() || u.fate != Fate::Active) {
             if u.is_structure {
                 structures_died = true;
                 if self.structure_at[u.tile.index()] == u.id {
@@ -300,7 +297,7 @@ impl Game {
                 });
             }
         }
-        self.units = kept;
+        self.units.retain(|u| !u.is_dead() && u.fate == Fate::Active);
         self.roles.valid = false;
         if structures_died {
             self.board_changed();
