@@ -50,13 +50,21 @@ pub struct TargetChoice {
     pub criterion: Criterion,
 }
 
-type Key = (bool, i32, f32, i32, i32, u32);
+/// The targeting key (MECHANICS.md §10); the smaller key wins: mobile units before
+/// structures, nearest, weakest, nearest the attacker's own back row, nearest a side edge,
+/// newest. The engine's tick and the explaining variant both use it.
+pub(crate) type Key = (bool, i32, f32, i32, i32, u32);
 
-fn key(a: &Unit, t: &Unit) -> Key {
-    let d2 = a.tile.dist2(t.tile);
+/// The key of target `t` for attacker `a` at squared distance `d2`.
+#[inline]
+pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32) -> Key {
     let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
     let side = -(2 * t.tile.x - 27).abs();
     (t.is_structure, d2, t.health, row, side, u32::MAX - t.id)
+}
+
+fn key(a: &Unit, t: &Unit) -> Key {
+    target_key(a, t, a.tile.dist2(t.tile))
 }
 
 fn less(a: &Key, b: &Key) -> bool {

@@ -6,6 +6,7 @@ use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent,
 use super::game::Game;
 use super::geometry::{BOARD_SIZE, CELLS, Player, Tile};
 use super::resources::round1;
+use super::targeting::{Key, target_key};
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
 
@@ -305,15 +306,6 @@ impl Game {
     }
 }
 
-/// Targeting key (MECHANICS.md §10); the smaller key wins: nearest, weakest, nearest the
-/// attacker's own back row, nearest a side edge, newest.
-#[inline]
-fn target_key(a: &Unit, t: &Unit, d2: i32) -> (i32, f32, i32, i32, u32) {
-    let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
-    let side = -(2 * t.tile.x - 27).abs();
-    (d2, t.health, row, side, u32::MAX - t.id)
-}
-
 #[inline]
 fn is_candidate(a: &Unit, t: &Unit) -> bool {
     t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
@@ -373,20 +365,16 @@ fn gather_in_reach(
     }
 }
 
-/// `target_key` preceded by "is a structure" (mobile units first).
-type FullKey = (bool, i32, f32, i32, i32, u32);
-
 /// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
 /// structures, then the smallest `target_key`.
 fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit) -> Option<usize> {
-    let mut best: Option<(usize, FullKey)> = None;
+    let mut best: Option<(usize, Key)> = None;
     for &(j, d2) in in_reach {
         let t = &units[j];
         if !is_candidate(a, t) {
             continue;
         }
-        let (d, h, row, side, age) = target_key(a, t, d2);
-        let key = (t.is_structure, d, h, row, side, age);
+        let key = target_key(a, t, d2);
         if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
         }
