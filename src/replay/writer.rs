@@ -97,11 +97,26 @@ fn stats(out: &mut String, s: &Stats, with_time: bool) {
     out.push(']');
 }
 
+/// Opens an event entry: `[` then its tiles and (if any) its amount, comma-separated, ready
+/// for the entry's tail (`,type,"id",…]`), which every event list writes the same way.
+fn event_head(o: &mut String, tiles: &[Tile], amount: Option<f32>) {
+    o.push('[');
+    for (i, t) in tiles.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        tile(o, *t);
+    }
+    if let Some(a) = amount {
+        o.push(',');
+        fmt_f32(o, a);
+    }
+}
+
 fn events(out: &mut String, e: &Events) {
     out.push_str("{\"selfDestruct\":");
     list(out, &e.self_destruct, |o, x| {
-        o.push('[');
-        tile(o, x.tile);
+        event_head(o, &[x.tile], None);
         o.push(',');
         list(o, &x.victims, |o, t| tile(o, *t));
         o.push(',');
@@ -110,68 +125,42 @@ fn events(out: &mut String, e: &Events) {
     });
     out.push_str(",\"breach\":");
     list(out, &e.breach, |o, x| {
-        o.push('[');
-        tile(o, x.tile);
-        o.push(',');
-        fmt_f32(o, x.damage);
+        event_head(o, &[x.tile], Some(x.damage));
         let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
     });
     out.push_str(",\"damage\":");
     list(out, &e.damage, |o, x| {
-        o.push('[');
-        tile(o, x.tile);
-        o.push(',');
-        fmt_f32(o, x.damage);
+        event_head(o, &[x.tile], Some(x.damage));
         let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
     });
     out.push_str(",\"shield\":");
     list(out, &e.shield, |o, x| {
-        o.push('[');
-        tile(o, x.from);
-        o.push(',');
-        tile(o, x.to);
-        o.push(',');
-        fmt_f32(o, x.amount);
+        event_head(o, &[x.from, x.to], Some(x.amount));
         let _ = write!(o, ",{},\"{}\",\"{}\",{}]", x.support_type, x.support_id, x.target_id, x.owner.number());
     });
     out.push_str(",\"move\":");
     list(out, &e.moves, |o, x| {
-        o.push('[');
-        tile(o, x.from);
-        o.push(',');
-        tile(o, x.to);
+        event_head(o, &[x.from, x.to], None);
         let _ = write!(o, ",[0,0],{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
     });
     out.push_str(",\"spawn\":");
     list(out, &e.spawn, |o, x| {
-        o.push('[');
-        tile(o, x.tile);
+        event_head(o, &[x.tile], None);
         let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
     });
     out.push_str(",\"death\":");
     list(out, &e.death, |o, x| {
-        o.push('[');
-        tile(o, x.tile);
+        event_head(o, &[x.tile], None);
         let _ = write!(o, ",{},\"{}\",{},{}]", x.unit_type, x.id, x.owner.number(), x.removed);
     });
     out.push_str(",\"attack\":");
     list(out, &e.attack, |o, x| {
-        o.push('[');
-        tile(o, x.from);
-        o.push(',');
-        tile(o, x.to);
-        o.push(',');
-        fmt_f32(o, x.damage);
+        event_head(o, &[x.from, x.to], Some(x.damage));
         let _ = write!(o, ",{},\"{}\",\"{}\",{}]", x.attacker_type, x.attacker_id, x.target_id, x.owner.number());
     });
     out.push_str(",\"melee\":");
     list(out, &e.melee, |o, x| {
-        o.push('[');
-        tile(o, x.from);
-        o.push(',');
-        tile(o, x.to);
-        o.push(',');
-        fmt_f32(o, x.damage);
+        event_head(o, &[x.from, x.to], Some(x.damage));
         let _ = write!(o, ",{},\"{}\",{}]", x.unit_type, x.id, x.owner.number());
     });
     out.push('}');
