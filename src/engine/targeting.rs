@@ -56,12 +56,15 @@ pub struct TargetChoice {
 pub(crate) type Key = (bool, i32, f32, i32, i32, u64);
 
 /// The key of target `t` for attacker `a` at squared distance `d2`. `early_2020` selects
-/// that engine build's "newest" tie-break (`id_order`).
+/// that engine build's rules: health without shields, and its "newest" order (`id_order`).
 #[inline]
 pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32, early_2020: bool) -> Key {
     let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
     let side = -(2 * t.tile.x - 27).abs();
-    (t.is_structure, d2, t.health, row, side, u64::MAX - id_order(t.id, early_2020))
+    // The early-2020 build compared health without shields: a shielded Demolisher (5 + 12)
+    // was hit before an unshielded Scout (11) at the same distance (docs/fidelity.md).
+    let health = if early_2020 { t.base_health } else { t.health };
+    (t.is_structure, d2, health, row, side, u64::MAX - id_order(t.id, early_2020))
 }
 
 /// The rank of an id in the last tie-break; the highest rank wins. Current engines compare
