@@ -159,3 +159,21 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
     let (j, b) = best?;
     Some((j, second.map_or(Criterion::Single, |s| deciding(&b, &s))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::id_order;
+
+    /// `id_order` with `early_2020` must sort ids exactly as their decimal strings sort.
+    #[test]
+    fn early_2020_id_order_is_the_decimal_string_order() {
+        let ids = [0u32, 1, 2, 9, 10, 11, 19, 99, 100, 101, 109, 110, 999, 1000, 123_456_789, 999_999_999, u32::MAX];
+        for &a in &ids {
+            for &b in &ids {
+                let text = a.to_string().cmp(&b.to_string());
+                assert_eq!(id_order(a, true).cmp(&id_order(b, true)), text, "{a} vs {b}");
+                assert_eq!(id_order(a, false).cmp(&id_order(b, false)), a.cmp(&b), "{a} vs {b}");
+            }
+        }
+    }
+}
