@@ -252,6 +252,52 @@ fn newest_wins_a_full_tie() {
     assert_eq!(hit.target_id, 601);
 }
 
+/// The first Turret shot at two player-2 Scouts stacked at (13,15), both given as
+/// `(id, base health, shield)`, in a game with or without the early-2020 rules.
+fn turret_target_in_stack(early_2020: bool, scouts: [(u32, f32, f32); 2]) -> u32 {
+    let mut g = game("live-2022");
+    g.early_2020 = early_2020;
+    apply(&mut g, &[Command::spawn(TURRET, 13, 13)], &[]);
+    for (id, base, shield) in scouts {
+        let mut u = terminal_studio::engine::unit::Unit::new_mobile(
+            id,
+            SCOUT as u8,
+            Player::Two,
+            Tile::new(13, 15),
+            base,
+            Edge::BottomLeft,
+        );
+        if shield > 0.0 {
+            u.add_shield(shield, 0.0);
+        }
+        g.insert_unit(u);
+    }
+    let f = g.action_frame();
+    f.events.attack.iter().find(|a| a.attacker_type == TURRET as u8).expect("turret fires").target_id
+}
+
+#[test]
+fn early_2020_build_compares_ids_as_text_in_a_full_tie() {
+    // Every criterion ties but the id: current engines hit the higher id (100), the early-2020
+    // build compared ids as strings, where "99" > "100".
+    let stack = [(99, 15.0, 0.0), (100, 15.0, 0.0)];
+    assert_eq!(turret_target_in_stack(false, stack), 100);
+    assert_eq!(turret_target_in_stack(true, stack), 99);
+    // Same number of digits: both orders agree.
+    let stack = [(101, 15.0, 0.0), (102, 15.0, 0.0)];
+    assert_eq!(turret_target_in_stack(true, stack), 102);
+}
+
+#[test]
+fn early_2020_build_targets_by_health_without_shields() {
+    // Scout 600: 11 health, no shield. Scout 601: 5 health + a 12 shield (shows 17).
+    // Current engines hit the weakest as displayed (600); the early-2020 build ignored
+    // shields and hit 601 (5 < 11).
+    let stack = [(600, 11.0, 0.0), (601, 5.0, 12.0)];
+    assert_eq!(turret_target_in_stack(false, stack), 600);
+    assert_eq!(turret_target_in_stack(true, stack), 601);
+}
+
 #[test]
 fn refund_is_rounded_per_structure() {
     // base-s6 Turret: cost 2, refund 0.75 at full health → 1.5; damaged to 50/75 → 1.0.

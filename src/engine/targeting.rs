@@ -53,18 +53,49 @@ pub struct TargetChoice {
 /// The targeting key (MECHANICS.md §10); the smaller key wins: mobile units before
 /// structures, nearest, weakest, nearest the attacker's own back row, nearest a side edge,
 /// newest. The engine's tick and the explaining variant both use it.
-pub(crate) type Key = (bool, i32, f32, i32, i32, u32);
+pub(crate) type Key = (bool, i32, f32, i32, i32, u64);
 
-/// The key of target `t` for attacker `a` at squared distance `d2`.
+/// The key of target `t` for attacker `a` at squared distance `d2`. `early_2020` selects
+/// that engine build's rules: health without shields, and its "newest" order (`id_order`).
 #[inline]
-pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32) -> Key {
+pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32, early_2020: bool) -> Key {
     let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
     let side = -(2 * t.tile.x - 27).abs();
-    (t.is_structure, d2, t.health, row, side, u32::MAX - t.id)
+    // The early-2020 build compared health without shields: a shielded Demolisher (5 + 12)
+    // was hit before an unshielded Scout (11) at the same distance (docs/fidelity.md).
+    let health = if early_2020 { t.base_health } else { t.health };
+    (t.is_structure, d2, health, row, side, u64::MAX - id_order(t.id, early_2020))
 }
 
-fn key(a: &Unit, t: &Unit) -> Key {
-    target_key(a, t, a.tile.dist2(t.tile))
+/// The rank of an id in the last tie-break; the highest rank wins. Current engines compare
+/// ids as numbers. The early-2020 build compared them as decimal strings, so "99" beats
+/// "100" (all 4,023 fully tied attacks of its replays, docs/fidelity.md). The string order
+/// is encoded as base-11 digits `d + 1`, left-aligned to 10 places with 0 (shorter) padding.
+#[inline]
+pub(crate) fn id_order(id: u32, early_2020: bool) -> u64 {
+    if !early_2020 {
+        return u64::from(id);
+    }
+    let digits = id.checked_ilog10().unwrap_or(0) + 1;
+    let mut rank = 0u64;
+    let mut rest = id;
+    for place in 0..10 {
+        // The digit at this place, counted from the left; 0 once past the last digit.
+        let d = if place < digits {
+            let p = 10u32.pow(digits - 1 - place);
+            let d = rest / p;
+            rest %= p;
+            u64::from(d) + 1
+        } else {
+            0
+        };
+        rank = rank * 11 + d;
+    }
+    rank
+}
+
+fn key(game: &Game, a: &Unit, t: &Unit) -> Key {
+    target_key(a, t, a.tile.dist2(t.tile), game.early_2020)
 }
 
 fn less(a: &Key, b: &Key) -> bool {
@@ -112,7 +143,7 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
         if a.tile.dist2(t.tile) > reach.attack[a.form()][t.form()] {
             continue;
         }
-        let k = key(a, t);
+        let k = key(game, a, t);
         match &best {
             Some((_, b)) if !less(&k, b) => {
                 if second.as_ref().is_none_or(|s| less(&k, s)) {
@@ -127,4 +158,22 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
     }
     let (j, b) = best?;
     Some((j, second.map_or(Criterion::Single, |s| deciding(&b, &s))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_order;
+
+    /// `id_order` with `early_2020` must sort ids exactly as their decimal strings sort.
+    #[test]
+    fn early_2020_id_order_is_the_decimal_string_order() {
+        let ids = [0u32, 1, 2, 9, 10, 11, 19, 99, 100, 101, 109, 110, 999, 1000, 123_456_789, 999_999_999, u32::MAX];
+        for &a in &ids {
+            for &b in &ids {
+                let text = a.to_string().cmp(&b.to_string());
+                assert_eq!(id_order(a, true).cmp(&id_order(b, true)), text, "{a} vs {b}");
+                assert_eq!(id_order(a, false).cmp(&id_order(b, false)), a.cmp(&b), "{a} vs {b}");
+            }
+        }
+    }
 }

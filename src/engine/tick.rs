@@ -234,7 +234,7 @@ impl Game {
                     &mut in_reach,
                 );
             }
-            let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
+            let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
             if self.target_log.is_some() {
                 let explained = super::targeting::explain_target(self, i);
                 let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
@@ -367,14 +367,14 @@ fn gather_in_reach(
 
 /// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
 /// structures, then the smallest `target_key`.
-fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit) -> Option<usize> {
+fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, early_2020: bool) -> Option<usize> {
     let mut best: Option<(usize, Key)> = None;
     for &(j, d2) in in_reach {
         let t = &units[j];
         if !is_candidate(a, t) {
             continue;
         }
-        let key = target_key(a, t, d2);
+        let key = target_key(a, t, d2, early_2020);
         if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
         }

@@ -178,7 +178,7 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
     report.first_divergence = first;
     if early_2020 {
         report.reason = Some(
-            "early-2020 engine build (upgrades echoed as base-type spawns, REPLAY.md §6): its targeting differs from the current engine's in rare ties".into(),
+            "early-2020 engine build (upgrades echoed as base-type spawns, REPLAY.md §6): simulated with its targeting rules (health without shields, ids compared as text; docs/fidelity.md)".into(),
         );
     }
 }
