@@ -3,7 +3,7 @@
 //! between the layers, using [`BoardGeometry`] to map tiles to screen rectangles.
 
 use super::icons::{Icon, IconTextures};
-use crate::engine::geometry::{BOARD_SIZE, Edge, Player, Tile, all_tiles};
+use crate::engine::geometry::{BOARD_SIZE, Edge, HALF, Player, Tile, all_tiles};
 use egui::{Color32, Painter, PointerButton, Pos2, Rect, Response, Sense, Stroke, Ui, Vec2, pos2, vec2};
 use serde::{Deserialize, Serialize};
 
@@ -157,15 +157,46 @@ pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame 
     }
     let geometry = BoardGeometry::new(rect, *view);
     let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, palette.background);
+    draw_background(&painter, &geometry, &palette);
     draw_tiles(&painter, &geometry, &palette);
     let hovered = response.hover_pos().and_then(|p| geometry.tile_at(p));
     BoardFrame { geometry, response, painter, palette, hovered }
 }
 
+/// The first and last playable column of row `y`.
+fn row_extent(y: i32) -> (i32, i32) {
+    if y < HALF { (13 - y, 14 + y) } else { (y - 14, 41 - y) }
+}
+
+/// Paints the background only where no tile will be: under software rendering (llvmpipe)
+/// every covered pixel costs, so the board is painted in one layer rather than a full
+/// background rectangle under the tiles.
+fn draw_background(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
+    let rect = g.rect;
+    let side = g.tile * BOARD_SIZE as f32;
+    let square = Rect::from_min_size(g.origin, Vec2::splat(side));
+    let fill = |r: Rect| {
+        let r = r.intersect(rect);
+        if r.is_positive() {
+            painter.rect_filled(r, 0.0, palette.background);
+        }
+    };
+    // Strips around the bounding square.
+    fill(Rect::from_min_max(rect.min, pos2(rect.max.x, square.min.y)));
+    fill(Rect::from_min_max(pos2(rect.min.x, square.max.y), rect.max));
+    fill(Rect::from_min_max(pos2(rect.min.x, square.min.y), pos2(square.min.x, square.max.y)));
+    fill(Rect::from_min_max(pos2(square.max.x, square.min.y), pos2(rect.max.x, square.max.y)));
+    // Inside the square, the unplayable corners row by row.
+    for y in 0..BOARD_SIZE {
+        let (first, last) = row_extent(y);
+        let top = g.tile_rect(Tile::new(0, y)).min.y;
+        let bottom = top + g.tile;
+        fill(Rect::from_min_max(pos2(square.min.x, top), pos2(g.origin.x + first as f32 * g.tile, bottom)));
+        fill(Rect::from_min_max(pos2(g.origin.x + (last + 1) as f32 * g.tile, top), pos2(square.max.x, bottom)));
+    }
+}
+
 fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
-    let gap = if g.tile >= 10.0 { 1.0 } else { 0.0 };
-    // The grid colour behind the whole diamond shows through the gaps between tiles.
     for t in all_tiles() {
         let owner = t.owner_half().index();
         let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
@@ -176,9 +207,30 @@ fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
         } else {
             palette.half_alt[owner]
         };
-        let r = g.tile_rect(t);
-        painter.rect_filled(r, 0.0, palette.grid);
-        painter.rect_filled(r.shrink(gap * 0.5), 0.0, fill);
+        painter.rect_filled(g.tile_rect(t), 0.0, fill);
+    }
+    // The grid as thin lines on the tile boundaries (not a layer under every tile).
+    if g.tile >= 10.0 {
+        let stroke = Stroke::new(1.0, palette.grid);
+        // Horizontal boundary below row y (y = 0 is the bottom edge): spans both rows.
+        for y in 0..=BOARD_SIZE {
+            let rows = [y - 1, y].into_iter().filter(|r| (0..BOARD_SIZE).contains(r));
+            let (first, last) = rows.map(row_extent).fold((BOARD_SIZE, -1), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+            let line_y = g.origin.y + (BOARD_SIZE - y) as f32 * g.tile;
+            let x0 = g.origin.x + first as f32 * g.tile;
+            let x1 = g.origin.x + (last + 1) as f32 * g.tile;
+            painter.line_segment([pos2(x0, line_y), pos2(x1, line_y)], stroke);
+        }
+        // Vertical boundary left of column x: the diamond is symmetric, so columns have the
+        // rows' extents.
+        for x in 0..=BOARD_SIZE {
+            let cols = [x - 1, x].into_iter().filter(|c| (0..BOARD_SIZE).contains(c));
+            let (first, last) = cols.map(row_extent).fold((BOARD_SIZE, -1), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+            let line_x = g.origin.x + x as f32 * g.tile;
+            let y_top = g.origin.y + (BOARD_SIZE - 1 - last) as f32 * g.tile;
+            let y_bottom = g.origin.y + (BOARD_SIZE - first) as f32 * g.tile;
+            painter.line_segment([pos2(line_x, y_top), pos2(line_x, y_bottom)], stroke);
+        }
     }
     // The midline between the halves.
     let left = g.tile_rect(Tile::new(0, 14)).left_bottom();
@@ -294,6 +346,16 @@ mod tests {
         }
         // The corners of the bounding square are off the diamond.
         assert_eq!(g.tile_at(g.tile_center(Tile::new(0, 0))), None);
+    }
+
+    #[test]
+    fn row_extent_matches_in_play() {
+        for y in 0..BOARD_SIZE {
+            let (first, last) = row_extent(y);
+            for x in 0..BOARD_SIZE {
+                assert_eq!(Tile::new(x, y).in_play(), (first..=last).contains(&x), "{x},{y}");
+            }
+        }
     }
 
     #[test]

@@ -161,6 +161,8 @@ pub struct Viewer {
     autoplay_turn: Option<i32>,
     stats_every: Option<Instant>,
     stats_base: (u64, u64),
+    /// The window is cleared to the panel colour (eframe), so panels skip their fill.
+    pub panels_on_clear_color: bool,
 }
 
 impl Default for Viewer {
@@ -203,6 +205,7 @@ impl Viewer {
             autoplay_turn: None,
             stats_every: None,
             stats_base: (0, 0),
+            panels_on_clear_color: false,
         }
     }
 
@@ -826,16 +829,20 @@ impl Viewer {
             ctx.request_repaint();
         }
         let mut open = Vec::new();
-        egui::Panel::top("viewer-header").show(ui, |ui| panels::header(ui, self));
-        egui::Panel::bottom("viewer-timeline").show(ui, |ui| panels::timeline(ui, self));
-        egui::Panel::left("viewer-left").resizable(true).default_size(230.0).show(ui, |ui| {
+        // Under eframe the window is cleared to the panel colour, so the panels need not paint
+        // it again: each covered pixel costs under software rendering.
+        let frame = egui::Frame::side_top_panel(ui.style());
+        let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
+        egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
+        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
+        egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if let Some(p) = panels::left(ui, self) {
                     open.push(p);
                 }
             });
         });
-        egui::Panel::right("viewer-right").resizable(true).default_size(380.0).show(ui, |ui| {
+        egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if debugger {
                     panels::debugger_side(ui, self);
