@@ -175,10 +175,11 @@ fn draw_background(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
     let rect = g.rect;
     let side = g.tile * BOARD_SIZE as f32;
     let square = Rect::from_min_size(g.origin, Vec2::splat(side));
-    let fill = |r: Rect| {
+    let mut mesh = egui::Mesh::default();
+    let mut fill = |r: Rect| {
         let r = r.intersect(rect);
         if r.is_positive() {
-            painter.rect_filled(r, 0.0, palette.background);
+            mesh.add_colored_rect(r, palette.background);
         }
     };
     // Strips around the bounding square.
@@ -194,9 +195,13 @@ fn draw_background(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
         fill(Rect::from_min_max(pos2(square.min.x, top), pos2(g.origin.x + first as f32 * g.tile, bottom)));
         fill(Rect::from_min_max(pos2(g.origin.x + (last + 1) as f32 * g.tile, top), pos2(square.max.x, bottom)));
     }
+    painter.add(egui::Shape::mesh(mesh));
 }
 
 fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
+    // One mesh of plain quads: tile edges are on whole pixels, so they need no anti-aliasing
+    // feathering, which would quintuple the triangles (llvmpipe pays per triangle).
+    let mut mesh = egui::Mesh::default();
     for t in all_tiles() {
         let owner = t.owner_half().index();
         let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
@@ -207,8 +212,9 @@ fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
         } else {
             palette.half_alt[owner]
         };
-        painter.rect_filled(g.tile_rect(t), 0.0, fill);
+        mesh.add_colored_rect(g.tile_rect(t), fill);
     }
+    painter.add(egui::Shape::mesh(mesh));
     // The grid as thin lines on the tile boundaries (not a layer under every tile).
     if g.tile >= 10.0 {
         let stroke = Stroke::new(1.0, palette.grid);
@@ -262,6 +268,11 @@ impl BoardFrame {
     /// Draws units: the icon tinted with the owner's colour, a removal cross, a health bar.
     pub fn draw_units(&self, icons: Option<&IconTextures>, units: impl IntoIterator<Item = BoardUnit>) {
         let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+        // Sorted by icon, and the bars after all icons, so that consecutive shapes share a
+        // texture and batch into few draw calls; the bars are plain quads in one mesh.
+        let mut units: Vec<BoardUnit> = units.into_iter().collect();
+        units.sort_by_key(|u| u.icon as usize);
+        let mut bars = egui::Mesh::default();
         for u in units {
             let r = self.geometry.tile_rect(u.tile).shrink(self.geometry.tile * 0.08);
             let color = self.palette.player(u.owner);
@@ -290,7 +301,7 @@ impl BoardFrame {
                     r.left_bottom() + vec2(0.0, -self.geometry.tile * 0.06),
                     vec2(r.width(), (self.geometry.tile * 0.09).max(2.0)),
                 );
-                self.painter.rect_filled(bar, 0.0, Color32::from_black_alpha(160));
+                bars.add_colored_rect(bar, Color32::from_black_alpha(160));
                 let fill = Rect::from_min_size(bar.min, vec2(bar.width() * h, bar.height()));
                 let c = if h > 0.6 {
                     Color32::from_rgb(80, 210, 90)
@@ -299,9 +310,10 @@ impl BoardFrame {
                 } else {
                     Color32::from_rgb(240, 70, 60)
                 };
-                self.painter.rect_filled(fill, 0.0, c);
+                bars.add_colored_rect(fill, c);
             }
         }
+        self.painter.add(egui::Shape::mesh(bars));
     }
 
     /// Outlines the hovered tile and writes its coordinates next to the pointer.
