@@ -278,6 +278,11 @@ impl StudioApp {
                     Err(e) => format!("Export failed: {e}"),
                 };
             }
+            Command::SimulateLayout => {
+                let config = std::sync::Arc::new(self.editor.config.clone());
+                self.viewer.start_layout_whatif(self.editor.layout.clone(), config, self.ctx.as_ref());
+                self.rt.view = top_bar::View::Debugger;
+            }
             Command::CopyPythonToClipboard => {
                 let text = self.editor.layout.to_python(self.editor.player);
                 self.rt.message = format!(

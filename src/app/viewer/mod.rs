@@ -758,9 +758,15 @@ impl Viewer {
         let changed = Player::both().into_iter().flat_map(|p| w.structure_edits(p));
         for e in changed {
             use crate::session::whatif::StructureEdit;
-            let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) = e;
+            let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) =
+                e;
             let r = frame.geometry.tile_rect(tile);
-            frame.painter.rect_stroke(r, 0.0, Stroke::new(2.0, Color32::from_rgb(255, 220, 0)), egui::StrokeKind::Inside);
+            frame.painter.rect_stroke(
+                r,
+                0.0,
+                Stroke::new(2.0, Color32::from_rgb(255, 220, 0)),
+                egui::StrokeKind::Inside,
+            );
         }
         let mut stacks: std::collections::BTreeMap<(Tile, usize, u8), u32> = Default::default();
         for p in Player::both() {
@@ -772,7 +778,12 @@ impl Viewer {
             draw_mobile(&frame, tile, pal.player[pi], t as usize, n);
         }
         for path in w.paths() {
-            draw_path_with_end(&frame, &path.tiles, path.end, Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)));
+            draw_path_with_end(
+                &frame,
+                &path.tiles,
+                path.end,
+                Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)),
+            );
         }
         frame.draw_hover(pal.text);
         let undo = frame.response.secondary_clicked();
@@ -917,8 +928,7 @@ impl Viewer {
         let Some((turn, v)) = &self.current else { return };
         let Some(config) = crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET) else { return };
         let layout = super::editor::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
-        self.board_whatif =
-            Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
+        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
     }
 
