@@ -210,8 +210,8 @@ fn free_tiles(h: &Harness<'_, StudioApp>) -> (Tile, Tile) {
     (inner, edge.expect("a free edge tile"))
 }
 
-/// Builds a what-if on the board: a turret and two scouts for player 1, then runs it.
-fn edit_and_run_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
+/// Builds a what-if on the board: a turret and two scouts for player 1.
+fn edit_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
     let (inner, edge) = free_tiles(h);
     h.get_by_label("Turret").click();
     h.run();
@@ -251,7 +251,7 @@ fn what_if_edited_on_the_board_runs_and_adds_a_row() {
     // The what-if starts from the turn frame of the shown turn.
     assert_eq!(h.state().viewer.frame_in_turn(), Some(0));
     assert!(h.query_by_label("Start of turn 5 of the replay").is_some());
-    let (inner, _) = edit_and_run_on_board(&mut h);
+    let (inner, _) = edit_on_board(&mut h);
     // A right click takes the structure back.
     let pos = tile_pos(&h, inner);
     h.get_by_label("Turret").click();
@@ -332,6 +332,6 @@ fn snapshot_what_if_on_the_board() {
     h.run();
     h.get_by_label("Edit what-if on the board").click();
     h.run();
-    edit_and_run_on_board(&mut h);
+    edit_on_board(&mut h);
     h.snapshot("viewer_whatif_board");
 }
