@@ -132,6 +132,12 @@ pub struct BoardFrame {
 
 /// Allocates the board in the remaining space, applies zoom/pan input and draws the tiles.
 pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame {
+    begin_with(ui, view, palette, true)
+}
+
+/// [`begin`]; without `paint_background` the area around the diamond is left to what is
+/// beneath (the window's clear colour), which saves half the board's pixels under llvmpipe.
+pub fn begin_with(ui: &mut Ui, view: &mut BoardView, palette: Palette, paint_background: bool) -> BoardFrame {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Board"));
@@ -157,7 +163,9 @@ pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame 
     }
     let geometry = BoardGeometry::new(rect, *view);
     let painter = ui.painter_at(rect);
-    draw_background(&painter, &geometry, &palette);
+    if paint_background {
+        draw_background(&painter, &geometry, &palette);
+    }
     draw_tiles(&painter, &geometry, &palette);
     let hovered = response.hover_pos().and_then(|p| geometry.tile_at(p));
     BoardFrame { geometry, response, painter, palette, hovered }

@@ -578,7 +578,7 @@ impl Viewer {
 
     /// Draws the board with the frame's units and the overlays.
     fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) {
-        let frame = board::begin(ui, &mut self.board_view, Palette::new(dark));
+        let frame = board::begin_with(ui, &mut self.board_view, Palette::new(dark), !self.panels_on_clear_color);
         self.geometry = Some(frame.geometry);
         self.hovered = frame.hovered;
         if self.board_whatif.is_some() {
