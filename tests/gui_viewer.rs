@@ -335,3 +335,21 @@ fn snapshot_what_if_on_the_board() {
     edit_on_board(&mut h);
     h.snapshot("viewer_whatif_board");
 }
+
+#[test]
+fn history_of_a_100_turn_replay_stays_small() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__99.replay.gz");
+    if !p.exists() {
+        eprintln!("shared replay not found at {}; skipping", p.display());
+        return;
+    }
+    let mut h = harness(false);
+    h.state_mut().apply(Command::OpenReplay(p));
+    h.run();
+    let s = h.state().viewer.summary.clone().expect("loaded");
+    eprintln!("{} turns, {} frames, history {} bytes", s.turns.len(), s.frames, s.history_bytes);
+    assert!(s.turns.len() >= 100, "{} turns", s.turns.len());
+    // Full frames are kept (instant seeking); the bound documented in docs/viewer.md.
+    assert!(s.history_bytes < 16 << 20, "{} bytes", s.history_bytes);
+}
