@@ -2,7 +2,7 @@
 //! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, run a
 //! what-if and read its row. Plus an image snapshot of a busy frame (tests/snapshots/).
 
-use egui::{Key, Modifiers, vec2};
+use egui::{Key, Modifiers, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
@@ -10,6 +10,8 @@ use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::Command;
 use terminal_studio::app::settings::Settings;
 use terminal_studio::app::top_bar::View;
+use terminal_studio::engine::geometry::{Edge, Player, Tile, all_tiles};
+use terminal_studio::session::whatif::StructureEdit;
 
 fn replay() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -176,4 +178,178 @@ fn snapshot_busy_frame() {
     go_to_busy_frame(&mut h, 5);
     h.run();
     h.snapshot("viewer_busy_frame");
+}
+
+/// A primary click at a screen position, as a user does it.
+fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run();
+    }
+}
+
+fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> Pos2 {
+    h.state().viewer.geometry.expect("board drawn").tile_center(t)
+}
+
+/// A free tile of player 1 that is not on an edge, and a free edge tile of player 1.
+fn free_tiles(h: &Harness<'_, StudioApp>) -> (Tile, Tile) {
+    let w = h.state().viewer.board_whatif.as_ref().expect("what-if");
+    let free = |t: &Tile| Player::One.owns(*t) && w.layout.get(*t).is_none();
+    let on_edge = |t: &Tile| Edge::ALL.iter().any(|e| e.contains(*t));
+    let inner = all_tiles().find(|t| free(t) && !on_edge(t) && t.y >= 4).expect("a free tile");
+    let edge = all_tiles()
+        .find(|t| free(t) && on_edge(t) && Edge::ALL.iter().any(|e| e.owner() == Player::One && e.contains(*t)));
+    (inner, edge.expect("a free edge tile"))
+}
+
+/// Builds a what-if on the board: a turret and two scouts for player 1.
+fn edit_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
+    let (inner, edge) = free_tiles(h);
+    h.get_by_label("Turret").click();
+    h.run();
+    let pos = tile_pos(h, inner);
+    click_at(h, pos);
+    h.get_by_label("Scout").click();
+    h.run();
+    let pos = tile_pos(h, edge);
+    click_at(h, pos);
+    click_at(h, pos);
+    let w = h.state().viewer.board_whatif.as_ref().expect("what-if");
+    assert!(
+        w.structure_edits(Player::One).contains(&StructureEdit::Add { tile: inner, unit_type: 2, upgraded: false }),
+        "{:?} / {}",
+        w.structure_edits(Player::One),
+        h.state().viewer.message
+    );
+    assert_eq!(w.deploys[0], vec![(3, edge), (3, edge)]);
+    let paths = w.paths();
+    assert_eq!(paths.len(), 1);
+    assert_eq!(paths[0].tiles.first(), Some(&edge));
+    assert!(h.query_by_label("Player 1: 1 structure edit, 2 deploys").is_some());
+    (inner, edge)
+}
+
+#[test]
+fn what_if_edited_on_the_board_runs_and_adds_a_row() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.seek(5, 7);
+    h.run();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    h.run();
+    // The what-if starts from the turn frame of the shown turn.
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(0));
+    assert!(h.query_by_label("Start of turn 5 of the replay").is_some());
+    let (inner, _) = edit_on_board(&mut h);
+    // A right click takes the structure back.
+    let pos = tile_pos(&h, inner);
+    h.get_by_label("Turret").click();
+    h.run();
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run();
+    }
+    assert!(h.state().viewer.board_whatif.as_ref().unwrap().structure_edits(Player::One).is_empty());
+    h.get_by_label("Turret").click();
+    h.run();
+    click_at(&mut h, pos);
+    h.get_by_label("Run what-if").click();
+    h.run();
+    let v = &h.state().viewer;
+    assert_eq!(v.tries.len(), 1, "{}", v.message);
+    let t = &v.tries[0];
+    assert_eq!(t.turn, 5);
+    assert!(t.spec.structures[0].contains(&StructureEdit::Add { tile: inner, unit_type: 2, upgraded: false }));
+    assert_eq!(t.spec.commands[0].as_ref().map(Vec::len), Some(2));
+    assert_eq!(t.spec.commands[1], None, "player 2 keeps the replay's commands");
+    assert!(t.summary.action_frames > 0);
+    assert!(h.query_by_label("Try 1").is_some());
+    h.get_by_label("Leave what-if").click();
+    h.run();
+    assert!(h.state().viewer.board_whatif.is_none());
+}
+
+#[test]
+fn editor_layout_simulated_in_the_debugger() {
+    let mut h = harness(false);
+    h.run();
+    // A turret for player 2 in the editor, in the path of player 1's scouts.
+    h.state_mut().editor.layout.place(
+        Player::Two,
+        Tile::new(13, 15),
+        terminal_studio::app::editor::layout::Kind::Turret,
+    );
+    h.get_by_label("Simulate in debugger").click();
+    h.run();
+    assert_eq!(h.state().view(), View::Debugger);
+    assert!(h.query_by_label("The editor's layout (turn 0)").is_some());
+    let w = h.state().viewer.board_whatif.as_ref().expect("what-if from the layout");
+    assert_eq!(w.layout.len(), 1);
+    h.get_by_label("Scout").click();
+    h.run();
+    let edge = Tile::new(13, 0);
+    for _ in 0..3 {
+        let pos = tile_pos(&h, edge);
+        click_at(&mut h, pos);
+    }
+    h.get_by_label("Run what-if").click();
+    h.run();
+    let v = &h.state().viewer;
+    assert_eq!(v.tries.len(), 1, "{}", v.message);
+    let s = &v.tries[0].summary;
+    assert_eq!(s.rejected, [0, 0], "deploys accepted");
+    assert!(s.action_frames > 10);
+    // Three scouts either breach or die; the turret deals damage to them or they score.
+    assert!(s.breaches[0] > 0 || s.unit_damage[1] > 0.0, "{s:?}");
+    assert!(h.query_by_label("Try 1").is_some());
+}
+
+#[test]
+fn snapshot_what_if_on_the_board() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(true);
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.seek(6, 0);
+    h.run();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    edit_on_board(&mut h);
+    h.snapshot("viewer_whatif_board");
+}
+
+#[test]
+fn history_of_a_100_turn_replay_stays_small() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__99.replay.gz");
+    if !p.exists() {
+        eprintln!("shared replay not found at {}; skipping", p.display());
+        return;
+    }
+    let mut h = harness(false);
+    h.state_mut().apply(Command::OpenReplay(p));
+    h.run();
+    let s = h.state().viewer.summary.clone().expect("loaded");
+    eprintln!("{} turns, {} frames, history {} bytes", s.turns.len(), s.frames, s.history_bytes);
+    assert!(s.turns.len() >= 100, "{} turns", s.turns.len());
+    // Full frames are kept (instant seeking); the bound documented in docs/viewer.md.
+    assert!(s.history_bytes < 16 << 20, "{} bytes", s.history_bytes);
 }

@@ -3,7 +3,7 @@
 //! between the layers, using [`BoardGeometry`] to map tiles to screen rectangles.
 
 use super::icons::{Icon, IconTextures};
-use crate::engine::geometry::{BOARD_SIZE, Edge, Player, Tile, all_tiles};
+use crate::engine::geometry::{BOARD_SIZE, Edge, HALF, Player, Tile, all_tiles};
 use egui::{Color32, Painter, PointerButton, Pos2, Rect, Response, Sense, Stroke, Ui, Vec2, pos2, vec2};
 use serde::{Deserialize, Serialize};
 
@@ -132,6 +132,12 @@ pub struct BoardFrame {
 
 /// Allocates the board in the remaining space, applies zoom/pan input and draws the tiles.
 pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame {
+    begin_with(ui, view, palette, true)
+}
+
+/// [`begin`]; without `paint_background` the area around the diamond is left to what is
+/// beneath (the window's clear colour), which saves half the board's pixels under llvmpipe.
+pub fn begin_with(ui: &mut Ui, view: &mut BoardView, palette: Palette, paint_background: bool) -> BoardFrame {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Board"));
@@ -157,15 +163,53 @@ pub fn begin(ui: &mut Ui, view: &mut BoardView, palette: Palette) -> BoardFrame 
     }
     let geometry = BoardGeometry::new(rect, *view);
     let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, palette.background);
+    if paint_background {
+        draw_background(&painter, &geometry, &palette);
+    }
     draw_tiles(&painter, &geometry, &palette);
     let hovered = response.hover_pos().and_then(|p| geometry.tile_at(p));
     BoardFrame { geometry, response, painter, palette, hovered }
 }
 
+/// The first and last playable column of row `y`.
+fn row_extent(y: i32) -> (i32, i32) {
+    if y < HALF { (13 - y, 14 + y) } else { (y - 14, 41 - y) }
+}
+
+/// Paints the background only where no tile will be: under software rendering (llvmpipe)
+/// every covered pixel costs, so the board is painted in one layer rather than a full
+/// background rectangle under the tiles.
+fn draw_background(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
+    let rect = g.rect;
+    let side = g.tile * BOARD_SIZE as f32;
+    let square = Rect::from_min_size(g.origin, Vec2::splat(side));
+    let mut mesh = egui::Mesh::default();
+    let mut fill = |r: Rect| {
+        let r = r.intersect(rect);
+        if r.is_positive() {
+            mesh.add_colored_rect(r, palette.background);
+        }
+    };
+    // Strips around the bounding square.
+    fill(Rect::from_min_max(rect.min, pos2(rect.max.x, square.min.y)));
+    fill(Rect::from_min_max(pos2(rect.min.x, square.max.y), rect.max));
+    fill(Rect::from_min_max(pos2(rect.min.x, square.min.y), pos2(square.min.x, square.max.y)));
+    fill(Rect::from_min_max(pos2(square.max.x, square.min.y), pos2(rect.max.x, square.max.y)));
+    // Inside the square, the unplayable corners row by row.
+    for y in 0..BOARD_SIZE {
+        let (first, last) = row_extent(y);
+        let top = g.tile_rect(Tile::new(0, y)).min.y;
+        let bottom = top + g.tile;
+        fill(Rect::from_min_max(pos2(square.min.x, top), pos2(g.origin.x + first as f32 * g.tile, bottom)));
+        fill(Rect::from_min_max(pos2(g.origin.x + (last + 1) as f32 * g.tile, top), pos2(square.max.x, bottom)));
+    }
+    painter.add(egui::Shape::mesh(mesh));
+}
+
 fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
-    let gap = if g.tile >= 10.0 { 1.0 } else { 0.0 };
-    // The grid colour behind the whole diamond shows through the gaps between tiles.
+    // One mesh of plain quads: tile edges are on whole pixels, so they need no anti-aliasing
+    // feathering, which would quintuple the triangles (llvmpipe pays per triangle).
+    let mut mesh = egui::Mesh::default();
     for t in all_tiles() {
         let owner = t.owner_half().index();
         let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
@@ -176,9 +220,31 @@ fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
         } else {
             palette.half_alt[owner]
         };
-        let r = g.tile_rect(t);
-        painter.rect_filled(r, 0.0, palette.grid);
-        painter.rect_filled(r.shrink(gap * 0.5), 0.0, fill);
+        mesh.add_colored_rect(g.tile_rect(t), fill);
+    }
+    painter.add(egui::Shape::mesh(mesh));
+    // The grid as thin lines on the tile boundaries (not a layer under every tile).
+    if g.tile >= 10.0 {
+        let stroke = Stroke::new(1.0, palette.grid);
+        // Horizontal boundary below row y (y = 0 is the bottom edge): spans both rows.
+        for y in 0..=BOARD_SIZE {
+            let rows = [y - 1, y].into_iter().filter(|r| (0..BOARD_SIZE).contains(r));
+            let (first, last) = rows.map(row_extent).fold((BOARD_SIZE, -1), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+            let line_y = g.origin.y + (BOARD_SIZE - y) as f32 * g.tile;
+            let x0 = g.origin.x + first as f32 * g.tile;
+            let x1 = g.origin.x + (last + 1) as f32 * g.tile;
+            painter.line_segment([pos2(x0, line_y), pos2(x1, line_y)], stroke);
+        }
+        // Vertical boundary left of column x: the diamond is symmetric, so columns have the
+        // rows' extents.
+        for x in 0..=BOARD_SIZE {
+            let cols = [x - 1, x].into_iter().filter(|c| (0..BOARD_SIZE).contains(c));
+            let (first, last) = cols.map(row_extent).fold((BOARD_SIZE, -1), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+            let line_x = g.origin.x + x as f32 * g.tile;
+            let y_top = g.origin.y + (BOARD_SIZE - 1 - last) as f32 * g.tile;
+            let y_bottom = g.origin.y + (BOARD_SIZE - first) as f32 * g.tile;
+            painter.line_segment([pos2(line_x, y_top), pos2(line_x, y_bottom)], stroke);
+        }
     }
     // The midline between the halves.
     let left = g.tile_rect(Tile::new(0, 14)).left_bottom();
@@ -210,6 +276,11 @@ impl BoardFrame {
     /// Draws units: the icon tinted with the owner's colour, a removal cross, a health bar.
     pub fn draw_units(&self, icons: Option<&IconTextures>, units: impl IntoIterator<Item = BoardUnit>) {
         let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+        // Sorted by icon, and the bars after all icons, so that consecutive shapes share a
+        // texture and batch into few draw calls; the bars are plain quads in one mesh.
+        let mut units: Vec<BoardUnit> = units.into_iter().collect();
+        units.sort_by_key(|u| u.icon as usize);
+        let mut bars = egui::Mesh::default();
         for u in units {
             let r = self.geometry.tile_rect(u.tile).shrink(self.geometry.tile * 0.08);
             let color = self.palette.player(u.owner);
@@ -238,7 +309,7 @@ impl BoardFrame {
                     r.left_bottom() + vec2(0.0, -self.geometry.tile * 0.06),
                     vec2(r.width(), (self.geometry.tile * 0.09).max(2.0)),
                 );
-                self.painter.rect_filled(bar, 0.0, Color32::from_black_alpha(160));
+                bars.add_colored_rect(bar, Color32::from_black_alpha(160));
                 let fill = Rect::from_min_size(bar.min, vec2(bar.width() * h, bar.height()));
                 let c = if h > 0.6 {
                     Color32::from_rgb(80, 210, 90)
@@ -247,9 +318,10 @@ impl BoardFrame {
                 } else {
                     Color32::from_rgb(240, 70, 60)
                 };
-                self.painter.rect_filled(fill, 0.0, c);
+                bars.add_colored_rect(fill, c);
             }
         }
+        self.painter.add(egui::Shape::mesh(bars));
     }
 
     /// Outlines the hovered tile and writes its coordinates next to the pointer.
@@ -294,6 +366,16 @@ mod tests {
         }
         // The corners of the bounding square are off the diamond.
         assert_eq!(g.tile_at(g.tile_center(Tile::new(0, 0))), None);
+    }
+
+    #[test]
+    fn row_extent_matches_in_play() {
+        for y in 0..BOARD_SIZE {
+            let (first, last) = row_extent(y);
+            for x in 0..BOARD_SIZE {
+                assert_eq!(Tile::new(x, y).in_play(), (first..=last).contains(&x), "{x},{y}");
+            }
+        }
     }
 
     #[test]

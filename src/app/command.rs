@@ -82,4 +82,6 @@ pub enum Command {
     /// Two replays side by side (the Arena tab's comparison view).
     CompareDialog,
     Compare(PathBuf, PathBuf),
+    /// Open the editor's layout in the Debugger's what-if (a turn without a replay).
+    SimulateLayout,
 }

@@ -278,6 +278,11 @@ impl StudioApp {
                     Err(e) => format!("Export failed: {e}"),
                 };
             }
+            Command::SimulateLayout => {
+                let config = std::sync::Arc::new(self.editor.config.clone());
+                self.viewer.start_layout_whatif(self.editor.layout.clone(), config, self.ctx.as_ref());
+                self.rt.view = top_bar::View::Debugger;
+            }
             Command::CopyPythonToClipboard => {
                 let text = self.editor.layout.to_python(self.editor.player);
                 self.rt.message = format!(
@@ -482,6 +487,11 @@ impl eframe::App for StudioApp {
         self.show(ui);
     }
 
+    /// The panel colour, so views may skip painting it (fill rate matters under llvmpipe).
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::KEY, &self.settings);
         let _ = self.editor.autosave();
@@ -504,6 +514,7 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
             let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
             let mut app = StudioApp::new(settings, Some(editor::files::autosave_path()));
             app.ctx = Some(cc.egui_ctx.clone());
+            app.viewer.panels_on_clear_color = true;
             match &file {
                 Some(f) if is_replay(f) => app.open_replay(f),
                 Some(f) => app.open(f),

@@ -95,6 +95,13 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
     if ui.button("Clear player").on_hover_text("Removes all of the active player's structures").clicked() {
         out.extend(stroke_of(Edit::Clear));
     }
+    if ui
+        .button("Simulate in debugger")
+        .on_hover_text("Opens this layout as the start of a turn in the Debugger's what-if: deploy and run")
+        .clicked()
+    {
+        out.push(Command::SimulateLayout);
+    }
     ui.separator();
     ui.heading("Ruleset");
     let current = PRESETS.iter().find(|(s, _, _)| *s == ruleset).map(|(s, _, _)| s.to_string()).unwrap_or_else(|| {

@@ -4,6 +4,7 @@
 //! what-if tries. The simulation runs in `crate::session` (a worker thread, or inline in tests).
 
 pub mod panels;
+pub mod whatif_board;
 
 use super::board::{self, BoardUnit, BoardView, Palette};
 use super::editor::layout::Kind;
@@ -97,33 +98,6 @@ enum Backend {
     Inline(Box<Session>),
 }
 
-/// What the what-if editor holds for one player.
-#[derive(Clone, Debug, Default)]
-pub struct WhatIfPlayer {
-    pub edits: Vec<crate::session::whatif::StructureEdit>,
-    /// Replace the replay's commands of the turn with `deploys`.
-    pub replace_deploys: bool,
-    /// (unit type 3–5, tile, count).
-    pub deploys: Vec<(u8, Tile, u32)>,
-}
-
-/// The what-if editor's state.
-#[derive(Clone, Debug)]
-pub struct WhatIfEditor {
-    pub players: [WhatIfPlayer; 2],
-    pub player: usize,
-    pub unit_type: u8,
-    pub x: i32,
-    pub y: i32,
-    pub count: u32,
-}
-
-impl Default for WhatIfEditor {
-    fn default() -> Self {
-        WhatIfEditor { players: Default::default(), player: 0, unit_type: 2, x: 13, y: 13, count: 1 }
-    }
-}
-
 /// The viewer: runtime state only (nothing here is persisted).
 pub struct Viewer {
     backend: Option<Backend>,
@@ -142,7 +116,10 @@ pub struct Viewer {
     pub selected: Option<u32>,
     pub hovered: Option<Tile>,
     pub tries: Vec<WhatIfTry>,
-    pub whatif: WhatIfEditor,
+    /// The what-if being edited on the board (the board shows it instead of the frame).
+    pub board_whatif: Option<whatif_board::BoardWhatIf>,
+    /// Waiting for this turn's turn frame to start a what-if on it.
+    pending_whatif_turn: Option<i32>,
     pub companions: Companions,
     pub message: String,
     /// Markers of recent frames: (frame index, markers), for fading.
@@ -161,6 +138,8 @@ pub struct Viewer {
     autoplay_turn: Option<i32>,
     stats_every: Option<Instant>,
     stats_base: (u64, u64),
+    /// The window is cleared to the panel colour (eframe), so panels skip their fill.
+    pub panels_on_clear_color: bool,
 }
 
 impl Default for Viewer {
@@ -187,7 +166,8 @@ impl Viewer {
             selected: None,
             hovered: None,
             tries: Vec::new(),
-            whatif: WhatIfEditor::default(),
+            board_whatif: None,
+            pending_whatif_turn: None,
             companions: Companions::default(),
             message: String::new(),
             recent_markers: Vec::new(),
@@ -203,6 +183,7 @@ impl Viewer {
             autoplay_turn: None,
             stats_every: None,
             stats_base: (0, 0),
+            panels_on_clear_color: false,
         }
     }
 
@@ -314,6 +295,10 @@ impl Viewer {
                     self.playing = false;
                 }
                 self.current = Some((turn, *view));
+                if self.pending_whatif_turn == Some(turn) && self.frame_in_turn() == Some(0) {
+                    self.pending_whatif_turn = None;
+                    self.start_replay_whatif();
+                }
             }
             Event::WhatIfResult(t) => {
                 self.message = format!("{} done: {} action frames", t.label, t.summary.action_frames);
@@ -593,9 +578,13 @@ impl Viewer {
 
     /// Draws the board with the frame's units and the overlays.
     fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) {
-        let frame = board::begin(ui, &mut self.board_view, Palette::new(dark));
+        let frame = board::begin_with(ui, &mut self.board_view, Palette::new(dark), !self.panels_on_clear_color);
         self.geometry = Some(frame.geometry);
         self.hovered = frame.hovered;
+        if self.board_whatif.is_some() {
+            self.draw_whatif(frame, icons);
+            return;
+        }
         let Some((turn, v)) = &self.current else {
             frame.painter.text(
                 frame.geometry.rect.center(),
@@ -662,56 +651,14 @@ impl Viewer {
             }
         }
         for ((x, y, pi, t), n) in stacks {
-            let c = g.tile_center(Tile::new(x, y));
-            let color = pal.player[pi];
-            let r = tile * 0.36;
-            match t {
-                3 => {
-                    frame.painter.circle_filled(c, r, color);
-                }
-                4 => {
-                    frame.painter.rect_filled(egui::Rect::from_center_size(c, vec2(r * 1.8, r * 1.8)), 2.0, color);
-                }
-                _ => {
-                    let pts = vec![c + vec2(0.0, -r), c + vec2(r, r * 0.8), c + vec2(-r, r * 0.8)];
-                    frame.painter.add(egui::Shape::convex_polygon(pts, color, Stroke::NONE));
-                }
-            }
-            frame.painter.circle_stroke(c, r, Stroke::new(1.0, Color32::BLACK));
-            if n > 1 && tile >= 12.0 {
-                frame.painter.text(
-                    c,
-                    egui::Align2::CENTER_CENTER,
-                    n.to_string(),
-                    egui::FontId::monospace((tile * 0.4).clamp(8.0, 14.0)),
-                    Color32::BLACK,
-                );
-            }
+            draw_mobile(&frame, Tile::new(x, y), pal.player[pi], t, n);
         }
         // Paths.
         if o.paths {
             for m in &v.debug.mobiles {
                 let c = pal.player(m.owner).gamma_multiply(0.8);
                 let width = if self.selected == Some(m.id) { 3.5 } else { 1.5 };
-                frame.draw_path(&m.path, Stroke::new(width, c));
-                if let Some(end) = m.path.last() {
-                    let p = g.tile_center(*end);
-                    match m.path_end {
-                        PathEnd::Breach => {
-                            frame.painter.circle_stroke(
-                                p,
-                                tile * 0.3,
-                                Stroke::new(2.0, Color32::from_rgb(255, 220, 0)),
-                            );
-                        }
-                        PathEnd::SelfDestruct => {
-                            let d = tile * 0.3;
-                            let s = Stroke::new(2.0, Color32::from_rgb(255, 140, 0));
-                            frame.painter.line_segment([p - vec2(d, d), p + vec2(d, d)], s);
-                            frame.painter.line_segment([p + vec2(-d, d), p + vec2(d, -d)], s);
-                        }
-                    }
-                }
+                draw_path_with_end(&frame, &m.path, m.path_end, Stroke::new(width, c));
             }
         }
         // Shields: support → unit with the amount.
@@ -787,6 +734,67 @@ impl Viewer {
         }
     }
 
+    /// Draws the what-if being edited (structures, deploys, their predicted paths) and applies
+    /// the tool on a click (a right click takes a deploy or a placed structure back).
+    fn draw_whatif(&mut self, frame: board::BoardFrame, icons: Option<&IconTextures>) {
+        let Some(w) = self.board_whatif.as_mut() else { return };
+        let pal = frame.palette;
+        if let whatif_board::BoardTool::Deploy(_) = w.tool {
+            for e in crate::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {
+                for t in crate::engine::geometry::all_tiles().filter(|t| e.contains(*t)) {
+                    frame.fill_tile(t, pal.player(w.player).gamma_multiply(0.3));
+                }
+            }
+        }
+        let units = w.layout.structures.iter().map(|(tile, s)| BoardUnit {
+            tile: *tile,
+            icon: Icon::of(s.kind, s.upgraded),
+            owner: tile.owner_half(),
+            health: s.health,
+            marked_for_removal: s.remove,
+        });
+        frame.draw_units(icons, units);
+        // Changed tiles outlined, so the edits stand out from the turn's own structures.
+        let changed = Player::both().into_iter().flat_map(|p| w.structure_edits(p));
+        for e in changed {
+            use crate::session::whatif::StructureEdit;
+            let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) =
+                e;
+            let r = frame.geometry.tile_rect(tile);
+            frame.painter.rect_stroke(
+                r,
+                0.0,
+                Stroke::new(2.0, Color32::from_rgb(255, 220, 0)),
+                egui::StrokeKind::Inside,
+            );
+        }
+        let mut stacks: std::collections::BTreeMap<(Tile, usize, u8), u32> = Default::default();
+        for p in Player::both() {
+            for (t, tile) in &w.deploys[p.index()] {
+                *stacks.entry((*tile, p.index(), *t)).or_default() += 1;
+            }
+        }
+        for ((tile, pi, t), n) in stacks {
+            draw_mobile(&frame, tile, pal.player[pi], t as usize, n);
+        }
+        for path in w.paths() {
+            draw_path_with_end(
+                &frame,
+                &path.tiles,
+                path.end,
+                Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)),
+            );
+        }
+        frame.draw_hover(pal.text);
+        let undo = frame.response.secondary_clicked();
+        if (frame.response.clicked() || undo)
+            && let Some(tile) = frame.hovered
+            && let Err(e) = w.click(tile, undo)
+        {
+            self.message = e;
+        }
+    }
+
     /// One frame of the viewer's UI (Debugger when `debugger`, else Replays).
     pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<PathBuf> {
         let ctx = ui.ctx().clone();
@@ -826,16 +834,20 @@ impl Viewer {
             ctx.request_repaint();
         }
         let mut open = Vec::new();
-        egui::Panel::top("viewer-header").show(ui, |ui| panels::header(ui, self));
-        egui::Panel::bottom("viewer-timeline").show(ui, |ui| panels::timeline(ui, self));
-        egui::Panel::left("viewer-left").resizable(true).default_size(230.0).show(ui, |ui| {
+        // Under eframe the window is cleared to the panel colour, so the panels need not paint
+        // it again: each covered pixel costs under software rendering.
+        let frame = egui::Frame::side_top_panel(ui.style());
+        let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
+        egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
+        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
+        egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if let Some(p) = panels::left(ui, self) {
                     open.push(p);
                 }
             });
         });
-        egui::Panel::right("viewer-right").resizable(true).default_size(380.0).show(ui, |ui| {
+        egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if debugger {
                     panels::debugger_side(ui, self);
@@ -856,23 +868,131 @@ impl Viewer {
         self.plot_metric = m;
     }
 
-    /// Runs a what-if of the current turn with the editor's edits.
+    /// Runs a what-if: the board's edits and deploys if a what-if is being edited, else the
+    /// shown turn unchanged (a baseline row for the table).
     pub fn run_whatif(&mut self) {
-        for p in Player::both() {
-            let w = self.whatif.players[p.index()].clone();
-            self.request(Request::SetStructures { player: p, edits: w.edits.clone() });
-            let commands = w.replace_deploys.then(|| {
-                w.deploys
-                    .iter()
-                    .flat_map(|(t, tile, n)| {
-                        std::iter::repeat_n(crate::engine::Command::spawn(*t as usize, tile.x, tile.y), *n as usize)
-                    })
-                    .collect()
-            });
-            self.request(Request::SetDeploys { player: p, commands });
-        }
+        use crate::session::WhatIfSource;
         let label = format!("Try {}", self.tries.len() + 1);
-        self.request(Request::RunWhatIf { source: crate::session::WhatIfSource::CurrentTurn, label });
+        let Some(w) = self.board_whatif.clone() else {
+            for p in Player::both() {
+                self.request(Request::SetStructures { player: p, edits: Vec::new() });
+                self.request(Request::SetDeploys { player: p, commands: None });
+            }
+            self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, label });
+            return;
+        };
+        let source = match &w.base {
+            whatif_board::WhatIfBase::ReplayTurn(turn) => {
+                for p in Player::both() {
+                    self.request(Request::SetStructures { player: p, edits: w.structure_edits(p) });
+                }
+                WhatIfSource::ReplayTurn(*turn)
+            }
+            whatif_board::WhatIfBase::Layout(config) => {
+                // A layout has no stats: full health and resources enough for every deploy.
+                let stats = crate::engine::frame::Stats { hp: 30.0, sp: 1000.0, mp: 1000.0, time_ms: 0 };
+                match crate::session::whatif::game_from_structures(config.clone(), 0, &w.placed(), [stats; 2]) {
+                    Ok(game) => {
+                        for p in Player::both() {
+                            self.request(Request::SetStructures { player: p, edits: Vec::new() });
+                        }
+                        WhatIfSource::Layout(Box::new(game))
+                    }
+                    Err(e) => {
+                        self.message = format!("Error: {e}");
+                        return;
+                    }
+                }
+            }
+        };
+        for p in Player::both() {
+            self.request(Request::SetDeploys { player: p, commands: w.commands(p) });
+        }
+        self.request(Request::RunWhatIf { source, label });
+    }
+
+    /// Starts editing a what-if on the board from the shown turn's turn frame (seeking to it
+    /// first if a later frame is shown).
+    pub fn edit_whatif_on_board(&mut self) {
+        let Some(turn) = self.turn() else { return };
+        self.playing = false;
+        if self.frame_in_turn() == Some(0) {
+            self.start_replay_whatif();
+        } else {
+            self.pending_whatif_turn = Some(turn);
+            self.seek(turn, 0);
+        }
+    }
+
+    fn start_replay_whatif(&mut self) {
+        let Some((turn, v)) = &self.current else { return };
+        let Some(config) = crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET) else { return };
+        let layout = super::editor::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
+        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
+        self.message = format!("What-if on turn {turn}: pick a tool and click the board");
+    }
+
+    /// Starts a what-if from an editor layout (the Editor's "Simulate in debugger").
+    pub fn start_layout_whatif(
+        &mut self,
+        layout: super::editor::layout::Layout,
+        config: std::sync::Arc<crate::engine::Config>,
+        ctx: Option<&egui::Context>,
+    ) {
+        self.ensure_backend(ctx);
+        self.playing = false;
+        let name = if layout.name.is_empty() { "the editor's layout".to_string() } else { layout.name.clone() };
+        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::Layout(config), layout));
+        self.message = format!("What-if on {name}: deploy mobile units and run");
+    }
+}
+
+/// A mobile unit (or a stack of `n`) on a tile: disc = scout, square = demolisher, triangle =
+/// interceptor, with the count when tiles are big enough.
+fn draw_mobile(frame: &board::BoardFrame, at: Tile, color: Color32, unit_type: usize, n: u32) {
+    let tile = frame.geometry.tile;
+    let c = frame.geometry.tile_center(at);
+    let r = tile * 0.36;
+    match unit_type {
+        3 => {
+            frame.painter.circle_filled(c, r, color);
+        }
+        4 => {
+            frame.painter.rect_filled(egui::Rect::from_center_size(c, vec2(r * 1.8, r * 1.8)), 2.0, color);
+        }
+        _ => {
+            let pts = vec![c + vec2(0.0, -r), c + vec2(r, r * 0.8), c + vec2(-r, r * 0.8)];
+            frame.painter.add(egui::Shape::convex_polygon(pts, color, Stroke::NONE));
+        }
+    }
+    frame.painter.circle_stroke(c, r, Stroke::new(1.0, Color32::BLACK));
+    if n > 1 && tile >= 12.0 {
+        frame.painter.text(
+            c,
+            egui::Align2::CENTER_CENTER,
+            n.to_string(),
+            egui::FontId::monospace((tile * 0.4).clamp(8.0, 14.0)),
+            Color32::BLACK,
+        );
+    }
+}
+
+/// A predicted path with its end marked: a yellow ring = breach, an orange cross = self-destruct.
+fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, stroke: Stroke) {
+    let tile = frame.geometry.tile;
+    frame.draw_path(path, stroke);
+    let Some(last) = path.last() else { return };
+    let p = frame.geometry.tile_center(*last);
+    match end {
+        PathEnd::Breach => {
+            frame.painter.circle_stroke(p, tile * 0.3, Stroke::new(2.0, Color32::from_rgb(255, 220, 0)));
+        }
+        PathEnd::SelfDestruct => {
+            let d = tile * 0.3;
+            let s = Stroke::new(2.0, Color32::from_rgb(255, 140, 0));
+            frame.painter.line_segment([p - vec2(d, d), p + vec2(d, d)], s);
+            frame.painter.line_segment([p + vec2(-d, d), p + vec2(d, -d)], s);
+        }
     }
 }
 

@@ -1,10 +1,8 @@
 //! The viewer's panels: header, timeline, overlay toggles, inspector, event log, plots,
 //! end-of-game statistics, the algos' logs and the what-if editor.
 
-use super::{EventKind, SPEEDS, Viewer, unit_name};
+use super::{EventKind, SPEEDS, Viewer};
 use crate::engine::Player;
-use crate::engine::geometry::Tile;
-use crate::session::whatif::StructureEdit;
 use egui::Ui;
 use std::path::PathBuf;
 
@@ -181,87 +179,70 @@ pub fn debugger_side(ui: &mut Ui, v: &mut Viewer) {
 }
 
 fn whatif(ui: &mut Ui, v: &mut Viewer) {
-    let w = &mut v.whatif;
-    ui.horizontal(|ui| {
-        ui.selectable_value(&mut w.player, 0, "Player 1");
-        ui.selectable_value(&mut w.player, 1, "Player 2");
-    });
-    ui.horizontal(|ui| {
-        let l = ui.label("x");
-        ui.add(egui::DragValue::new(&mut w.x).range(0..=27)).labelled_by(l.id);
-        let l = ui.label("y");
-        ui.add(egui::DragValue::new(&mut w.y).range(0..=27)).labelled_by(l.id);
-        egui::ComboBox::from_label("Type").selected_text(unit_name(w.unit_type as usize)).show_ui(ui, |ui| {
-            for t in 0..6u8 {
-                ui.selectable_value(&mut w.unit_type, t, unit_name(t as usize));
+    use super::whatif_board::BoardTool;
+    match v.board_whatif.as_mut() {
+        None => {
+            let can = v.summary.as_ref().is_some_and(|s| !s.legacy) && v.current.is_some();
+            if ui.add_enabled(can, egui::Button::new("Edit what-if on the board")).clicked() {
+                v.edit_whatif_on_board();
             }
-        });
-    });
-    let tile = Tile::new(w.x, w.y);
-    let pi = w.player;
-    ui.horizontal(|ui| {
-        if w.unit_type < 3 {
-            if ui.button("Add structure").clicked() {
-                w.players[pi].edits.push(StructureEdit::Add { tile, unit_type: w.unit_type, upgraded: false });
-            }
-        } else {
-            let l = ui.label("count");
-            ui.add(egui::DragValue::new(&mut w.count).range(1..=50)).labelled_by(l.id);
-            if ui.button("Add deploy").clicked() {
-                w.players[pi].deploys.push((w.unit_type, tile, w.count));
-                w.players[pi].replace_deploys = true;
+            ui.weak("Change structures and deploys of either player on the board, from this turn's start.");
+            if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
+                v.run_whatif();
             }
         }
-        if ui.button("Remove at x,y").clicked() {
-            w.players[pi].edits.push(StructureEdit::Remove { tile });
-        }
-    });
-    if let Some(t) = v.hovered
-        && ui.input(|i| i.modifiers.alt)
-    {
-        w.x = t.x;
-        w.y = t.y;
-    }
-    ui.weak("Alt+hover a tile to pick x,y");
-    for p in 0..2 {
-        let pw = &mut w.players[p];
-        ui.label(format!("Player {}:", p + 1));
-        let mut drop = None;
-        for (i, e) in pw.edits.iter().enumerate() {
-            ui.horizontal(|ui| {
-                let text = match e {
-                    StructureEdit::Add { tile, unit_type, .. } => {
-                        format!("add {} at {},{}", unit_name(*unit_type as usize), tile.x, tile.y)
-                    }
-                    StructureEdit::Remove { tile } => format!("remove at {},{}", tile.x, tile.y),
-                    StructureEdit::Upgrade { tile } => format!("upgrade at {},{}", tile.x, tile.y),
-                };
-                ui.monospace(text);
-                if ui.small_button("✖").clicked() {
-                    drop = Some(i);
+        Some(w) => {
+            let base = match &w.base {
+                super::whatif_board::WhatIfBase::ReplayTurn(t) => format!("Start of turn {t} of the replay"),
+                super::whatif_board::WhatIfBase::Layout(_) => "The editor's layout (turn 0)".to_string(),
+            };
+            ui.label(base);
+            ui.horizontal_wrapped(|ui| {
+                for tool in BoardTool::ALL {
+                    ui.selectable_value(&mut w.tool, tool, tool.label());
                 }
             });
-        }
-        if let Some(i) = drop {
-            pw.edits.remove(i);
-        }
-        ui.checkbox(&mut pw.replace_deploys, "Replace the turn's commands with these deploys");
-        let mut drop = None;
-        for (i, (t, tile, n)) in pw.deploys.iter().enumerate() {
             ui.horizontal(|ui| {
-                ui.monospace(format!("{n} × {} at {},{}", unit_name(*t as usize), tile.x, tile.y));
-                if ui.small_button("✖").clicked() {
-                    drop = Some(i);
+                for p in Player::both() {
+                    ui.selectable_value(&mut w.player, p, format!("Player {}", p.number()));
                 }
             });
+            ui.weak("Click: apply the tool · right click: take a deploy or structure back");
+            let from_replay = matches!(w.base, super::whatif_board::WhatIfBase::ReplayTurn(_));
+            for p in Player::both() {
+                let i = p.index();
+                let edits = w.structure_edits(p);
+                ui.label(format!(
+                    "Player {}: {} structure edit{}, {} deploy{}",
+                    p.number(),
+                    edits.len(),
+                    if edits.len() == 1 { "" } else { "s" },
+                    w.deploys[i].len(),
+                    if w.deploys[i].len() == 1 { "" } else { "s" }
+                ));
+                if from_replay {
+                    ui.checkbox(
+                        &mut w.replace_commands[i],
+                        format!("Player {}: replace the turn's commands with these deploys", p.number()),
+                    );
+                }
+            }
+            let mut leave = false;
+            ui.horizontal(|ui| {
+                if ui.button("Clear deploys").clicked() {
+                    w.deploys = Default::default();
+                }
+                if ui.button("Leave what-if").clicked() {
+                    leave = true;
+                }
+            });
+            if ui.button("Run what-if").clicked() {
+                v.run_whatif();
+            }
+            if leave {
+                v.board_whatif = None;
+            }
         }
-        if let Some(i) = drop {
-            pw.deploys.remove(i);
-        }
-    }
-    let can = v.summary.as_ref().is_some_and(|s| !s.legacy);
-    if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
-        v.run_whatif();
     }
     if !v.tries.is_empty() {
         egui::Grid::new("tries").striped(true).show(ui, |ui| {

@@ -1,0 +1,256 @@
+//! The what-if edited on the board: the structures at the start of a turn (from a replay's
+//! turn frame or from an editor layout) as an editor [`Layout`], changed with the editor's
+//! tools, plus mobile deploys of either player and their predicted paths. No UI here: the
+//! viewer draws it and turns it into session requests.
+
+use crate::app::command::Tool;
+use crate::app::editor::layout::{EditOutcome, Kind, Layout};
+use crate::engine::geometry::{Edge, Player, Tile};
+use crate::engine::pathing::Pathfinder;
+use crate::engine::{Command, Config};
+use crate::session::debug::PathEnd;
+use crate::session::whatif::{PlacedStructure, StructureEdit};
+use std::sync::Arc;
+
+/// What a click on the board does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BoardTool {
+    /// The editor's structure tools (place, upgrade, erase).
+    Structure(Tool),
+    /// Deploy one mobile unit of this type (3–5) on an edge tile.
+    Deploy(u8),
+}
+
+impl BoardTool {
+    pub const ALL: [BoardTool; 8] = [
+        BoardTool::Structure(Tool::Place(Kind::Wall)),
+        BoardTool::Structure(Tool::Place(Kind::Support)),
+        BoardTool::Structure(Tool::Place(Kind::Turret)),
+        BoardTool::Structure(Tool::Upgrade),
+        BoardTool::Structure(Tool::Erase),
+        BoardTool::Deploy(3),
+        BoardTool::Deploy(4),
+        BoardTool::Deploy(5),
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            BoardTool::Structure(t) => t.label(),
+            BoardTool::Deploy(t) => match t {
+                3 => "Scout",
+                4 => "Demolisher",
+                _ => "Interceptor",
+            },
+        }
+    }
+}
+
+/// Where the start of the turn comes from.
+#[derive(Clone, Debug)]
+pub enum WhatIfBase {
+    /// The turn frame of this turn of the open replay.
+    ReplayTurn(i32),
+    /// An editor layout, simulated as turn 0 with this ruleset.
+    Layout(Arc<Config>),
+}
+
+/// A predicted path of one deploy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeployPath {
+    pub owner: Player,
+    pub unit_type: u8,
+    pub tiles: Vec<Tile>,
+    pub end: PathEnd,
+}
+
+/// The what-if being edited on the board.
+#[derive(Clone, Debug)]
+pub struct BoardWhatIf {
+    pub base: WhatIfBase,
+    /// The structures at the start of the turn, as loaded.
+    pub original: Layout,
+    /// The structures as edited.
+    pub layout: Layout,
+    /// Per player, one (unit type, tile) per unit deployed.
+    pub deploys: [Vec<(u8, Tile)>; 2],
+    /// Per player: replace the replay's commands of the turn with `deploys`.
+    pub replace_commands: [bool; 2],
+    pub tool: BoardTool,
+    pub player: Player,
+}
+
+impl BoardWhatIf {
+    pub fn new(base: WhatIfBase, layout: Layout) -> BoardWhatIf {
+        BoardWhatIf {
+            base,
+            original: layout.clone(),
+            layout,
+            deploys: Default::default(),
+            replace_commands: [false; 2],
+            tool: BoardTool::Structure(Tool::Place(Kind::Wall)),
+            player: Player::One,
+        }
+    }
+
+    /// Applies the tool for the active player on a tile; `undo` takes one deploy back.
+    pub fn click(&mut self, tile: Tile, undo: bool) -> Result<(), String> {
+        let p = self.player;
+        match self.tool {
+            BoardTool::Structure(tool) => {
+                let outcome = match tool {
+                    Tool::Place(_) if undo => self.layout.erase(p, tile),
+                    Tool::Place(k) => self.layout.place(p, tile, k),
+                    Tool::Upgrade => self.layout.upgrade(p, tile),
+                    Tool::Remove | Tool::Erase => self.layout.erase(p, tile),
+                };
+                if outcome == EditOutcome::NotYours {
+                    return Err(format!("{},{} is not on player {}'s half", tile.x, tile.y, p.number()));
+                }
+                // A deploy on a tile that now holds a structure could not spawn.
+                for d in &mut self.deploys {
+                    d.retain(|(_, t)| !self.layout.structures.contains_key(t));
+                }
+                Ok(())
+            }
+            BoardTool::Deploy(unit_type) => {
+                let list = &mut self.deploys[p.index()];
+                if undo {
+                    if let Some(i) = list.iter().rposition(|(_, t)| *t == tile) {
+                        list.remove(i);
+                    }
+                    return Ok(());
+                }
+                if !Edge::ALL.iter().any(|e| e.owner() == p && e.contains(tile)) {
+                    return Err(format!("{},{} is not on player {}'s edges", tile.x, tile.y, p.number()));
+                }
+                if self.layout.structures.contains_key(&tile) {
+                    return Err(format!("{},{} holds a structure", tile.x, tile.y));
+                }
+                list.push((unit_type, tile));
+                self.replace_commands[p.index()] = true;
+                Ok(())
+            }
+        }
+    }
+
+    /// The structure edits that turn the original structures of `p` into the edited ones.
+    pub fn structure_edits(&self, p: Player) -> Vec<StructureEdit> {
+        let mut out = Vec::new();
+        for (tile, s) in self.original.of(p) {
+            match self.layout.get(tile) {
+                Some(now) if now.kind == s.kind => {
+                    if now.upgraded && !s.upgraded {
+                        out.push(StructureEdit::Upgrade { tile });
+                    }
+                }
+                _ => out.push(StructureEdit::Remove { tile }),
+            }
+        }
+        for (tile, s) in self.layout.of(p) {
+            let same = self.original.get(tile).is_some_and(|o| o.kind == s.kind);
+            if !same {
+                out.push(StructureEdit::Add { tile, unit_type: s.kind.unit_type() as u8, upgraded: s.upgraded });
+            }
+        }
+        out
+    }
+
+    /// The commands of `p` for the turn: `None` keeps what the replay did.
+    pub fn commands(&self, p: Player) -> Option<Vec<Command>> {
+        let replace = self.replace_commands[p.index()] || matches!(self.base, WhatIfBase::Layout(_));
+        replace.then(|| {
+            self.deploys[p.index()].iter().map(|(t, tile)| Command::spawn(*t as usize, tile.x, tile.y)).collect()
+        })
+    }
+
+    /// The edited structures of both players (to build a game from a layout).
+    pub fn placed(&self) -> [Vec<PlacedStructure>; 2] {
+        Player::both().map(|p| {
+            self.layout
+                .of(p)
+                .map(|(tile, s)| PlacedStructure { tile, unit_type: s.kind.unit_type() as u8, upgraded: s.upgraded })
+                .collect()
+        })
+    }
+
+    /// Predicted paths of the deploys on the edited board (one per distinct tile and type).
+    pub fn paths(&self) -> Vec<DeployPath> {
+        let mut finder = Pathfinder::new(self.layout.blockers());
+        let mut out: Vec<DeployPath> = Vec::new();
+        for p in Player::both() {
+            for &(unit_type, tile) in &self.deploys[p.index()] {
+                if out.iter().any(|d| d.owner == p && d.tiles.first() == Some(&tile)) {
+                    continue;
+                }
+                let Some(tiles) = finder.deploy_path(tile) else { continue };
+                let target = Edge::ALL.into_iter().find(|e| e.contains(tile)).map(|e| e.opposite());
+                let breach = tiles.last().is_some_and(|t| target.is_some_and(|e| e.contains(*t)));
+                let end = if breach { PathEnd::Breach } else { PathEnd::SelfDestruct };
+                out.push(DeployPath { owner: p, unit_type, tiles, end });
+            }
+        }
+        out
+    }
+
+    /// How many structure edits and deploys the what-if holds (for the panel).
+    pub fn change_count(&self) -> (usize, usize) {
+        let edits = Player::both().iter().map(|p| self.structure_edits(*p).len()).sum();
+        (edits, self.deploys.iter().map(Vec::len).sum())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> BoardWhatIf {
+        let mut l = Layout::default();
+        l.place(Player::One, Tile::new(13, 10), Kind::Turret);
+        l.place(Player::Two, Tile::new(13, 17), Kind::Wall);
+        BoardWhatIf::new(WhatIfBase::ReplayTurn(3), l)
+    }
+
+    #[test]
+    fn edits_are_the_difference_to_the_original() {
+        let mut w = base();
+        assert!(w.structure_edits(Player::One).is_empty());
+        w.tool = BoardTool::Structure(Tool::Place(Kind::Wall));
+        w.click(Tile::new(12, 10), false).expect("own half");
+        w.tool = BoardTool::Structure(Tool::Upgrade);
+        w.click(Tile::new(13, 10), false).expect("own half");
+        assert_eq!(
+            w.structure_edits(Player::One),
+            vec![
+                StructureEdit::Upgrade { tile: Tile::new(13, 10) },
+                StructureEdit::Add { tile: Tile::new(12, 10), unit_type: 0, upgraded: false }
+            ]
+        );
+        w.player = Player::Two;
+        w.tool = BoardTool::Structure(Tool::Erase);
+        w.click(Tile::new(13, 17), false).expect("own half");
+        assert_eq!(w.structure_edits(Player::Two), vec![StructureEdit::Remove { tile: Tile::new(13, 17) }]);
+        // Player 1 cannot build on player 2's half.
+        w.player = Player::One;
+        w.tool = BoardTool::Structure(Tool::Place(Kind::Wall));
+        assert!(w.click(Tile::new(13, 17), false).is_err());
+    }
+
+    #[test]
+    fn deploys_only_on_own_edges_and_have_paths() {
+        let mut w = base();
+        w.tool = BoardTool::Deploy(3);
+        assert!(w.click(Tile::new(13, 10), false).is_err(), "not an edge");
+        assert!(w.click(Tile::new(13, 27), false).is_err(), "player 2's edge");
+        w.click(Tile::new(13, 0), false).expect("player 1's bottom-left edge");
+        w.click(Tile::new(13, 0), false).expect("twice");
+        assert_eq!(w.deploys[0].len(), 2);
+        assert_eq!(w.commands(Player::One).map(|c| c.len()), Some(2));
+        assert_eq!(w.commands(Player::Two), None, "player 2 keeps the replay's commands");
+        let paths = w.paths();
+        assert_eq!(paths.len(), 1, "one path per tile");
+        assert_eq!(paths[0].tiles.first(), Some(&Tile::new(13, 0)));
+        assert!(paths[0].tiles.len() > 10);
+        w.click(Tile::new(13, 0), true).expect("undo");
+        assert_eq!(w.deploys[0].len(), 1);
+    }
+}
