@@ -8,8 +8,8 @@ use super::record::{MatchRecord, RecordHead};
 use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
-use crate::runner::{MatchEvent, MatchSpec, ReplayTarget, RunnerError, start_match};
-use crossbeam_channel::{Receiver, Sender, select};
+use crate::runner::{MatchSpec, ReplayTarget, RunnerError, start_match};
+use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -425,22 +425,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
             seed: Some(job.seed),
             replay: replay.to_string_lossy().into_owned(),
         };
-        let handle = start_match(ms);
-        let mut cancelled = control.cancelled.clone();
-        let result = loop {
-            select! {
-                recv(handle.events) -> ev => match ev {
-                    Ok(MatchEvent::Finished(r)) => break Ok(*r),
-                    Ok(MatchEvent::Failed(e)) => break Err(e),
-                    Ok(_) => {}
-                    Err(_) => break handle.wait(),
-                },
-                recv(cancelled) -> _ => {
-                    handle.cancel();
-                    cancelled = crossbeam_channel::never();
-                }
-            }
-        };
+        let result = start_match(ms).wait_unless(&control.cancelled, |_| {});
         let rec = match result {
             Ok(r) => MatchRecord::from_result(head, &r),
             // Not recorded: `--resume` plays it again.
