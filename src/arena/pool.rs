@@ -415,6 +415,9 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         ms.max_ms = spec.max_ms;
         ms.startup_ms = spec.startup_ms;
         ms.env = spec.env.clone();
+        // The result line is synced by the collector; syncing every replay too would put
+        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
+        ms.sync_replay = false;
         let head = RecordHead {
             job_id: job.id.clone(),
             game: job.game,
