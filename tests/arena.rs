@@ -269,6 +269,85 @@ fn a_plan_runs_with_gnu_parallel_and_merges() {
     assert!(String::from_utf8_lossy(&twice.stdout).contains("merged 2 records"));
 }
 
+/// A two-game plan of py-builder against py-idle in `out` (its `plan.txt`).
+fn write_plan(out: &Path) {
+    let plan = bin()
+        .arg("arena")
+        .arg(algo("py-builder"))
+        .arg(algo("py-idle"))
+        .args(["--games", "2", "--plan", "--max-ms", "20000", "--out"])
+        .arg(out)
+        .output()
+        .expect("plan");
+    assert!(plan.status.success(), "{}", String::from_utf8_lossy(&plan.stderr));
+}
+
+fn merged_count(out: &Path) -> String {
+    let merged = bin().args(["arena", "--merge"]).arg(out).output().expect("merge");
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    String::from_utf8_lossy(&merged.stdout).lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_ssh_recipe_runs_a_plan_through_gnu_parallels_remote_wrapper() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("plan");
+    write_plan(&out);
+    // Stands in for ssh: drops the options, the host and `--`, and runs the rest through a
+    // shell, as sshd does with the words it receives.
+    let fake_ssh = dir.path().join("fake-ssh");
+    std::fs::write(
+        &fake_ssh,
+        "#!/bin/bash\nwhile [ $# -gt 0 ]; do case \"$1\" in -l|-p|-o|-i|-F) shift 2;; -*) shift;; *) break;; esac; done\n\
+         echo \"$1\" >> \"$0.hosts\"; shift\n[ \"$1\" = -- ] && shift\nexec bash -c \"$*\"\n",
+    )
+    .expect("fake ssh");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake_ssh, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let hosts = dir.path().join("hosts.txt");
+    std::fs::write(&hosts, "1/host-a\n1/host-b\n").expect("hosts");
+    let run = Command::new("parallel")
+        .args(["--will-cite", "--halt", "now,fail=1", "--ssh"])
+        .arg(&fake_ssh)
+        .arg("--sshloginfile")
+        .arg(&hosts)
+        .arg("::::")
+        .arg(out.join("plan.txt"))
+        .output()
+        .expect("parallel");
+    assert!(run.status.success(), "{}\n{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    let used = std::fs::read_to_string(dir.path().join("fake-ssh.hosts")).expect("the stand-in ssh was used");
+    assert!(used.lines().all(|h| h == "host-a" || h == "host-b") && used.lines().count() >= 2, "{used}");
+    assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
+}
+
+#[test]
+fn the_slurm_script_plays_the_line_of_its_array_task() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("plan");
+    write_plan(&out);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/arena.sbatch");
+    let task = |id: &str, offset: &str| {
+        Command::new("bash")
+            .arg(&script)
+            .env("PLAN", out.join("plan.txt"))
+            .env("SLURM_ARRAY_TASK_ID", id)
+            .env("OFFSET", offset)
+            .output()
+            .expect("sbatch script")
+    };
+    // Task 1 plays line 1 only.
+    assert!(task("1", "0").status.success());
+    assert!(out.join("results/py-builder__py-idle__g0.jsonl").is_file());
+    assert!(!out.join("results/py-idle__py-builder__g1.jsonl").exists());
+    // Task 1 with OFFSET=1 plays line 2; past the end of the plan is an error.
+    assert!(task("1", "1").status.success());
+    let past = task("3", "0");
+    assert!(!past.status.success());
+    assert!(String::from_utf8_lossy(&past.stderr).contains("no line 3"));
+    assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
+}
+
 #[test]
 fn the_sprt_stops_a_clear_result_early_and_cancel_stops_the_rest() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -10,6 +10,7 @@ use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::Command;
 use terminal_studio::app::settings::Settings;
 use terminal_studio::app::top_bar::View;
+use terminal_studio::arena::{SprtDecision, StopReason};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -83,6 +84,200 @@ fn run_a_two_algo_arena_from_the_tab() {
     assert_eq!(h.state().view(), View::Debugger);
     let opened = h.state().viewer.path.clone().expect("a replay opened in the viewer");
     assert!(opened.ends_with(&first.replay), "{} vs {}", opened.display(), first.replay);
+}
+
+/// Adds the test algos by path, as a user pasting folders.
+fn add_algos(h: &mut Harness<'_, StudioApp>, algos: &[&str]) {
+    for algo in algos {
+        let path = root().join("tests/algos").join(algo);
+        type_into(h, "Algo path", &path.display().to_string());
+        h.get_by_label("Add").click();
+        h.run_ok();
+    }
+    assert_eq!(h.state().arena.algos.len(), algos.len(), "{}", h.state().arena.message);
+}
+
+/// Opens the Baseline combo box and picks `label` (the popup's entry: the algo list shows
+/// the same label, earlier in the tree).
+fn pick_baseline(h: &mut Harness<'_, StudioApp>, label: &str) {
+    h.get_by_label("Baseline").click();
+    h.run_ok();
+    h.query_all_by_label(label).last().expect("the baseline entry").click();
+    h.run_ok();
+}
+
+/// Steps the UI until `done` holds (panics with the tab's message after `secs`).
+fn step_until(h: &mut Harness<'_, StudioApp>, secs: u64, what: &str, done: impl Fn(&StudioApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "{what}: not reached in time ({})", h.state().arena.message);
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    h.run_ok();
+}
+
+fn arena_harness(out: &std::path::Path) -> Harness<'static, StudioApp> {
+    let mut h = harness();
+    h.get_by_label("Arena").click();
+    h.run_ok();
+    type_into(&mut h, "Output folder", &out.display().to_string());
+    h
+}
+
+#[test]
+fn gauntlet_from_the_tab_then_resume_with_more_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("run");
+    let mut h = arena_harness(&out);
+    add_algos(&mut h, &["py-builder", "py-crash", "py-random"]);
+    h.get_by_label("Gauntlet").click();
+    h.run_ok();
+    assert!(h.state().arena.gauntlet);
+    // The baseline: py-random, picked from the combo box.
+    pick_baseline(&mut h, "py-random");
+    assert_eq!(h.state().arena.baseline, 2);
+    type_into(&mut h, "Games per pairing", "2");
+    type_into(&mut h, "Jobs", "2");
+    h.get_by_label("Start").click();
+    h.run_ok();
+    assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
+    step_until(&mut h, 90, "the gauntlet's summary", |a| a.arena.outcome.is_some());
+
+    let arena = &h.state().arena;
+    // Two pairings (builder–random, crash–random), two games each, no builder–crash game.
+    assert_eq!(arena.records.len(), 4, "{}", arena.message);
+    for r in &arena.records {
+        assert!(r.seat_of("py-random").is_some(), "{} is not against the baseline", r.job_id);
+    }
+    let summary = arena.summary.clone().expect("summary");
+    let stats = |label: &str| summary.algos.iter().find(|a| a.label == label).cloned().expect(label);
+    assert_eq!(stats("py-random").games, 4);
+    assert_eq!(stats("py-builder").games, 2);
+    // py-crash exits at turn 2 in both of its games: counted apart, and a loss on the board.
+    assert_eq!(stats("py-crash").crashes, 2);
+    assert_eq!(stats("py-crash").wins, 0);
+    assert_eq!(stats("py-builder").crashes, 0);
+    h.get_by_label("Crashes");
+
+    // Resume the same folder with 4 games per pairing: only the 4 new games are played.
+    type_into(&mut h, "Games per pairing", "4");
+    h.get_by_label("Resume the output folder").click();
+    h.run_ok();
+    assert!(h.state().arena.resume);
+    h.get_by_label("Start").click();
+    h.run_ok();
+    assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
+    // The earlier matches are in the live table from the start.
+    assert_eq!(h.state().arena.records.len(), 4);
+    step_until(&mut h, 90, "the resumed gauntlet's summary", |a| a.arena.outcome.is_some());
+    let outcome = h.state().arena.outcome.clone().expect("outcome");
+    assert_eq!(outcome.played_now, 4);
+    assert_eq!(outcome.summary.matches, 8);
+    assert_eq!(h.state().arena.records.len(), 8);
+    let lines = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
+    assert_eq!(lines.lines().count(), 8);
+}
+
+#[test]
+fn sprt_stops_a_clear_gauntlet_early() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = arena_harness(&dir.path().join("run"));
+    add_algos(&mut h, &["py-builder", "py-crash"]);
+    h.get_by_label("Gauntlet").click();
+    h.run_ok();
+    pick_baseline(&mut h, "py-crash");
+    h.get_by_label("SPRT early stop").click();
+    h.run_ok();
+    // Elo0 0, Elo1 100, α = β = 0.05: 12 straight wins accept H1.
+    type_into(&mut h, "SPRT Elo0,Elo1,α,β", "0,100,0.05,0.05");
+    type_into(&mut h, "Games per pairing", "40");
+    type_into(&mut h, "Jobs", "2");
+    h.get_by_label("Start").click();
+    h.run_ok();
+    assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
+    step_until(&mut h, 120, "the SPRT stop", |a| a.arena.outcome.is_some());
+    let outcome = h.state().arena.outcome.clone().expect("outcome");
+    assert_eq!(outcome.stop, StopReason::Sprt(SprtDecision::AcceptH1), "{}", h.state().arena.message);
+    let sprt = outcome.sprt.expect("SPRT status");
+    assert_eq!(sprt.first, "py-builder");
+    assert!(sprt.wins >= 12 && sprt.losses == 0, "{sprt:?}");
+    // The matches already started when it decided finish and are recorded; no more start.
+    assert!(outcome.summary.matches >= 12 && outcome.summary.matches <= 14, "{}", outcome.summary.matches);
+    h.get_by_label_contains("Arena stopped by the SPRT");
+}
+
+#[test]
+fn pause_keeps_the_running_match_then_resume_finishes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = arena_harness(&dir.path().join("run"));
+    add_algos(&mut h, &["py-builder", "py-crash"]);
+    type_into(&mut h, "Games per pairing", "4");
+    type_into(&mut h, "Jobs", "1");
+    h.get_by_label("Start").click();
+    h.run_ok();
+    step_until(&mut h, 60, "a match running", |a| a.arena.in_flight() == 1);
+    h.get_by_label("Pause").click();
+    h.run_ok();
+    assert!(h.state().arena.is_paused());
+    let at_pause = h.state().arena.records.len();
+    // The button now resumes.
+    h.get_by_label("Resume");
+    // The match in flight finishes and is recorded; then nothing runs.
+    step_until(&mut h, 60, "no match in flight", |a| a.arena.in_flight() == 0);
+    let recorded = h.state().arena.records.len();
+    assert!(
+        recorded >= 1 && recorded <= at_pause + 1,
+        "one worker: {at_pause} recorded at the pause, {recorded} after"
+    );
+    // The live table shows what is recorded so far.
+    assert_eq!(h.state().arena.summary.as_ref().map(|s| s.matches as usize), Some(recorded));
+    h.get_by_label("Live results");
+    h.get_by_label("Win rate (95 %)");
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    assert!(h.state().arena.is_running());
+    assert_eq!(h.state().arena.in_flight(), 0, "a match started while paused");
+    assert_eq!(h.state().arena.records.len(), recorded, "a match was played while paused");
+
+    h.get_by_label("Resume").click();
+    h.run_ok();
+    assert!(!h.state().arena.is_paused());
+    step_until(&mut h, 90, "the summary after resuming", |a| a.arena.outcome.is_some());
+    let outcome = h.state().arena.outcome.clone().expect("outcome");
+    assert_eq!(outcome.stop, StopReason::Completed);
+    assert_eq!(outcome.summary.matches, 4);
+}
+
+#[test]
+fn cancel_stops_a_hanging_match_and_records_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("run");
+    let mut h = arena_harness(&out);
+    // py-hang never answers turn 1: its matches only end when cancelled.
+    add_algos(&mut h, &["py-hang", "py-idle"]);
+    type_into(&mut h, "Games per pairing", "2");
+    type_into(&mut h, "Jobs", "2");
+    h.get_by_label("Start").click();
+    h.run_ok();
+    step_until(&mut h, 30, "two matches running", |a| a.arena.in_flight() == 2);
+    // Paused, the running matches stay; cancel then stops them too.
+    h.get_by_label("Pause").click();
+    h.run_ok();
+    assert_eq!(h.state().arena.in_flight(), 2);
+    h.get_by_label("Cancel").click();
+    h.run_ok();
+    step_until(&mut h, 30, "the summary after cancelling", |a| a.arena.outcome.is_some());
+    let outcome = h.state().arena.outcome.clone().expect("outcome");
+    assert_eq!(outcome.stop, StopReason::Cancelled);
+    assert_eq!(outcome.summary.matches, 0);
+    assert!(h.state().arena.records.is_empty());
+    assert!(!h.state().arena.is_running());
+    h.get_by_label_contains("Arena cancelled");
+    let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap_or_default();
+    assert_eq!(results.lines().count(), 0, "a cancelled match was recorded");
 }
 
 fn two_replays() -> (PathBuf, PathBuf) {

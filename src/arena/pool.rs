@@ -8,14 +8,14 @@ use super::record::{MatchRecord, RecordHead};
 use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
-use crate::runner::{MatchEvent, MatchSpec, ReplayTarget, RunnerError, start_match};
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crate::runner::{MatchSpec, ReplayTarget, RunnerError, start_match};
+use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -66,12 +66,61 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-#[derive(Debug, Default)]
+/// Shared by the handle, the collector and the workers. Nothing here is polled: paused
+/// workers sleep on `wake`, and a worker waiting for its match also waits on `cancelled`.
+#[derive(Debug)]
 struct Control {
     cancel: AtomicBool,
-    pause: AtomicBool,
+    /// Dropped by `cancel`: `cancelled` then becomes ready for every worker at once.
+    cancel_tx: Mutex<Option<Sender<()>>>,
+    cancelled: Receiver<()>,
+    paused: Mutex<bool>,
+    wake: Condvar,
     /// No new matches (SPRT decided, or a write failed).
     stop: AtomicBool,
+}
+
+impl Control {
+    fn new() -> Control {
+        let (tx, rx) = crossbeam_channel::bounded(0);
+        Control {
+            cancel: AtomicBool::new(false),
+            cancel_tx: Mutex::new(Some(tx)),
+            cancelled: rx,
+            paused: Mutex::new(false),
+            wake: Condvar::new(),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+        self.cancel_tx.lock().unwrap_or_else(PoisonError::into_inner).take();
+        // Under the lock, so a worker between its check and its wait cannot miss it.
+        let _guard = self.paused.lock().unwrap_or_else(PoisonError::into_inner);
+        self.wake.notify_all();
+    }
+
+    fn set_paused(&self, paused: bool) {
+        *self.paused.lock().unwrap_or_else(PoisonError::into_inner) = paused;
+        self.wake.notify_all();
+    }
+
+    fn is_paused(&self) -> bool {
+        *self.paused.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+
+    /// Blocks while paused (returns at once when cancelled).
+    fn wait_while_paused(&self) {
+        let mut paused = self.paused.lock().unwrap_or_else(PoisonError::into_inner);
+        while *paused && !self.is_cancelled() {
+            paused = self.wake.wait(paused).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
 }
 
 /// A running arena. Dropping the handle does not stop it; call `cancel`.
@@ -86,17 +135,17 @@ impl ArenaHandle {
     /// Kills the matches in flight (they are not recorded, so `--resume` replays them)
     /// and starts no more; the arena then ends with a `Summary`.
     pub fn cancel(&self) {
-        self.control.cancel.store(true, Ordering::SeqCst);
+        self.control.cancel();
     }
     /// No new matches start until `resume`; the matches in flight finish.
     pub fn pause(&self) {
-        self.control.pause.store(true, Ordering::SeqCst);
+        self.control.set_paused(true);
     }
     pub fn resume(&self) {
-        self.control.pause.store(false, Ordering::SeqCst);
+        self.control.set_paused(false);
     }
     pub fn is_paused(&self) -> bool {
-        self.control.pause.load(Ordering::SeqCst)
+        self.control.is_paused()
     }
     /// Waits for the end (events not yet received are discarded).
     pub fn wait(mut self) -> Result<ArenaOutcome, String> {
@@ -123,7 +172,7 @@ pub fn start_arena(spec: ArenaSpec) -> Result<ArenaHandle, String> {
     }
     end_with_newline(&results)?;
     let (tx, rx) = crossbeam_channel::unbounded();
-    let control = Arc::new(Control::default());
+    let control = Arc::new(Control::new());
     let c = Arc::clone(&control);
     let thread = std::thread::Builder::new()
         .name("arena".into())
@@ -298,7 +347,7 @@ fn run(
         };
         if let Err(e) = append_record(&results_path, &rec) {
             // Without a place for results, running on would lose them: stop everything.
-            control.cancel.store(true, Ordering::SeqCst);
+            control.cancel();
             stop = StopReason::Error(e.clone());
             let _ = tx.send(ArenaEvent::Warning(format!("cannot write the result of {}: {e}", rec.job_id)));
             continue;
@@ -322,7 +371,7 @@ fn run(
     for t in threads {
         let _ = t.join();
     }
-    if control.cancel.load(Ordering::SeqCst) && stop == StopReason::Completed {
+    if control.is_cancelled() && stop == StopReason::Completed {
         stop = StopReason::Cancelled;
     }
     let summary = summarize(&records, &order);
@@ -351,10 +400,8 @@ fn run(
 fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<WorkerMsg>, control: &Control) {
     let dir = spec.out.join("matches");
     loop {
-        while control.pause.load(Ordering::SeqCst) && !control.cancel.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        if control.cancel.load(Ordering::SeqCst) || control.stop.load(Ordering::SeqCst) {
+        control.wait_while_paused();
+        if control.is_cancelled() || control.stop.load(Ordering::SeqCst) {
             return;
         }
         let Ok(job) = jobs.try_recv() else { return };
@@ -368,6 +415,9 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         ms.max_ms = spec.max_ms;
         ms.startup_ms = spec.startup_ms;
         ms.env = spec.env.clone();
+        // The result line is synced by the collector; syncing every replay too would put
+        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
+        ms.sync_replay = false;
         let head = RecordHead {
             job_id: job.id.clone(),
             game: job.game,
@@ -378,20 +428,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
             seed: Some(job.seed),
             replay: replay.to_string_lossy().into_owned(),
         };
-        let handle = start_match(ms);
-        let result = loop {
-            match handle.events.recv_timeout(Duration::from_millis(100)) {
-                Ok(MatchEvent::Finished(r)) => break Ok(*r),
-                Ok(MatchEvent::Failed(e)) => break Err(e),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    if control.cancel.load(Ordering::SeqCst) {
-                        handle.cancel();
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => break handle.wait(),
-            }
-        };
+        let result = start_match(ms).wait_unless(&control.cancelled, |_| {});
         let rec = match result {
             Ok(r) => MatchRecord::from_result(head, &r),
             // Not recorded: `--resume` plays it again.

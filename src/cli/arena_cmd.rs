@@ -1,6 +1,8 @@
 //! `terminal-studio arena`: run an arena (progress bars, summary table), write it as a
 //! plan (`--plan`), or merge result files (`--merge`).
 
+use super::limits::TimeLimitArgs;
+use super::signals::catch_stop_signals;
 use crate::arena::jobfile::{PlanOptions, plan_lines};
 use crate::arena::merge::merge;
 use crate::arena::report::{outcome_text, table, write_csv};
@@ -26,9 +28,7 @@ pub struct ArenaArgs {
     pub resume: bool,
     pub sprt: Option<String>,
     pub seed: u64,
-    pub soft_ms: Option<u64>,
-    pub max_ms: Option<u64>,
-    pub startup_ms: Option<u64>,
+    pub limits: TimeLimitArgs,
     pub plan: bool,
     pub merge: bool,
 }
@@ -89,9 +89,9 @@ fn run_plan(args: &ArenaArgs) -> Result<ExitCode, String> {
         config: args.config.as_deref().map(|c| {
             if Path::new(c).exists() { absolute(Path::new(c)).to_string_lossy().into_owned() } else { c.to_string() }
         }),
-        soft_ms: args.soft_ms,
-        max_ms: args.max_ms,
-        startup_ms: args.startup_ms,
+        soft_ms: args.limits.soft_ms,
+        max_ms: args.limits.max_ms,
+        startup_ms: args.limits.startup_ms,
     };
     let lines = plan_lines(&plan, &exe, &out, &opts);
     let mut text = lines.join("\n");
@@ -139,44 +139,22 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Signals (1-based numbers as bits) the process was started with ignored.
-fn ignored_signals() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| l.strip_prefix("SigIgn:")).and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
-        })
-        .unwrap_or(0)
-}
-
 fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
     let plan = build_plan(args)?;
     let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
     let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));
     spec.jobs = args.jobs.unwrap_or_else(default_jobs);
     spec.resume = args.resume;
-    spec.soft_ms = args.soft_ms;
-    spec.max_ms = args.max_ms;
-    spec.startup_ms = args.startup_ms;
+    spec.soft_ms = args.limits.soft_ms;
+    spec.max_ms = args.limits.max_ms;
+    spec.startup_ms = args.limits.startup_ms;
     spec.sprt = args.sprt.as_deref().map(SprtParams::parse).transpose()?;
     let handle = start_arena(spec)?;
 
     // Ctrl-C / SIGTERM / SIGHUP cancel the arena: the algos run in their own process
     // groups, so without this they would outlive us.
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let ignored = ignored_signals();
-    let wanted: Vec<i32> =
-        [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| ignored & (1u64 << (s - 1)) == 0).collect();
-    let (sig_tx, mut sig_rx) = crossbeam_channel::bounded(1);
-    let signals = signal_hook::iterator::Signals::new(&wanted).ok();
-    let signals_handle = signals.as_ref().map(|s| s.handle());
-    if let Some(mut signals) = signals {
-        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
-            for sig in signals.forever() {
-                let _ = sig_tx.try_send(sig);
-            }
-        });
-    }
+    let signals = catch_stop_signals();
+    let mut sig_rx = signals.as_ref().map_or_else(crossbeam_channel::never, |s| s.received.clone());
 
     let tty = std::io::stdout().is_terminal();
     let bar = if tty { Some(ProgressBar::new(0)) } else { None };
@@ -250,9 +228,7 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if let Some(h) = signals_handle {
-        h.close();
-    }
+    drop(signals);
     let outcome = match outcome {
         Some(o) => *o,
         None => handle.wait()?,

@@ -1,9 +1,11 @@
 //! `terminal-studio match`: a thin shell over the runner.
 
+use super::limits::TimeLimitArgs;
+use super::signals::catch_stop_signals;
 use crate::arena::files::append_record;
 use crate::arena::{MatchRecord, RecordHead, algo_label};
 use crate::engine::presets::{DEFAULT_PRESET, load_config};
-use crate::runner::{MatchEvent, MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
+use crate::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -15,9 +17,7 @@ pub struct MatchArgs {
     pub replay: Option<PathBuf>,
     pub out: Option<PathBuf>,
     pub seed: Option<u64>,
-    pub soft_ms: Option<u64>,
-    pub max_ms: Option<u64>,
-    pub startup_ms: Option<u64>,
+    pub limits: TimeLimitArgs,
     pub verbose: bool,
     pub result_json: Option<PathBuf>,
     pub job_id: Option<String>,
@@ -39,9 +39,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         (None, None) => ReplayTarget::Dir(PathBuf::from("replays")),
     };
     spec.seed = args.seed;
-    spec.soft_ms = args.soft_ms;
-    spec.max_ms = args.max_ms;
-    spec.startup_ms = args.startup_ms;
+    args.limits.apply(&mut spec);
     spec.verbose = args.verbose;
     let result = run_interruptible(spec);
     if let Some(path) = &args.result_json {
@@ -102,56 +100,12 @@ fn record_head(args: &MatchArgs) -> RecordHead {
     }
 }
 
-/// Signals (1-based numbers as bits) the process was started with ignored, from
-/// `/proc/self/status` (0 if unknown).
-fn ignored_signals() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| l.strip_prefix("SigIgn:")).and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
-        })
-        .unwrap_or(0)
-}
-
-/// Runs the match on its own thread and cancels it on SIGINT, SIGTERM or SIGHUP (those
-/// not ignored by whoever started us, e.g. `nohup`): each algo runs in its own process
-/// group, so the terminal's Ctrl-C does not reach it and it would be left running if we
-/// just died.
+/// Runs the match on its own thread and cancels it on SIGINT, SIGTERM or SIGHUP.
 fn run_interruptible(spec: MatchSpec) -> Result<MatchResult, RunnerError> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let ignored = ignored_signals();
-    let wanted: Vec<i32> =
-        [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| ignored & (1u64 << (s - 1)) == 0).collect();
-    let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else {
+    let Some(signals) = catch_stop_signals() else {
         return run_match_blocking(spec);
     };
-    let signals_handle = signals.handle();
-    let (sig_tx, mut sig_rx) = crossbeam_channel::bounded(1);
-    let waiter = std::thread::Builder::new().name("signals".into()).spawn(move || {
-        for sig in signals.forever() {
-            let _ = sig_tx.try_send(sig);
-        }
-    });
-    if waiter.is_err() {
-        signals_handle.close();
-        return run_match_blocking(spec);
-    }
-    let handle = start_match(spec);
-    let result = loop {
-        crossbeam_channel::select! {
-            recv(handle.events) -> ev => match ev {
-                Ok(MatchEvent::Finished(r)) => break Ok(*r),
-                Ok(MatchEvent::Failed(e)) => break Err(e),
-                Ok(_) => {}
-                Err(_) => break handle.wait(),
-            },
-            recv(sig_rx) -> sig => {
-                eprintln!("signal {}: stopping the match", sig.unwrap_or(0));
-                handle.cancel();
-                sig_rx = crossbeam_channel::never();
-            }
-        }
-    };
-    signals_handle.close();
-    result
+    start_match(spec).wait_unless(&signals.received, |sig| {
+        eprintln!("signal {}: stopping the match", sig.unwrap_or(0));
+    })
 }

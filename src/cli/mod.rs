@@ -3,8 +3,10 @@
 mod arena_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
+mod limits;
 mod match_cmd;
 mod show_cmd;
+mod signals;
 mod verify_cmd;
 
 use clap::{Parser, Subcommand};
@@ -58,15 +60,8 @@ pub enum Command {
         /// Seed exported to both algos (TERMINAL_STUDIO_SEED, ALGO_SEED).
         #[arg(long)]
         seed: Option<u64>,
-        /// Soft time limit per turn in ms (overrides waitTimeBotSoft).
-        #[arg(long)]
-        soft_ms: Option<u64>,
-        /// Hard time limit per turn in ms (overrides waitTimeBotMax).
-        #[arg(long)]
-        max_ms: Option<u64>,
-        /// Start-up allowance in ms taken off turn 0's time (default waitTimeStartGame).
-        #[arg(long)]
-        startup_ms: Option<u64>,
+        #[command(flatten)]
+        limits: limits::TimeLimitArgs,
         /// Echo the algos' stderr and the runner's messages live.
         #[arg(long, short)]
         verbose: bool,
@@ -107,15 +102,8 @@ pub enum Command {
         /// Seed of the first pair of games (games 2k and 2k+1 get seed + k).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Soft time limit per turn in ms (overrides waitTimeBotSoft).
-        #[arg(long)]
-        soft_ms: Option<u64>,
-        /// Hard time limit per turn in ms (overrides waitTimeBotMax).
-        #[arg(long)]
-        max_ms: Option<u64>,
-        /// Start-up allowance in ms taken off turn 0's time.
-        #[arg(long)]
-        startup_ms: Option<u64>,
+        #[command(flatten)]
+        limits: limits::TimeLimitArgs,
         /// Write the arena as a job list (OUT/plan.txt and stdout): one `match` line per game.
         #[arg(long, conflicts_with_all = ["merge", "resume"])]
         plan: bool,
@@ -168,64 +156,36 @@ pub fn run() -> ExitCode {
         Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
         Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
         Some(Command::Show { replay, turn, frame }) => show_cmd::run(&replay, turn, frame),
-        Some(Command::Match {
-            algo1,
-            algo2,
-            config,
-            replay,
-            out,
-            seed,
-            soft_ms,
-            max_ms,
-            startup_ms,
-            verbose,
-            result_json,
-            job_id,
-        }) => match_cmd::run(match_cmd::MatchArgs {
-            algo1,
-            algo2,
-            config,
-            replay,
-            out,
-            seed,
-            soft_ms,
-            max_ms,
-            startup_ms,
-            verbose,
-            result_json,
-            job_id,
-        }),
-        Some(Command::Arena {
-            algos,
-            games,
-            jobs,
-            config,
-            out,
-            vs,
-            resume,
-            sprt,
-            seed,
-            soft_ms,
-            max_ms,
-            startup_ms,
-            plan,
-            merge,
-        }) => arena_cmd::run(arena_cmd::ArenaArgs {
-            algos,
-            games,
-            jobs,
-            config,
-            out,
-            vs,
-            resume,
-            sprt,
-            seed,
-            soft_ms,
-            max_ms,
-            startup_ms,
-            plan,
-            merge,
-        }),
+        Some(Command::Match { algo1, algo2, config, replay, out, seed, limits, verbose, result_json, job_id }) => {
+            match_cmd::run(match_cmd::MatchArgs {
+                algo1,
+                algo2,
+                config,
+                replay,
+                out,
+                seed,
+                limits,
+                verbose,
+                result_json,
+                job_id,
+            })
+        }
+        Some(Command::Arena { algos, games, jobs, config, out, vs, resume, sprt, seed, limits, plan, merge }) => {
+            arena_cmd::run(arena_cmd::ArenaArgs {
+                algos,
+                games,
+                jobs,
+                config,
+                out,
+                vs,
+                resume,
+                sprt,
+                seed,
+                limits,
+                plan,
+                merge,
+            })
+        }
         Some(Command::BenchPaths { layout, iterations }) => bench_paths_cmd::run(layout.as_deref(), iterations),
         Some(Command::Gui { file }) => crate::app::run(file),
         Some(Command::View { file }) => crate::app::run(Some(file)),

@@ -269,9 +269,12 @@ impl ReplayWriter {
         self.file.flush()
     }
 
-    pub fn finish(mut self) -> std::io::Result<PathBuf> {
+    /// Flushes the file and, with `sync`, waits until it is on disk.
+    pub fn finish(mut self, sync: bool) -> std::io::Result<PathBuf> {
         self.file.flush()?;
-        self.file.get_ref().sync_all()?;
+        if sync {
+            self.file.get_ref().sync_all()?;
+        }
         Ok(self.path)
     }
 }

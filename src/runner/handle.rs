@@ -39,6 +39,36 @@ impl MatchHandle {
     }
 }
 
+impl MatchHandle {
+    /// Waits for the end of the match, cancelling it the first time `stop` is ready (a
+    /// message or a disconnect); `on_stop` sees that message. The events are discarded.
+    pub fn wait_unless<T>(
+        self,
+        stop: &Receiver<T>,
+        on_stop: impl FnOnce(Option<T>),
+    ) -> Result<MatchResult, RunnerError> {
+        let mut stop = stop.clone();
+        let mut on_stop = Some(on_stop);
+        loop {
+            crossbeam_channel::select! {
+                recv(self.events) -> ev => match ev {
+                    Ok(MatchEvent::Finished(r)) => return Ok(*r),
+                    Ok(MatchEvent::Failed(e)) => return Err(e),
+                    Ok(_) => {}
+                    Err(_) => return self.wait(),
+                },
+                recv(stop) -> msg => {
+                    if let Some(f) = on_stop.take() {
+                        f(msg.ok());
+                    }
+                    self.cancel();
+                    stop = crossbeam_channel::never();
+                }
+            }
+        }
+    }
+}
+
 impl Drop for MatchHandle {
     fn drop(&mut self) {
         self.cancel();

@@ -342,7 +342,7 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     session.emit(end)?;
     let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
     let replay_path: PathBuf =
-        writer.finish().map_err(|e| RunnerError::Replay(format!("{}: {e}", replay_path.display())))?;
+        writer.finish(spec.sync_replay).map_err(|e| RunnerError::Replay(format!("{}: {e}", replay_path.display())))?;
 
     for s in seats.iter_mut() {
         s.close_stdin();

@@ -41,6 +41,10 @@ pub struct MatchSpec {
     pub verbose: bool,
     /// Extra environment for both algo processes.
     pub env: Vec<(String, String)>,
+    /// `fsync` the replay when the match ends (default). The arena turns it off: an fsync
+    /// costs about as much as a whole match of fast algos, and its result line (synced)
+    /// is what a resume relies on.
+    pub sync_replay: bool,
 }
 
 impl MatchSpec {
@@ -57,6 +61,7 @@ impl MatchSpec {
             stderr_cap: DEFAULT_STDERR_CAP,
             verbose: false,
             env: Vec::new(),
+            sync_replay: true,
         }
     }
 }

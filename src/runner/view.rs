@@ -14,49 +14,30 @@ fn rotate_units(lists: &[Vec<UnitEntry>]) -> Vec<Vec<UnitEntry>> {
     lists.iter().map(|l| l.iter().map(|u| UnitEntry { tile: u.tile.rotated(), ..*u }).collect()).collect()
 }
 
+/// Rotates the named tile fields and swaps the owner of every event in a list.
+macro_rules! flip_each {
+    ($list:expr, $($tile:ident),+) => {
+        for x in &mut $list {
+            $(x.$tile = x.$tile.rotated();)+
+            x.owner = swap(x.owner);
+        }
+    };
+}
+
 fn flip_events(e: &Events) -> Events {
     let mut out = e.clone();
+    flip_each!(out.self_destruct, tile);
     for x in &mut out.self_destruct {
-        x.tile = x.tile.rotated();
         x.victims.iter_mut().for_each(|t| *t = t.rotated());
-        x.owner = swap(x.owner);
     }
-    for x in &mut out.breach {
-        x.tile = x.tile.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.damage {
-        x.tile = x.tile.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.shield {
-        x.from = x.from.rotated();
-        x.to = x.to.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.moves {
-        x.from = x.from.rotated();
-        x.to = x.to.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.spawn {
-        x.tile = x.tile.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.death {
-        x.tile = x.tile.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.attack {
-        x.from = x.from.rotated();
-        x.to = x.to.rotated();
-        x.owner = swap(x.owner);
-    }
-    for x in &mut out.melee {
-        x.from = x.from.rotated();
-        x.to = x.to.rotated();
-        x.owner = swap(x.owner);
-    }
+    flip_each!(out.breach, tile);
+    flip_each!(out.damage, tile);
+    flip_each!(out.shield, from, to);
+    flip_each!(out.moves, from, to);
+    flip_each!(out.spawn, tile);
+    flip_each!(out.death, tile);
+    flip_each!(out.attack, from, to);
+    flip_each!(out.melee, from, to);
     out
 }
 
@@ -135,6 +116,65 @@ mod tests {
         assert_eq!(g.events.spawn[0].tile, Tile::new(24, 15));
         assert_eq!(g.events.moves[0].owner, Player::One);
         assert_eq!(g.events.moves[0].to, Tile::new(13, 26));
+    }
+
+    #[test]
+    fn every_event_kind_is_rotated_and_changes_owner() {
+        use crate::engine::frame::{
+            AttackEvent, BreachEvent, DamageEvent, DeathEvent, MeleeEvent, SelfDestructEvent, ShieldEvent,
+        };
+        let (a, b) = (Tile::new(13, 0), Tile::new(14, 1));
+        let (ra, rb) = (Tile::new(14, 27), Tile::new(13, 26));
+        let p = Player::One;
+        let mut f = Frame::default();
+        let e = &mut f.events;
+        e.self_destruct.push(SelfDestructEvent {
+            tile: a,
+            victims: vec![b],
+            damage: 1.0,
+            unit_type: 3,
+            id: 1,
+            owner: p,
+        });
+        e.breach.push(BreachEvent { tile: a, damage: 1.0, unit_type: 3, id: 1, owner: p });
+        e.damage.push(DamageEvent { tile: a, damage: 1.0, unit_type: 3, id: 1, owner: p });
+        e.death.push(DeathEvent { tile: a, unit_type: 3, id: 1, owner: p, removed: false });
+        e.shield.push(ShieldEvent {
+            from: a,
+            to: b,
+            amount: 1.0,
+            support_type: 1,
+            support_id: 1,
+            target_id: 2,
+            owner: p,
+        });
+        e.attack.push(AttackEvent {
+            from: a,
+            to: b,
+            damage: 1.0,
+            attacker_type: 2,
+            attacker_id: 1,
+            target_id: 2,
+            owner: p,
+        });
+        e.melee.push(MeleeEvent { from: a, to: b, damage: 1.0, unit_type: 3, id: 1, owner: p });
+        let g = flip_frame(&f).events;
+        let sd = &g.self_destruct[0];
+        assert_eq!((sd.tile, sd.victims.clone(), sd.owner), (ra, vec![rb], Player::Two));
+        for (tile, owner) in [
+            (g.breach[0].tile, g.breach[0].owner),
+            (g.damage[0].tile, g.damage[0].owner),
+            (g.death[0].tile, g.death[0].owner),
+        ] {
+            assert_eq!((tile, owner), (ra, Player::Two));
+        }
+        for (from, to, owner) in [
+            (g.shield[0].from, g.shield[0].to, g.shield[0].owner),
+            (g.attack[0].from, g.attack[0].to, g.attack[0].owner),
+            (g.melee[0].from, g.melee[0].to, g.melee[0].owner),
+        ] {
+            assert_eq!((from, to, owner), (ra, rb, Player::Two));
+        }
     }
 
     #[test]

@@ -7,9 +7,10 @@ pub mod compare;
 
 use super::command::Command;
 use super::icons::IconTextures;
+use crate::arena::files::{ReadRecords, read_records};
 use crate::arena::{
-    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, StopReason, Summary,
-    algo_label, default_jobs, summarize,
+    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, SprtParams, StopReason,
+    Summary, algo_label, default_jobs, summarize,
 };
 use crate::engine::presets::{PRESETS, load_config};
 use egui::{Color32, Ui};
@@ -48,6 +49,8 @@ struct Run {
     done: usize,
     eta: Option<Duration>,
     paused: bool,
+    /// Matches started and not yet finished.
+    pub in_flight: usize,
 }
 
 /// The tab's state: the form, the run, the results, the comparison. Runtime only.
@@ -59,6 +62,17 @@ pub struct ArenaTab {
     pub ruleset: String,
     /// Empty: a fresh folder under the app's data dir.
     pub out_text: String,
+    /// Gauntlet: every algo against `baseline` (an index into `algos`) only.
+    pub gauntlet: bool,
+    pub baseline: usize,
+    /// SPRT early stop (two algos) with `sprt_text` = `elo0,elo1,alpha,beta`.
+    pub sprt: bool,
+    pub sprt_text: String,
+    /// Continue the arena already in the output folder (skip its recorded matches).
+    pub resume: bool,
+    /// Seed of the first pair of games: keep it when resuming, so the remaining games are
+    /// the ones the first run planned.
+    pub seed_text: String,
     run: Option<Run>,
     pub records: Vec<MatchRecord>,
     pub summary: Option<Summary>,
@@ -79,6 +93,12 @@ impl ArenaTab {
             jobs_text: default_jobs().to_string(),
             ruleset: ruleset.to_string(),
             out_text: String::new(),
+            gauntlet: false,
+            baseline: 0,
+            sprt: false,
+            sprt_text: "0,100,0.05,0.05".into(),
+            resume: false,
+            seed_text: "1".into(),
             run: None,
             records: Vec::new(),
             summary: None,
@@ -94,6 +114,16 @@ impl ArenaTab {
         self.run.as_ref().is_some_and(|r| r.handle.is_some())
     }
 
+    /// Pause asked (no new matches start; those in flight finish).
+    pub fn is_paused(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.paused)
+    }
+
+    /// Matches running right now.
+    pub fn in_flight(&self) -> usize {
+        self.run.as_ref().map_or(0, |r| r.in_flight)
+    }
+
     /// Drains the arena's events (never blocks).
     pub fn poll(&mut self) {
         let Some(run) = self.run.as_mut() else { return };
@@ -107,8 +137,9 @@ impl ArenaTab {
                     run.done = already_done;
                     self.log.push(format!("Started: {total} games on {workers} workers"));
                 }
-                ArenaEvent::MatchStarted { .. } => {}
+                ArenaEvent::MatchStarted { .. } => run.in_flight += 1,
                 ArenaEvent::MatchFinished(r) => {
+                    run.in_flight = run.in_flight.saturating_sub(1);
                     self.records.push(*r);
                     changed = true;
                 }
@@ -135,6 +166,7 @@ impl ArenaTab {
                         StopReason::Error(e) => format!("Arena stopped: {e}"),
                     };
                     run.elapsed = Some(outcome.elapsed);
+                    run.in_flight = 0;
                     self.outcome = Some(*outcome);
                     finished = true;
                     changed = false;
@@ -175,11 +207,42 @@ impl ArenaTab {
                 return;
             }
         };
+        let Ok(seed) = self.seed_text.trim().parse::<u64>() else {
+            self.message = "Seed: a whole number".into();
+            return;
+        };
+        let format = if self.gauntlet {
+            if self.baseline >= self.algos.len() {
+                self.message = "Gauntlet: pick the baseline".into();
+                return;
+            }
+            Format::Gauntlet { baseline: self.baseline }
+        } else {
+            Format::RoundRobin
+        };
+        let sprt = if self.sprt {
+            if self.algos.len() != 2 {
+                self.message = "SPRT: only for exactly two algos".into();
+                return;
+            }
+            match SprtParams::parse(&self.sprt_text) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.message = e.replacen("--sprt", "SPRT", 1);
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        if self.resume && self.out_text.trim().is_empty() {
+            self.message = "Resume: set the output folder of the arena to continue".into();
+            return;
+        }
         let entrants: Vec<Entrant> =
             self.algos.iter().map(|p| Entrant { label: algo_label(p), path: p.clone() }).collect();
         let order: Vec<String> = entrants.iter().map(|e| e.label.clone()).collect();
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1);
-        let plan = match Plan::new(entrants, Format::RoundRobin, games, seed) {
+        let plan = match Plan::new(entrants, format, games, seed) {
             Ok(p) => p,
             Err(e) => {
                 self.message = format!("Arena: {e}");
@@ -189,10 +252,20 @@ impl ArenaTab {
         let out = if self.out_text.trim().is_empty() { fresh_out_dir() } else { PathBuf::from(self.out_text.trim()) };
         let mut spec = ArenaSpec::new(plan, Arc::new(config), out.clone());
         spec.jobs = jobs;
+        spec.sprt = sprt;
+        spec.resume = self.resume;
+        // The records of the run being resumed, for the live table (the arena skips them).
+        let mut earlier = ReadRecords::default();
+        if self.resume
+            && let Err(e) = read_records(&spec.results_path(), &mut earlier)
+        {
+            self.message = format!("Resume: {e}");
+            return;
+        }
         match crate::arena::start_arena(spec) {
             Ok(handle) => {
-                self.records.clear();
-                self.summary = None;
+                self.records = earlier.records;
+                self.summary = (!self.records.is_empty()).then(|| summarize(&self.records, &order));
                 self.outcome = None;
                 self.selected.clear();
                 self.log.clear();
@@ -207,6 +280,7 @@ impl ArenaTab {
                     done: 0,
                     eta: None,
                     paused: false,
+                    in_flight: 0,
                 });
             }
             Err(e) => self.message = format!("Arena not started: {e}"),
@@ -235,6 +309,11 @@ impl ArenaTab {
             ArenaAction::RemoveAlgo(i) => {
                 if i < self.algos.len() {
                     self.algos.remove(i);
+                    // The baseline stays the same algo when an earlier one is removed.
+                    if i < self.baseline {
+                        self.baseline -= 1;
+                    }
+                    self.baseline = self.baseline.min(self.algos.len().saturating_sub(1));
                 }
             }
             ArenaAction::OutputDialog => {
@@ -362,6 +441,35 @@ impl ArenaTab {
                     .on_hover_text("Matches at once (0 = all cores)");
                 ui.end_row();
             });
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut self.gauntlet, false, "Round robin")
+                    .on_hover_text("Every algo against every other");
+                ui.radio_value(&mut self.gauntlet, true, "Gauntlet")
+                    .on_hover_text("Every algo against the baseline only (--vs)");
+            });
+            if self.gauntlet {
+                let selected = self.algos.get(self.baseline).map(|p| algo_label(p)).unwrap_or_else(|| "–".into());
+                egui::ComboBox::from_label("Baseline").selected_text(selected).show_ui(ui, |ui| {
+                    for (i, a) in self.algos.iter().enumerate() {
+                        ui.selectable_value(&mut self.baseline, i, algo_label(a));
+                    }
+                });
+            }
+            ui.checkbox(&mut self.sprt, "SPRT early stop")
+                .on_hover_text("Two algos: stop when one is better with the confidence asked");
+            if self.sprt {
+                let l = ui.label("SPRT Elo0,Elo1,α,β");
+                ui.add(egui::TextEdit::singleline(&mut self.sprt_text).desired_width(160.0))
+                    .labelled_by(l.id)
+                    .on_hover_text("H0: the first algo (the non-baseline) is Elo0 better; H1: Elo1 better");
+            }
+            egui::Grid::new("arena-seed").num_columns(2).show(ui, |ui| {
+                let l = ui.label("Seed");
+                ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(60.0))
+                    .labelled_by(l.id)
+                    .on_hover_text("Games 2k and 2k+1 get seed + k; keep it to resume");
+                ui.end_row();
+            });
             egui::ComboBox::from_label("Ruleset").selected_text(self.ruleset.clone()).show_ui(ui, |ui| {
                 for (slug, description, _) in PRESETS {
                     if ui.selectable_label(self.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
@@ -382,6 +490,8 @@ impl ArenaTab {
                     out.push(ArenaAction::OutputDialog);
                 }
             });
+            ui.checkbox(&mut self.resume, "Resume the output folder")
+                .on_hover_text("Continue the arena in the output folder: its recorded matches are not played again");
         });
         ui.separator();
         ui.horizontal(|ui| {
@@ -415,12 +525,17 @@ impl ArenaTab {
                 (true, Some(d)) => format!("ETA {}", fmt_duration(d)),
                 (true, None) => "ETA …".to_string(),
             };
+            let state = match (run.handle.is_some(), run.paused) {
+                (true, true) if run.in_flight > 0 => format!(" · pausing, {} running", run.in_flight),
+                (true, true) => " · paused".to_string(),
+                (true, false) => format!(" · {} running", run.in_flight),
+                (false, _) => String::new(),
+            };
             let text = format!(
-                "{}/{} games · {} elapsed · {eta}{}",
+                "{}/{} games · {} elapsed · {eta}{state}",
                 run.done,
                 run.total,
                 fmt_duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
-                if run.paused { " · paused" } else { "" }
             );
             ui.add(egui::ProgressBar::new(frac).text(text));
         } else {
@@ -501,8 +616,16 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             ui.label(a.games.to_string());
             ui.label(format!("{}/{}", a.wins, a.losses));
             ui.label(format!("{:.0} % [{:.0}–{:.0}]", a.win_rate() * 100.0, lo * 100.0, hi * 100.0));
-            ui.label(format!("{}", a.crashes + a.failed_to_load));
-            ui.label(format!("{}", a.hard_timeouts));
+            // `crashes` already counts the matches it failed to load.
+            match a.failed_to_load {
+                0 => ui.label(a.crashes.to_string()),
+                n => ui.label(format!("{} ({n} FTL)", a.crashes)).on_hover_text("FTL: failed to load"),
+            };
+            match a.timeout_deaths {
+                0 => ui.label(a.hard_timeouts.to_string()),
+                n => ui.label(format!("{} ({n} deaths)", a.hard_timeouts)),
+            }
+            .on_hover_text("Turns skipped at the hard limit; deaths: time penalties reached the starting HP");
             ui.label(format!("{} ({} HP)", a.time_penalty_turns, a.time_penalty_hp));
             ui.label(format!("{:+.1}", a.mean_hp_margin()));
             ui.label(format!("{:.1}", a.mean_turns()));
