@@ -87,3 +87,28 @@ fn show_reads_legacy_replays_and_rejects_bad_turns() {
     assert!(!ok);
     assert!(err.contains("no turn 9999"));
 }
+
+/// `terminal-studio verify … | head -1`: the reader closes the pipe early; the command must end
+/// quietly (the shell's SIGPIPE status), not panic with "failed printing to stdout".
+#[test]
+fn closed_stdout_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("verify")
+        // The whole corpus: hundreds of lines still to print when the pipe closes.
+        .arg(corpus(""))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn terminal-studio");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).expect("first line");
+    // The reader is dropped here: the pipe is closed while verify still has lines to print.
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(first.contains(".replay"), "first line: {first}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert_eq!(out.status.code(), Some(141), "stderr: {stderr}");
+}

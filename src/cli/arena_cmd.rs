@@ -119,7 +119,7 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
     for (p, l) in &m.bad_lines {
         eprintln!("warning: {}:{l}: not a result record (skipped)", p.display());
     }
-    println!("merged {} records from {} files ({} duplicates dropped)", m.records.len(), m.files.len(), m.duplicates);
+    out!("merged {} records from {} files ({} duplicates dropped)", m.records.len(), m.files.len(), m.duplicates);
     let s = summarize(&m.records, &[]);
     print!("{}", table(&s));
     if let Some(out) = &args.out {
@@ -130,7 +130,7 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
         }
         crate::arena::files::write_atomic(&out.join("merged.jsonl"), text.as_bytes())?;
         let csv = write_csv(out, &s)?;
-        println!(
+        out!(
             "written: {}, {}",
             out.join("merged.jsonl").display(),
             csv.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
@@ -168,7 +168,7 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
     }
     let say = |line: String| match &bar {
         Some(b) => b.println(line),
-        None => println!("{line}"),
+        None => out!("{line}"),
     };
     let mut outcome = None;
     loop {
@@ -201,12 +201,12 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
                     if bar.is_some() {
                         say(format!("{}: {result}{extra}", r.job_id));
                     } else {
-                        println!("{}: {result}{extra}", r.job_id);
+                        out!("{}: {result}{extra}", r.job_id);
                     }
                 }
                 Ok(ArenaEvent::Progress { done, total, eta }) => match &bar {
                     Some(b) => b.set_position(done as u64),
-                    None => println!(
+                    None => out!(
                         "progress: {done}/{total}{}",
                         eta.map(|d| format!(", ETA {:.0} s", d.as_secs_f64())).unwrap_or_default()
                     ),
@@ -234,7 +234,7 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
         None => handle.wait()?,
     };
     print!("{}", outcome_text(&outcome));
-    println!(
+    out!(
         "results: {}{}",
         outcome.results_path.display(),
         outcome.csv_paths.iter().map(|p| format!(", {}", p.display())).collect::<String>()

@@ -28,7 +28,7 @@ pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
         samples.push(started.elapsed().as_secs_f64() * 1e6);
         paths = p.len();
     }
-    println!("{} structures, {paths} edge paths, {iterations} runs", layout.len());
+    out!("{} structures, {paths} edge paths, {iterations} runs", layout.len());
     report("edge paths", &mut samples);
     // Everything the editor recomputes after an edit: coverage, shields and the paths.
     if let Some(config) = preset(DEFAULT_PRESET) {
@@ -47,5 +47,5 @@ pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
 fn report(what: &str, samples: &mut [f64]) {
     samples.sort_by(f64::total_cmp);
     let pct = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    println!("{what}: median {:.1} µs  p90 {:.1} µs  max {:.1} µs", pct(0.5), pct(0.9), pct(1.0));
+    out!("{what}: median {:.1} µs  p90 {:.1} µs  max {:.1} µs", pct(0.5), pct(0.9), pct(1.0));
 }

@@ -57,8 +57,8 @@ pub fn run(args: MatchArgs) -> ExitCode {
     }
     match result {
         Ok(result) => {
-            println!("{}", result.summary());
-            println!("replay: {}", result.replay_path.display());
+            out!("{}", result.summary());
+            out!("replay: {}", result.replay_path.display());
             if args.verbose {
                 let o = result.overhead;
                 eprintln!(

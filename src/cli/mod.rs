@@ -1,5 +1,18 @@
 //! The command line: clap subcommands, each a thin shell over the library.
 
+/// `println!` for command output that may be piped into `head` or `less`: a closed pipe ends
+/// the process quietly with the shell's SIGPIPE status (141) instead of panicking. Rust keeps
+/// SIGPIPE ignored on purpose (the runner writes to algo pipes that may close), so stdout
+/// errors are handled here.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(141);
+        }
+    }};
+}
+
 mod arena_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;

@@ -47,14 +47,14 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
     let started = std::time::Instant::now();
     let reports = verify_all(&files, jobs, |r| {
         if json {
-            println!("{}", r.to_json());
+            out!("{}", r.to_json());
             return;
         }
         if quiet && matches!(r.status, Status::Exact | Status::Skipped) {
             return;
         }
         let pct = if r.frames_total > 0 { 100.0 * r.frames_exact as f64 / r.frames_total as f64 } else { 100.0 };
-        println!(
+        out!(
             "{:<8} {:>6}/{:<6} {:>7.3}%  {}",
             r.status.as_str(),
             r.frames_exact,
@@ -63,10 +63,10 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
             r.file.display()
         );
         if let Some(d) = &r.first_divergence {
-            println!("    first divergence: {d}");
+            out!("    first divergence: {d}");
         }
         if let Some(reason) = &r.reason {
-            println!("    {reason}");
+            out!("    {reason}");
         }
     });
 
@@ -107,14 +107,14 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
                 (k.clone(), serde_json::json!({"replays": t.replays, "exact": t.exact, "diverged": t.diverged, "skipped": t.skipped, "errors": t.errors, "frames_total": t.frames_total, "frames_exact": t.frames_exact}))
             })
             .collect();
-        println!(
+        out!(
             "{}",
             serde_json::json!({"summary": true, "replays": total.replays, "exact": total.exact, "diverged": total.diverged, "skipped": total.skipped, "errors": total.errors, "frames_total": total.frames_total, "frames_exact": total.frames_exact, "fidelity_percent": pct(&total), "rulesets": rulesets, "seconds": started.elapsed().as_secs_f64()})
         );
     } else {
-        println!();
+        out!();
         for (k, t) in &by_ruleset {
-            println!(
+            out!(
                 "  {k:<16} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
                 t.replays,
                 t.exact,
@@ -126,7 +126,7 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
                 pct(t)
             );
         }
-        println!(
+        out!(
             "summary: {} replays: {} exact, {} diverged, {} skipped (legacy), {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
             total.replays,
             total.exact,
