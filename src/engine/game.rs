@@ -6,7 +6,7 @@ use super::config::Config;
 use super::frame::{
     DeathEvent, EndStats, Events, Frame, Phase, PlayerEndStats, SpawnEvent, Stats, TurnInfo, UNIT_LISTS, UnitEntry,
 };
-use super::geometry::{CELLS, Edge, Player, Tile};
+use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile};
 use super::pathing::{Blockers, Pathfinder};
 use super::resources::round1;
 use super::unit::Unit;
@@ -103,6 +103,26 @@ pub(crate) struct RoleIndex {
     pub mobiles: Vec<usize>,
     pub supports: Vec<usize>,
     pub attackers: Vec<usize>,
+    /// Where the structures stand; boxed (and `None` only before the first rebuild) because
+    /// the role index is moved out of `Game` and back in every step.
+    pub structures: Option<Box<StructureIndex>>,
+}
+
+/// The structures of the board by tile, rebuilt with the role index.
+#[derive(Clone, Debug)]
+pub(crate) struct StructureIndex {
+    /// Per player, per row: bit x is set if the player's structure on `structure_at` stands
+    /// on (x, row). Lets the attack step visit only the structures inside a reach box.
+    pub rows: [[u32; BOARD_SIZE as usize]; 2],
+    /// Position in `Game::units` of the structure on each tile; meaningful only where a bit
+    /// of `rows` is set (never cleared, so rebuilding costs one write per structure).
+    pub index: [u32; CELLS],
+}
+
+impl Default for StructureIndex {
+    fn default() -> Self {
+        StructureIndex { rows: [[0; BOARD_SIZE as usize]; 2], index: [0; CELLS] }
+    }
 }
 
 impl Game {
@@ -128,6 +148,49 @@ impl Game {
             reach_scratch: Vec::new(),
             target_log: None,
         }
+    }
+
+    /// Makes this game a copy of `source`, reusing this game's allocations (unit list, event
+    /// lists, role index): re-simulating many turns in a row then allocates almost nothing.
+    pub fn assign_from(&mut self, source: &Game) {
+        let Game {
+            config,
+            turn,
+            action_frame,
+            frames_sent,
+            action_frames_sent,
+            players,
+            units,
+            next_id,
+            structure_at,
+            pathfinder,
+            events,
+            over,
+            early_2020,
+            roles: _,
+            reach_scratch: _,
+            target_log,
+        } = source;
+        self.config.clone_from(config);
+        self.turn = *turn;
+        self.action_frame = *action_frame;
+        self.frames_sent = *frames_sent;
+        self.action_frames_sent = *action_frames_sent;
+        self.players.clone_from(players);
+        self.units.clone_from(units);
+        self.next_id = *next_id;
+        self.structure_at.clone_from(structure_at);
+        self.pathfinder.clone_from(pathfinder);
+        if events.is_empty() {
+            self.events.clear();
+        } else {
+            self.events.clone_from(events);
+        }
+        self.over = *over;
+        self.early_2020 = *early_2020;
+        // Derived from the unit list: rebuilt on first use, keeping the buffers.
+        self.roles.valid = false;
+        self.target_log.clone_from(target_log);
     }
 
     pub fn player(&self, p: Player) -> &PlayerState {
@@ -170,7 +233,7 @@ impl Game {
     /// The pathfinder for the current board (rebuilt after structures change).
     pub fn pathfinder(&mut self) -> &mut Pathfinder {
         if self.pathfinder.is_none() {
-            self.pathfinder = Some(Pathfinder::new(self.blockers()));
+            self.pathfinder = Some(Pathfinder::from_structure_ids(&self.structure_at));
         }
         self.pathfinder.get_or_insert_with(|| Pathfinder::new(Blockers::default()))
     }
@@ -186,10 +249,15 @@ impl Game {
             r.mobiles.clear();
             r.supports.clear();
             r.attackers.clear();
+            let structures = r.structures.get_or_insert_with(Box::default);
+            structures.rows = [[0; BOARD_SIZE as usize]; 2];
             let reach = &self.config.reach;
             for (i, u) in self.units.iter().enumerate() {
                 if !u.is_structure {
                     r.mobiles.push(i);
+                } else if self.structure_at[u.tile.index()] == u.id {
+                    structures.rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+                    structures.index[u.tile.index()] = i as u32;
                 }
                 if u.is_structure && reach.can_shield[u.form()] {
                     r.supports.push(i);
@@ -225,7 +293,16 @@ impl Game {
     }
 
     pub fn has_mobile_units(&self) -> bool {
+        if self.roles.valid {
+            return !self.roles.mobiles.is_empty();
+        }
         self.units.iter().any(|u| !u.is_structure)
+    }
+
+    /// Rebuilds the role index now if the unit list changed (so `has_mobile_units` is O(1)).
+    pub(crate) fn refresh_roles(&mut self) {
+        let roles = self.take_roles();
+        self.roles = roles;
     }
 
     // ----- commands ------------------------------------------------------------------

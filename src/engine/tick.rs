@@ -3,8 +3,8 @@
 
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
-use super::game::Game;
-use super::geometry::{BOARD_SIZE, CELLS, Player, Tile};
+use super::game::{Game, RoleIndex};
+use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
 use super::targeting::{Key, target_key};
 use super::unit::{Axis, Fate, Unit};
@@ -201,10 +201,10 @@ impl Game {
         }
         // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
         // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
-        let mut mobile_rows = [[0u32; BOARD_SIZE as usize]; 2];
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
         for &j in mobiles {
             let u = &self.units[j];
-            mobile_rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+            mobile_rows[u.owner.index()].add(u.tile);
         }
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
@@ -216,7 +216,7 @@ impl Game {
             }
             let form = config.form(a.unit_type as usize, a.upgraded);
             if form.damage_tower <= 0.0
-                && !any_in_box(&mobile_rows[a.owner.opponent().index()], a.tile, config.reach.attack_box[a.form()])
+                && !mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, config.reach.attack_box[a.form()])
             {
                 continue;
             }
@@ -224,15 +224,7 @@ impl Game {
             if group != Some(key) {
                 group = Some(key);
                 in_reach.clear();
-                gather_in_reach(
-                    config,
-                    &self.units,
-                    mobiles,
-                    &self.structure_at,
-                    a,
-                    form.damage_tower > 0.0,
-                    &mut in_reach,
-                );
+                gather_in_reach(config, &self.units, &roles, a, form.damage_tower > 0.0, &mut in_reach);
             }
             let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
             if self.target_log.is_some() {
@@ -303,6 +295,7 @@ impl Game {
         if structures_died {
             self.board_changed();
         }
+        self.refresh_roles();
     }
 }
 
@@ -311,14 +304,45 @@ fn is_candidate(a: &Unit, t: &Unit) -> bool {
     t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
 }
 
-/// True if any bit is set in the square of half-size `r` around `t`.
-fn any_in_box(rows: &[u32; BOARD_SIZE as usize], t: Tile, r: i32) -> bool {
-    if r < 0 {
-        return false;
+/// The tiles holding one player's mobile units: a bit per tile in per-row masks, plus the
+/// rows and columns in use, so a reach box far from every unit is rejected at once.
+#[derive(Default)]
+struct MobileRows {
+    rows: [u32; BOARD_SIZE as usize],
+    columns: u32,
+    min_y: i32,
+    max_y: i32,
+}
+
+impl MobileRows {
+    fn add(&mut self, t: Tile) {
+        if self.columns == 0 {
+            (self.min_y, self.max_y) = (t.y, t.y);
+        }
+        self.rows[t.y as usize] |= 1 << t.x;
+        self.columns |= 1 << t.x;
+        self.min_y = self.min_y.min(t.y);
+        self.max_y = self.max_y.max(t.y);
     }
-    let (x0, x1) = ((t.x - r).max(0), (t.x + r).min(BOARD_SIZE - 1));
-    let mask = ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32;
-    ((t.y - r).max(0)..=(t.y + r).min(BOARD_SIZE - 1)).any(|y| rows[y as usize] & mask != 0)
+
+    /// True if any unit stands in the square of half-size `r` around `t`.
+    fn any_in_box(&self, t: Tile, r: i32) -> bool {
+        if r < 0 {
+            return false;
+        }
+        let mask = box_columns(t.x, r);
+        let (y0, y1) = ((t.y - r).max(self.min_y), (t.y + r).min(self.max_y));
+        if self.columns & mask == 0 || y0 > y1 {
+            return false;
+        }
+        (y0..=y1).any(|y| self.rows[y as usize] & mask != 0)
+    }
+}
+
+/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
+fn box_columns(x: i32, r: i32) -> u32 {
+    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
+    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
@@ -326,39 +350,31 @@ fn any_in_box(rows: &[u32; BOARD_SIZE as usize], t: Tile, r: i32) -> bool {
 fn gather_in_reach(
     config: &Config,
     units: &[Unit],
-    mobiles: &[usize],
-    structure_at: &[u32; CELLS],
+    roles: &RoleIndex,
     a: &Unit,
     hits_structures: bool,
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in mobiles {
+    for &j in &roles.mobiles {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
         if t.owner != a.owner && d2 <= reach[t.form()] {
             out.push((j, d2));
         }
     }
-    if !hits_structures {
-        return;
-    }
-    let max_reach = reach.iter().copied().max().unwrap_or(-1);
-    if max_reach < 0 {
-        return;
-    }
-    let r = (max_reach as f64).sqrt().floor() as i32;
+    let r = config.reach.attack_box[a.form()];
+    let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
+    let enemy_rows = &structures.rows[a.owner.opponent().index()];
+    let mask = box_columns(a.tile.x, r);
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
-        for x in (a.tile.x - r).max(0)..=(a.tile.x + r).min(BOARD_SIZE - 1) {
-            let tile = Tile::new(x, y);
-            let id = structure_at[tile.index()];
-            if id == 0 {
-                continue;
-            }
+        let mut bits = enemy_rows[y as usize] & mask;
+        while bits != 0 {
+            let tile = Tile::new(bits.trailing_zeros() as i32, y);
+            bits &= bits - 1;
             let d2 = a.tile.dist2(tile);
-            let Ok(j) = units.binary_search_by_key(&id, |u| u.id) else { continue };
-            let t = &units[j];
-            if t.owner != a.owner && d2 <= reach[t.form()] {
+            let j = structures.index[tile.index()] as usize;
+            if d2 <= reach[units[j].form()] {
                 out.push((j, d2));
             }
         }
