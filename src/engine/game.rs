@@ -89,6 +89,9 @@ pub struct Game {
     pub early_2020: bool,
     /// Indices of units by role, rebuilt only when the unit list changes.
     pub(crate) roles: RoleIndex,
+    /// A unit was added since the last clean-up (it may already be dead); together with
+    /// this tick's hits and arrivals it tells whether the clean-up must look at every unit.
+    pub(crate) clean_up_due: bool,
     /// Reused buffer for the attack step's in-reach lists.
     pub(crate) reach_scratch: Vec<(usize, i32)>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
@@ -145,6 +148,7 @@ impl Game {
             over: false,
             early_2020: false,
             roles: RoleIndex::default(),
+            clean_up_due: false,
             reach_scratch: Vec::new(),
             target_log: None,
         }
@@ -168,6 +172,7 @@ impl Game {
             over,
             early_2020,
             roles: _,
+            clean_up_due,
             reach_scratch: _,
             target_log,
         } = source;
@@ -188,6 +193,7 @@ impl Game {
         }
         self.over = *over;
         self.early_2020 = *early_2020;
+        self.clean_up_due = *clean_up_due;
         // Derived from the unit list: rebuilt on first use, keeping the buffers.
         self.roles.valid = false;
         self.target_log.clone_from(target_log);
@@ -233,7 +239,8 @@ impl Game {
     /// The pathfinder for the current board (rebuilt after structures change).
     pub fn pathfinder(&mut self) -> &mut Pathfinder {
         if self.pathfinder.is_none() {
-            self.pathfinder = Some(Pathfinder::from_structure_ids(&self.structure_at));
+            let structures = self.units.iter().filter(|u| u.is_structure).map(|u| u.tile);
+            self.pathfinder = Some(Pathfinder::from_structure_tiles(structures.filter(|t| t.in_play())));
         }
         self.pathfinder.get_or_insert_with(|| Pathfinder::new(Blockers::default()))
     }
@@ -274,6 +281,7 @@ impl Game {
     /// Inserts a unit keeping ascending id order.
     pub fn insert_unit(&mut self, unit: Unit) {
         self.roles.valid = false;
+        self.clean_up_due = true;
         if unit.is_structure {
             self.structure_at[unit.tile.index()] = unit.id;
             self.board_changed();

@@ -68,7 +68,6 @@ type DistanceField = Box<[u16; PADDED_CELLS]>;
 /// components are computed lazily and cached until the board changes.
 #[derive(Clone)]
 pub struct Pathfinder {
-    blockers: Blockers,
     /// The empty field of this board: `BLOCKED` on structures and off the diamond.
     blank: DistanceField,
     /// Per target edge: BFS distance from the edge's free tiles.
@@ -79,30 +78,17 @@ pub struct Pathfinder {
 
 impl Pathfinder {
     pub fn new(blockers: Blockers) -> Pathfinder {
-        let mut blank = empty_board_field().clone();
-        for (i, blocked) in blockers.0.iter().enumerate() {
-            if *blocked {
-                blank[padded_index(i)] = BLOCKED;
-            }
-        }
-        Pathfinder { blockers, blank, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
+        let tiles = (0..CELLS).filter(|&i| blockers.0[i]).map(Tile::from_index).filter(|t| t.in_play());
+        Pathfinder::from_structure_tiles(tiles)
     }
 
-    /// The pathfinder of a board given as the structure id on each tile (0 = none).
-    pub(crate) fn from_structure_ids(ids: &[u32; CELLS]) -> Pathfinder {
-        let mut blockers = Blockers::default();
+    /// The pathfinder of a board whose structures stand on `tiles` (each in play).
+    pub(crate) fn from_structure_tiles(tiles: impl Iterator<Item = Tile>) -> Pathfinder {
         let mut blank = empty_board_field().clone();
-        for (i, id) in ids.iter().enumerate() {
-            if *id != 0 {
-                blockers.0[i] = true;
-                blank[padded_index(i)] = BLOCKED;
-            }
+        for t in tiles {
+            blank[padded(t)] = BLOCKED;
         }
-        Pathfinder { blockers, blank, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
-    }
-
-    pub fn blockers(&self) -> &Blockers {
-        &self.blockers
+        Pathfinder { blank, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
     }
 
     fn bfs(&self, sources: impl Iterator<Item = Tile>) -> DistanceField {
@@ -239,7 +225,7 @@ impl Pathfinder {
     /// The predicted path of a unit deployed on one of its owner's edges (target = opposite).
     pub fn deploy_path(&mut self, from: Tile) -> Option<Vec<Tile>> {
         let start_edge = Edge::ALL.into_iter().find(|e| e.contains(from))?;
-        if self.blockers.is_blocked(from) {
+        if self.blank[padded(from)] == BLOCKED {
             return None;
         }
         Some(self.predicted_path(from, start_edge.opposite()))

@@ -27,8 +27,11 @@ impl Game {
             self.resolve_breaches(&config);
             self.resolve_self_destructs(&config);
         }
-        self.resolve_attacks(&config);
-        self.clean_up(&config);
+        let attacked = self.resolve_attacks(&config);
+        // Only hits and arrivals (or units added since) can leave a unit to clear away.
+        if arrived > 0 || attacked || self.clean_up_due {
+            self.clean_up(&config);
+        }
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
@@ -192,13 +195,15 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    fn resolve_attacks(&mut self, config: &Config) {
+    /// Returns whether any attack hit.
+    fn resolve_attacks(&mut self, config: &Config) -> bool {
         let roles = self.take_roles();
         let mobiles = &roles.mobiles;
         if mobiles.is_empty() {
             self.roles = roles;
-            return;
+            return false;
         }
+        let mut attacked = false;
         // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
         // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
         let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
@@ -243,6 +248,7 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
+            attacked = true;
             self.events.attack.push(AttackEvent {
                 from,
                 to: t.tile,
@@ -262,10 +268,12 @@ impl Game {
         }
         self.roles = roles;
         self.reach_scratch = in_reach;
+        attacked
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
+        self.clean_up_due = false;
         if !self.units.iter().any(|u| u.is_dead() || u.fate != Fate::Active) {
             return;
         }
