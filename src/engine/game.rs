@@ -106,9 +106,26 @@ pub(crate) struct RoleIndex {
     pub mobiles: Vec<usize>,
     pub supports: Vec<usize>,
     pub attackers: Vec<usize>,
+    /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
+    pub attack_checks: Vec<AttackCheck>,
     /// Where the structures stand; boxed (and `None` only before the first rebuild) because
     /// the role index is moved out of `Game` and back in every step.
     pub structures: Option<Box<StructureIndex>>,
+}
+
+/// How the attack step rules out an attacker before searching its reach (MECHANICS.md §10):
+/// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttackCheck {
+    /// Hits structures too: always search.
+    Always,
+    /// A mobile unit that hits mobile units only: test its box where it stands now.
+    MobileBox,
+    /// A structure that hits mobile units only: its box never moves (columns as a bit
+    /// mask, first and last row, the enemy player's index).
+    StructureBox { columns: u32, y0: i32, y1: i32, enemy: usize },
+    /// Reaches nothing.
+    Never,
 }
 
 /// The structures of the board by tile, rebuilt with the role index.
@@ -126,6 +143,27 @@ impl Default for StructureIndex {
     fn default() -> Self {
         StructureIndex { rows: [[0; BOARD_SIZE as usize]; 2], index: [0; CELLS] }
     }
+}
+
+/// The attack step's pre-check for attacker `u`.
+fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
+    let r = config.reach.attack_box[u.form()];
+    if config.form(u.unit_type as usize, u.upgraded).damage_tower > 0.0 {
+        AttackCheck::Always
+    } else if r < 0 {
+        AttackCheck::Never
+    } else if !u.is_structure {
+        AttackCheck::MobileBox
+    } else {
+        let (y0, y1) = ((u.tile.y - r).max(0), (u.tile.y + r).min(BOARD_SIZE - 1));
+        AttackCheck::StructureBox { columns: box_columns(u.tile.x, r), y0, y1, enemy: u.owner.opponent().index() }
+    }
+}
+
+/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
+pub(crate) fn box_columns(x: i32, r: i32) -> u32 {
+    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
+    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
 }
 
 impl Game {
@@ -249,6 +287,14 @@ impl Game {
         self.pathfinder = None;
     }
 
+    /// The structure on `t` left the board: the cached distance fields are repaired in
+    /// place rather than recomputed (structures die in many ticks of a turn).
+    pub(crate) fn structure_removed(&mut self, t: Tile) {
+        if let Some(pathfinder) = self.pathfinder.as_mut() {
+            pathfinder.unblock(t);
+        }
+    }
+
     /// The role index for the current unit list (rebuilt if the list changed).
     pub(crate) fn take_roles(&mut self) -> RoleIndex {
         let mut r = std::mem::take(&mut self.roles);
@@ -256,6 +302,7 @@ impl Game {
             r.mobiles.clear();
             r.supports.clear();
             r.attackers.clear();
+            r.attack_checks.clear();
             let structures = r.structures.get_or_insert_with(Box::default);
             structures.rows = [[0; BOARD_SIZE as usize]; 2];
             let reach = &self.config.reach;
@@ -271,6 +318,7 @@ impl Game {
                 }
                 if reach.can_attack[u.form()] {
                     r.attackers.push(i);
+                    r.attack_checks.push(attack_check(&self.config, u));
                 }
             }
             r.valid = true;

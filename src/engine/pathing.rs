@@ -122,6 +122,45 @@ impl Pathfinder {
         dist
     }
 
+    /// The structure on `t` is gone. Opening a tile can only shorten paths, so each cached
+    /// edge field is repaired by relaxing outward from `t` (a BFS seeded at `t`'s new
+    /// distance); the fallback fields, whose targets may move, are dropped.
+    pub(crate) fn unblock(&mut self, t: Tile) {
+        let p = padded(t);
+        if !t.in_play() || self.blank[p] != BLOCKED {
+            return;
+        }
+        self.blank[p] = UNREACHABLE;
+        self.fallback_fields.clear();
+        let mut queue = Vec::new();
+        for (e, field) in self.edge_fields.iter_mut().enumerate() {
+            let Some(dist) = field.as_mut() else { continue };
+            let is_source = Edge::ALL.get(e).is_some_and(|edge| edge.contains(t));
+            let nearest = [p + 1, p - 1, p + STRIDE, p - STRIDE].map(|n| dist[n]).into_iter().min();
+            dist[p] = match nearest {
+                _ if is_source => 0,
+                Some(d) if d < BLOCKED => d + 1,
+                _ => UNREACHABLE,
+            };
+            if dist[p] == UNREACHABLE {
+                continue;
+            }
+            queue.clear();
+            queue.push(p);
+            let mut head = 0;
+            while let Some(&cur) = queue.get(head) {
+                head += 1;
+                let d = dist[cur] + 1;
+                for n in [cur + 1, cur - 1, cur + STRIDE, cur - STRIDE] {
+                    if dist[n] != BLOCKED && dist[n] > d {
+                        dist[n] = d;
+                        queue.push(n);
+                    }
+                }
+            }
+        }
+    }
+
     /// The component (as a reachability field) of `from`, used for the deepest-tile rule.
     fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
         let reach = self.bfs(std::iter::once(from));

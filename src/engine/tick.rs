@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
-use super::game::{Game, RoleIndex};
+use super::game::{AttackCheck, Game, RoleIndex, box_columns};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
 use super::targeting::{Key, target_key};
@@ -214,17 +214,23 @@ impl Game {
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
-        for &i in &roles.attackers {
+        for (&i, check) in roles.attackers.iter().zip(&roles.attack_checks) {
             let a = &self.units[i];
-            if a.fate == Fate::Breaching {
+            let in_box = match *check {
+                AttackCheck::Always => true,
+                AttackCheck::Never => false,
+                AttackCheck::StructureBox { columns, y0, y1, enemy } => {
+                    mobile_rows[enemy].any_in_rows(columns, y0, y1)
+                }
+                AttackCheck::MobileBox => {
+                    let r = config.reach.attack_box[a.form()];
+                    mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
+                }
+            };
+            if !in_box || a.fate == Fate::Breaching {
                 continue;
             }
             let form = config.form(a.unit_type as usize, a.upgraded);
-            if form.damage_tower <= 0.0
-                && !mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, config.reach.attack_box[a.form()])
-            {
-                continue;
-            }
             let key = (a.tile, a.form(), a.owner);
             if group != Some(key) {
                 group = Some(key);
@@ -277,12 +283,12 @@ impl Game {
         if !self.units.iter().any(|u| u.is_dead() || u.fate != Fate::Active) {
             return;
         }
-        let mut structures_died = false;
+        let mut opened = Vec::new();
         for u in self.units.iter().filter(|u| u.is_dead() || u.fate != Fate::Active) {
             if u.is_structure {
-                structures_died = true;
                 if self.structure_at[u.tile.index()] == u.id {
                     self.structure_at[u.tile.index()] = 0;
+                    opened.push(u.tile);
                 }
             } else if u.fate != Fate::Breaching {
                 let ps = &mut self.players[u.owner.index()];
@@ -300,8 +306,8 @@ impl Game {
         }
         self.units.retain(|u| !u.is_dead() && u.fate == Fate::Active);
         self.roles.valid = false;
-        if structures_died {
-            self.board_changed();
+        for t in opened {
+            self.structure_removed(t);
         }
         self.refresh_roles();
     }
@@ -335,22 +341,18 @@ impl MobileRows {
 
     /// True if any unit stands in the square of half-size `r` around `t`.
     fn any_in_box(&self, t: Tile, r: i32) -> bool {
-        if r < 0 {
-            return false;
-        }
-        let mask = box_columns(t.x, r);
-        let (y0, y1) = ((t.y - r).max(self.min_y), (t.y + r).min(self.max_y));
-        if self.columns & mask == 0 || y0 > y1 {
-            return false;
-        }
-        (y0..=y1).any(|y| self.rows[y as usize] & mask != 0)
+        r >= 0 && self.any_in_rows(box_columns(t.x, r), t.y - r, t.y + r)
     }
-}
 
-/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
-fn box_columns(x: i32, r: i32) -> u32 {
-    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
-    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
+    /// True if any unit stands in the columns of `columns` (a bit mask), rows `y0..=y1`.
+    #[inline]
+    fn any_in_rows(&self, columns: u32, y0: i32, y1: i32) -> bool {
+        if self.columns & columns == 0 {
+            return false;
+        }
+        let (y0, y1) = (y0.max(self.min_y), y1.min(self.max_y));
+        (y0..=y1).any(|y| self.rows[y as usize] & columns != 0)
+    }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
