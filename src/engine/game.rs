@@ -80,7 +80,7 @@ pub struct Game {
     pub next_id: u32,
     /// Id of the structure on each tile (0 = none).
     pub(crate) structure_at: Box<[u32; CELLS]>,
-    pathfinder: Option<Pathfinder>,
+    pub(crate) pathfinder: Option<Pathfinder>,
     /// Events accumulated for the next frame.
     pub events: Events,
     pub over: bool,
@@ -276,11 +276,15 @@ impl Game {
 
     /// The pathfinder for the current board (rebuilt after structures change).
     pub fn pathfinder(&mut self) -> &mut Pathfinder {
-        if self.pathfinder.is_none() {
-            let structures = self.units.iter().filter(|u| u.is_structure).map(|u| u.tile);
-            self.pathfinder = Some(Pathfinder::from_structure_tiles(structures.filter(|t| t.in_play())));
-        }
-        self.pathfinder.get_or_insert_with(|| Pathfinder::new(Blockers::default()))
+        Self::pathfinder_in(&mut self.pathfinder, &self.units)
+    }
+
+    /// `pathfinder()` on the two fields it needs, so callers can hold other fields meanwhile.
+    pub(crate) fn pathfinder_in<'a>(slot: &'a mut Option<Pathfinder>, units: &[Unit]) -> &'a mut Pathfinder {
+        slot.get_or_insert_with(|| {
+            let structures = units.iter().filter(|u| u.is_structure).map(|u| u.tile);
+            Pathfinder::from_structure_tiles(structures.filter(|t| t.in_play()))
+        })
     }
 
     pub(crate) fn board_changed(&mut self) {
@@ -295,9 +299,9 @@ impl Game {
         }
     }
 
-    /// The role index for the current unit list (rebuilt if the list changed).
-    pub(crate) fn take_roles(&mut self) -> RoleIndex {
-        let mut r = std::mem::take(&mut self.roles);
+    /// Brings the role index up to date with the unit list (rebuilt if the list changed).
+    pub(crate) fn ensure_roles(&mut self) {
+        let r = &mut self.roles;
         if !r.valid {
             r.mobiles.clear();
             r.supports.clear();
@@ -323,7 +327,6 @@ impl Game {
             }
             r.valid = true;
         }
-        r
     }
 
     /// Inserts a unit keeping ascending id order.
@@ -355,11 +358,7 @@ impl Game {
         self.units.iter().any(|u| !u.is_structure)
     }
 
-    /// Rebuilds the role index now if the unit list changed (so `has_mobile_units` is O(1)).
-    pub(crate) fn refresh_roles(&mut self) {
-        let roles = self.take_roles();
-        self.roles = roles;
-    }
+
 
     // ----- commands ------------------------------------------------------------------
 

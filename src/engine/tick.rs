@@ -38,39 +38,41 @@ impl Game {
     /// Returns how many units arrived (will breach or self-destruct).
     fn move_units(&mut self, config: &Config) -> usize {
         let mut arrived = 0;
-        let roles = self.take_roles();
-        for &i in &roles.mobiles {
-            let speed = config.unit(self.units[i].unit_type as usize).speed;
+        self.ensure_roles();
+        if self.roles.mobiles.is_empty() {
+            return 0;
+        }
+        // Moving units leaves the structures, hence the board, unchanged.
+        let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
+        for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
-            u.buildup += speed;
+            u.buildup += config.unit(u.unit_type as usize).speed;
             if u.buildup < BUILDUP_THRESHOLD {
                 continue;
             }
             u.buildup -= 1.0;
             let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
-            match self.pathfinder().next_step(from, edge, axis) {
+            match pathfinder.next_step(from, edge, axis) {
                 Some(to) => {
-                    let u = &mut self.units[i];
                     u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
                     u.tile = to;
                     u.steps += 1;
                     self.events.moves.push(MoveEvent { from, to, unit_type: u.unit_type, id: u.id, owner: u.owner });
                 }
                 None => {
-                    let u = &mut self.units[i];
                     u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
                     arrived += 1;
                 }
             }
         }
-        self.roles = roles;
         arrived
     }
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
     fn grant_shields(&mut self, config: &Config) {
-        let roles = self.take_roles();
+        self.ensure_roles();
+        let roles = &self.roles;
         let mobiles = &roles.mobiles;
         for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
             let s = &self.units[si];
@@ -97,7 +99,7 @@ impl Game {
                 });
             }
         }
-        self.roles = roles;
+        
     }
 
     /// Step 4: units standing on their target edge score and leave.
@@ -197,10 +199,10 @@ impl Game {
     /// choice itself is made per attacker since earlier hits change health.
     /// Returns whether any attack hit.
     fn resolve_attacks(&mut self, config: &Config) -> bool {
-        let roles = self.take_roles();
+        self.ensure_roles();
+        let roles = &self.roles;
         let mobiles = &roles.mobiles;
         if mobiles.is_empty() {
-            self.roles = roles;
             return false;
         }
         let mut attacked = false;
@@ -272,7 +274,6 @@ impl Game {
                 owner: t.owner,
             });
         }
-        self.roles = roles;
         self.reach_scratch = in_reach;
         attacked
     }
@@ -309,7 +310,7 @@ impl Game {
         for t in opened {
             self.structure_removed(t);
         }
-        self.refresh_roles();
+        self.ensure_roles();
     }
 }
 
