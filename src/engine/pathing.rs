@@ -299,6 +299,43 @@ mod tests {
         }
     }
 
+    /// Computes every edge field of `p` (they are built lazily).
+    fn all_edge_fields(p: &mut Pathfinder) -> Vec<DistanceField> {
+        Edge::ALL
+            .iter()
+            .map(|&e| {
+                p.field_for(Tile::new(13, 0), e);
+                p.edge_fields[e.index()].clone().expect("edge field computed")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn unblocking_a_tile_repairs_the_edge_fields_exactly() {
+        // A dense pseudo-random board (walls that cut off pockets included); structures are
+        // removed one by one and the repaired fields must equal fields built from scratch.
+        let mut seed = 12345u32;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize
+        };
+        let mut blocked: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        blocked.retain(|_| next() % 100 < 45);
+        for t in (0..28).map(|x| Tile::new(x, 14)).filter(|t| t.in_play() && t.x != 20) {
+            if !blocked.contains(&t) {
+                blocked.push(t);
+            }
+        }
+        let mut repaired = Pathfinder::from_structure_tiles(blocked.iter().copied());
+        all_edge_fields(&mut repaired);
+        while !blocked.is_empty() {
+            let t = blocked.swap_remove(next() % blocked.len());
+            repaired.unblock(t);
+            let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
+            assert!(all_edge_fields(&mut repaired) == all_edge_fields(&mut fresh), "after opening {t}");
+        }
+    }
+
     #[test]
     fn deepest_tile_fallback_when_walled_off() {
         // Wall off row 14 completely: player 1's units cannot reach the top edges.
