@@ -358,8 +358,6 @@ impl Game {
         self.units.iter().any(|u| !u.is_structure)
     }
 
-
-
     // ----- commands ------------------------------------------------------------------
 
     fn pay(&mut self, p: Player, sp: f32, mp: f32) -> Result<(), Rejection> {

@@ -99,7 +99,6 @@ impl Game {
                 });
             }
         }
-        
     }
 
     /// Step 4: units standing on their target edge score and leave.
@@ -221,9 +220,7 @@ impl Game {
             let in_box = match *check {
                 AttackCheck::Always => true,
                 AttackCheck::Never => false,
-                AttackCheck::StructureBox { columns, y0, y1, enemy } => {
-                    mobile_rows[enemy].any_in_rows(columns, y0, y1)
-                }
+                AttackCheck::StructureBox { columns, y0, y1, enemy } => mobile_rows[enemy].any_in_rows(columns, y0, y1),
                 AttackCheck::MobileBox => {
                     let r = config.reach.attack_box[a.form()];
                     mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
@@ -237,7 +234,7 @@ impl Game {
             if group != Some(key) {
                 group = Some(key);
                 in_reach.clear();
-                gather_in_reach(config, &self.units, &roles, a, form.damage_tower > 0.0, &mut in_reach);
+                gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
             }
             let Some(target) = choose_target(&self.units, &in_reach, a) else { continue };
             if self.target_log.is_some() {
