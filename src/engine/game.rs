@@ -6,7 +6,7 @@ use super::config::Config;
 use super::frame::{
     DeathEvent, EndStats, Events, Frame, Phase, PlayerEndStats, SpawnEvent, Stats, TurnInfo, UNIT_LISTS, UnitEntry,
 };
-use super::geometry::{CELLS, Edge, Player, Tile};
+use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile};
 use super::pathing::{Blockers, Pathfinder};
 use super::resources::round1;
 use super::unit::Unit;
@@ -80,7 +80,7 @@ pub struct Game {
     pub next_id: u32,
     /// Id of the structure on each tile (0 = none).
     pub(crate) structure_at: Box<[u32; CELLS]>,
-    pathfinder: Option<Pathfinder>,
+    pub(crate) pathfinder: Option<Pathfinder>,
     /// Events accumulated for the next frame.
     pub events: Events,
     pub over: bool,
@@ -89,6 +89,9 @@ pub struct Game {
     pub early_2020: bool,
     /// Indices of units by role, rebuilt only when the unit list changes.
     pub(crate) roles: RoleIndex,
+    /// A unit was added since the last clean-up (it may already be dead); together with
+    /// this tick's hits and arrivals it tells whether the clean-up must look at every unit.
+    pub(crate) clean_up_due: bool,
     /// Reused buffer for the attack step's in-reach lists.
     pub(crate) reach_scratch: Vec<(usize, i32)>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
@@ -103,6 +106,64 @@ pub(crate) struct RoleIndex {
     pub mobiles: Vec<usize>,
     pub supports: Vec<usize>,
     pub attackers: Vec<usize>,
+    /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
+    pub attack_checks: Vec<AttackCheck>,
+    /// Where the structures stand; boxed (and `None` only before the first rebuild) because
+    /// the role index is moved out of `Game` and back in every step.
+    pub structures: Option<Box<StructureIndex>>,
+}
+
+/// How the attack step rules out an attacker before searching its reach (MECHANICS.md §10):
+/// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttackCheck {
+    /// Hits structures too: always search.
+    Always,
+    /// A mobile unit that hits mobile units only: test its box where it stands now.
+    MobileBox,
+    /// A structure that hits mobile units only: its box never moves (columns as a bit
+    /// mask, first and last row, the enemy player's index).
+    StructureBox { columns: u32, y0: i32, y1: i32, enemy: usize },
+    /// Reaches nothing.
+    Never,
+}
+
+/// The structures of the board by tile, rebuilt with the role index.
+#[derive(Clone, Debug)]
+pub(crate) struct StructureIndex {
+    /// Per player, per row: bit x is set if the player's structure on `structure_at` stands
+    /// on (x, row). Lets the attack step visit only the structures inside a reach box.
+    pub rows: [[u32; BOARD_SIZE as usize]; 2],
+    /// Position in `Game::units` of the structure on each tile; meaningful only where a bit
+    /// of `rows` is set (never cleared, so rebuilding costs one write per structure).
+    pub index: [u32; CELLS],
+}
+
+impl Default for StructureIndex {
+    fn default() -> Self {
+        StructureIndex { rows: [[0; BOARD_SIZE as usize]; 2], index: [0; CELLS] }
+    }
+}
+
+/// The attack step's pre-check for attacker `u`.
+fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
+    let r = config.reach.attack_box[u.form()];
+    if config.form(u.unit_type as usize, u.upgraded).damage_tower > 0.0 {
+        AttackCheck::Always
+    } else if r < 0 {
+        AttackCheck::Never
+    } else if !u.is_structure {
+        AttackCheck::MobileBox
+    } else {
+        let (y0, y1) = ((u.tile.y - r).max(0), (u.tile.y + r).min(BOARD_SIZE - 1));
+        AttackCheck::StructureBox { columns: box_columns(u.tile.x, r), y0, y1, enemy: u.owner.opponent().index() }
+    }
+}
+
+/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
+pub(crate) fn box_columns(x: i32, r: i32) -> u32 {
+    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
+    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
 }
 
 impl Game {
@@ -125,9 +186,55 @@ impl Game {
             over: false,
             early_2020: false,
             roles: RoleIndex::default(),
+            clean_up_due: false,
             reach_scratch: Vec::new(),
             target_log: None,
         }
+    }
+
+    /// Makes this game a copy of `source`, reusing this game's allocations (unit list, event
+    /// lists, role index): re-simulating many turns in a row then allocates almost nothing.
+    pub fn assign_from(&mut self, source: &Game) {
+        let Game {
+            config,
+            turn,
+            action_frame,
+            frames_sent,
+            action_frames_sent,
+            players,
+            units,
+            next_id,
+            structure_at,
+            pathfinder,
+            events,
+            over,
+            early_2020,
+            roles: _,
+            clean_up_due,
+            reach_scratch: _,
+            target_log,
+        } = source;
+        self.config.clone_from(config);
+        self.turn = *turn;
+        self.action_frame = *action_frame;
+        self.frames_sent = *frames_sent;
+        self.action_frames_sent = *action_frames_sent;
+        self.players.clone_from(players);
+        self.units.clone_from(units);
+        self.next_id = *next_id;
+        self.structure_at.clone_from(structure_at);
+        self.pathfinder.clone_from(pathfinder);
+        if events.is_empty() {
+            self.events.clear();
+        } else {
+            self.events.clone_from(events);
+        }
+        self.over = *over;
+        self.early_2020 = *early_2020;
+        self.clean_up_due = *clean_up_due;
+        // Derived from the unit list: rebuilt on first use, keeping the buffers.
+        self.roles.valid = false;
+        self.target_log.clone_from(target_log);
     }
 
     pub fn player(&self, p: Player) -> &PlayerState {
@@ -169,43 +276,63 @@ impl Game {
 
     /// The pathfinder for the current board (rebuilt after structures change).
     pub fn pathfinder(&mut self) -> &mut Pathfinder {
-        if self.pathfinder.is_none() {
-            self.pathfinder = Some(Pathfinder::new(self.blockers()));
-        }
-        self.pathfinder.get_or_insert_with(|| Pathfinder::new(Blockers::default()))
+        Self::pathfinder_in(&mut self.pathfinder, &self.units)
+    }
+
+    /// `pathfinder()` on the two fields it needs, so callers can hold other fields meanwhile.
+    pub(crate) fn pathfinder_in<'a>(slot: &'a mut Option<Pathfinder>, units: &[Unit]) -> &'a mut Pathfinder {
+        slot.get_or_insert_with(|| {
+            let structures = units.iter().filter(|u| u.is_structure).map(|u| u.tile);
+            Pathfinder::from_structure_tiles(structures.filter(|t| t.in_play()))
+        })
     }
 
     pub(crate) fn board_changed(&mut self) {
         self.pathfinder = None;
     }
 
-    /// The role index for the current unit list (rebuilt if the list changed).
-    pub(crate) fn take_roles(&mut self) -> RoleIndex {
-        let mut r = std::mem::take(&mut self.roles);
+    /// The structure on `t` left the board: the cached distance fields are repaired in
+    /// place rather than recomputed (structures die in many ticks of a turn).
+    pub(crate) fn structure_removed(&mut self, t: Tile) {
+        if let Some(pathfinder) = self.pathfinder.as_mut() {
+            pathfinder.unblock(t);
+        }
+    }
+
+    /// Brings the role index up to date with the unit list (rebuilt if the list changed).
+    pub(crate) fn ensure_roles(&mut self) {
+        let r = &mut self.roles;
         if !r.valid {
             r.mobiles.clear();
             r.supports.clear();
             r.attackers.clear();
+            r.attack_checks.clear();
+            let structures = r.structures.get_or_insert_with(Box::default);
+            structures.rows = [[0; BOARD_SIZE as usize]; 2];
             let reach = &self.config.reach;
             for (i, u) in self.units.iter().enumerate() {
                 if !u.is_structure {
                     r.mobiles.push(i);
+                } else if self.structure_at[u.tile.index()] == u.id {
+                    structures.rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+                    structures.index[u.tile.index()] = i as u32;
                 }
                 if u.is_structure && reach.can_shield[u.form()] {
                     r.supports.push(i);
                 }
                 if reach.can_attack[u.form()] {
                     r.attackers.push(i);
+                    r.attack_checks.push(attack_check(&self.config, u));
                 }
             }
             r.valid = true;
         }
-        r
     }
 
     /// Inserts a unit keeping ascending id order.
     pub fn insert_unit(&mut self, unit: Unit) {
         self.roles.valid = false;
+        self.clean_up_due = true;
         if unit.is_structure {
             self.structure_at[unit.tile.index()] = unit.id;
             self.board_changed();
@@ -225,6 +352,9 @@ impl Game {
     }
 
     pub fn has_mobile_units(&self) -> bool {
+        if self.roles.valid {
+            return !self.roles.mobiles.is_empty();
+        }
         self.units.iter().any(|u| !u.is_structure)
     }
 

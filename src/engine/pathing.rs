@@ -4,7 +4,42 @@
 use super::geometry::{BOARD_SIZE, CELLS, Edge, Tile};
 use super::unit::Axis;
 
+/// A free tile the search has not reached.
 const UNREACHABLE: u16 = u16::MAX;
+/// A tile holding a structure, or outside the diamond (never reached, never a step).
+const BLOCKED: u16 = u16::MAX - 1;
+
+/// Distance fields live on the board square padded with one blocked cell on every side,
+/// so a cell's four neighbours are always at fixed offsets and need no bounds checks.
+const STRIDE: usize = BOARD_SIZE as usize + 2;
+const PADDED_CELLS: usize = STRIDE * STRIDE;
+
+fn padded(t: Tile) -> usize {
+    (t.y as usize + 1) * STRIDE + t.x as usize + 1
+}
+
+/// `padded` of the tile with flat index `i`.
+fn padded_index(i: usize) -> usize {
+    i + (i / BOARD_SIZE as usize) * 2 + STRIDE + 1
+}
+
+/// The field of a board without structures: `UNREACHABLE` on the diamond, `BLOCKED` elsewhere.
+fn empty_board_field() -> &'static DistanceField {
+    static FIELD: std::sync::OnceLock<DistanceField> = std::sync::OnceLock::new();
+    FIELD.get_or_init(|| {
+        let mut field = Box::new([BLOCKED; PADDED_CELLS]);
+        for i in 0..CELLS {
+            if Tile::from_index(i).in_play() {
+                field[padded_index(i)] = UNREACHABLE;
+            }
+        }
+        field
+    })
+}
+
+fn unpadded(p: usize) -> Tile {
+    Tile::new((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1)
+}
 
 /// Which tiles hold a structure (of either player).
 #[derive(Clone, PartialEq, Eq)]
@@ -24,45 +59,17 @@ impl Blockers {
     pub fn set(&mut self, t: Tile, blocked: bool) {
         self.0[t.index()] = blocked;
     }
-
-    fn is_free(&self, t: Tile) -> bool {
-        t.in_play() && !self.0[t.index()]
-    }
 }
 
-type DistanceField = Box<[u16; CELLS]>;
-
-/// For each cell, its in-play 4-neighbours in the order x+1, x−1, y+1, y−1 (cell indices).
-struct NeighbourTable {
-    cells: [[u16; 4]; CELLS],
-    counts: [u8; CELLS],
-}
-
-fn neighbour_table() -> &'static NeighbourTable {
-    static TABLE: std::sync::OnceLock<Box<NeighbourTable>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Box::new(NeighbourTable { cells: [[0; 4]; CELLS], counts: [0; CELLS] });
-        for i in 0..CELLS {
-            let tile = Tile::from_index(i);
-            for n in tile.neighbours() {
-                t.cells[i][t.counts[i] as usize] = n.index() as u16;
-                t.counts[i] += 1;
-            }
-        }
-        t
-    })
-}
-
-fn neighbours_of(i: usize) -> &'static [u16] {
-    let t = neighbour_table();
-    &t.cells[i][..t.counts[i] as usize]
-}
+/// Per padded cell: the distance, `UNREACHABLE` or `BLOCKED`.
+type DistanceField = Box<[u16; PADDED_CELLS]>;
 
 /// Shortest-path oracle for one board. Cheap to build; distance fields and connected
 /// components are computed lazily and cached until the board changes.
 #[derive(Clone)]
 pub struct Pathfinder {
-    blockers: Blockers,
+    /// The empty field of this board: `BLOCKED` on structures and off the diamond.
+    blank: DistanceField,
     /// Per target edge: BFS distance from the edge's free tiles.
     edge_fields: [Option<DistanceField>; 4],
     /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
@@ -71,21 +78,31 @@ pub struct Pathfinder {
 
 impl Pathfinder {
     pub fn new(blockers: Blockers) -> Pathfinder {
-        Pathfinder { blockers, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
+        let tiles = (0..CELLS).filter(|&i| blockers.0[i]).map(Tile::from_index).filter(|t| t.in_play());
+        Pathfinder::from_structure_tiles(tiles)
     }
 
-    pub fn blockers(&self) -> &Blockers {
-        &self.blockers
+    /// The pathfinder of a board whose structures stand on `tiles` (each in play).
+    pub(crate) fn from_structure_tiles(tiles: impl Iterator<Item = Tile>) -> Pathfinder {
+        let mut blank = empty_board_field().clone();
+        for t in tiles {
+            blank[padded(t)] = BLOCKED;
+        }
+        Pathfinder { blank, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
     }
 
-    fn bfs(blockers: &Blockers, sources: impl Iterator<Item = Tile>) -> DistanceField {
-        let mut dist = Box::new([UNREACHABLE; CELLS]);
-        let mut queue = [0u16; CELLS];
+    fn bfs(&self, sources: impl Iterator<Item = Tile>) -> DistanceField {
+        let mut dist = self.blank.clone();
+        let mut queue = [0u16; PADDED_CELLS];
         let (mut head, mut tail) = (0usize, 0usize);
         for s in sources {
-            if blockers.is_free(s) && dist[s.index()] == UNREACHABLE {
-                dist[s.index()] = 0;
-                queue[tail] = s.index() as u16;
+            if !s.in_play() {
+                continue;
+            }
+            let p = padded(s);
+            if dist[p] == UNREACHABLE {
+                dist[p] = 0;
+                queue[tail] = p as u16;
                 tail += 1;
             }
         }
@@ -93,9 +110,9 @@ impl Pathfinder {
             let cur = queue[head] as usize;
             head += 1;
             let d = dist[cur] + 1;
-            for &n in neighbours_of(cur) {
-                let n = n as usize;
-                if dist[n] == UNREACHABLE && !blockers.0[n] {
+            // Every free cell has a blocked padding cell between it and the array's ends.
+            for n in [cur + 1, cur - 1, cur + STRIDE, cur - STRIDE] {
+                if dist[n] == UNREACHABLE {
                     dist[n] = d;
                     queue[tail] = n as u16;
                     tail += 1;
@@ -105,15 +122,54 @@ impl Pathfinder {
         dist
     }
 
-    /// The component (as a reachability field) of `from`, used for the deepest-tile rule.
-    fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
-        let reach = Self::bfs(&self.blockers, std::iter::once(from));
-        let mut best: Option<(i32, i32, Tile)> = None;
-        for (i, d) in reach.iter().enumerate() {
-            if *d == UNREACHABLE {
+    /// The structure on `t` is gone. Opening a tile can only shorten paths, so each cached
+    /// edge field is repaired by relaxing outward from `t` (a BFS seeded at `t`'s new
+    /// distance); the fallback fields, whose targets may move, are dropped.
+    pub(crate) fn unblock(&mut self, t: Tile) {
+        let p = padded(t);
+        if !t.in_play() || self.blank[p] != BLOCKED {
+            return;
+        }
+        self.blank[p] = UNREACHABLE;
+        self.fallback_fields.clear();
+        let mut queue = Vec::new();
+        for (e, field) in self.edge_fields.iter_mut().enumerate() {
+            let Some(dist) = field.as_mut() else { continue };
+            let is_source = Edge::ALL.get(e).is_some_and(|edge| edge.contains(t));
+            let nearest = [p + 1, p - 1, p + STRIDE, p - STRIDE].map(|n| dist[n]).into_iter().min();
+            dist[p] = match nearest {
+                _ if is_source => 0,
+                Some(d) if d < BLOCKED => d + 1,
+                _ => UNREACHABLE,
+            };
+            if dist[p] == UNREACHABLE {
                 continue;
             }
-            let t = Tile::from_index(i);
+            queue.clear();
+            queue.push(p);
+            let mut head = 0;
+            while let Some(&cur) = queue.get(head) {
+                head += 1;
+                let d = dist[cur] + 1;
+                for n in [cur + 1, cur - 1, cur + STRIDE, cur - STRIDE] {
+                    if dist[n] != BLOCKED && dist[n] > d {
+                        dist[n] = d;
+                        queue.push(n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The component (as a reachability field) of `from`, used for the deepest-tile rule.
+    fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
+        let reach = self.bfs(std::iter::once(from));
+        let mut best: Option<(i32, i32, Tile)> = None;
+        for (p, d) in reach.iter().enumerate() {
+            if *d >= BLOCKED {
+                continue;
+            }
+            let t = unpadded(p);
             let depth = if edge.is_top() { t.y } else { BOARD_SIZE - 1 - t.y };
             let lateral = if edge.is_right() { t.x } else { BOARD_SIZE - 1 - t.x };
             if best.is_none_or(|(bd, bl, _)| (depth, lateral) > (bd, bl)) {
@@ -129,21 +185,21 @@ impl Pathfinder {
         if !from.in_play() {
             return None;
         }
-        let e = edge.index();
+        let (e, p) = (edge.index(), padded(from));
         if self.edge_fields[e].is_none() {
-            self.edge_fields[e] = Some(Self::bfs(&self.blockers, edge.tiles().into_iter()));
+            self.edge_fields[e] = Some(self.bfs(edge.tiles().into_iter()));
         }
-        if self.edge_fields[e].as_ref().is_some_and(|f| f[from.index()] != UNREACHABLE) {
+        if self.edge_fields[e].as_ref().is_some_and(|f| f[p] < BLOCKED) {
             return self.edge_fields[e].as_ref();
         }
         // Cut off from the edge: reuse a fallback field that already covers this tile's
         // component (a fallback field reaches exactly one component).
-        let found = self.fallback_fields.iter().position(|(fe, f)| *fe == e && f[from.index()] != UNREACHABLE);
+        let found = self.fallback_fields.iter().position(|(fe, f)| *fe == e && f[p] < BLOCKED);
         let index = match found {
             Some(i) => i,
             None => {
                 let target = self.deepest_tile(from, edge);
-                let field = Self::bfs(&self.blockers, std::iter::once(target));
+                let field = self.bfs(std::iter::once(target));
                 self.fallback_fields.push((e, field));
                 self.fallback_fields.len() - 1
             }
@@ -155,38 +211,36 @@ impl Pathfinder {
     /// `last_axis`; `None` when it has arrived (breach if on the edge, else self-destruct).
     pub fn next_step(&mut self, from: Tile, edge: Edge, last_axis: Axis) -> Option<Tile> {
         let field = self.field_for(from, edge)?;
-        let here = field[from.index()];
-        if here == 0 || here == UNREACHABLE {
+        let p = padded(from);
+        let here = field[p];
+        if here == 0 || here >= BLOCKED {
             return None;
         }
-        // Candidates in the order x+1, x−1, y+1, y−1.
-        let mut candidates = [Tile::default(); 4];
-        let mut count = 0;
-        for &n in neighbours_of(from.index()) {
-            if field[n as usize] == here - 1 {
-                candidates[count] = Tile::from_index(n as usize);
-                count += 1;
-            }
-        }
-        let candidates = &candidates[..count];
-        let toward = |c: &Tile| {
-            if c.y == from.y { (c.x > from.x) == edge.is_right() } else { (c.y > from.y) == edge.is_top() }
-        };
-        match candidates {
-            [] => None,
-            [only] => Some(*only),
-            _ => {
-                // Keep the candidates on the other axis than the previous step (vertical for a
-                // unit that has not moved yet); of two opposite ones take the one toward the
-                // target; if none is on the other axis take the last in x+1, x−1, y+1, y−1 (H-M3).
-                let keep_horizontal = last_axis == Axis::Vertical;
-                let mut kept = candidates.iter().filter(|c| (c.y == from.y) == keep_horizontal);
-                match (kept.next(), kept.next()) {
-                    (Some(only), None) => Some(*only),
-                    (None, _) => candidates.last().copied(),
-                    (Some(a), Some(b)) => Some(if toward(a) { *a } else { *b }),
-                }
-            }
+        // Candidates are the neighbours one step closer, in the order x+1, x−1, y+1, y−1.
+        let closer = |n: usize| field[n] == here - 1;
+        let (right, left, up, down) = (closer(p + 1), closer(p - 1), closer(p + STRIDE), closer(p - STRIDE));
+        let step = |dx: i32, dy: i32| Some(Tile::new(from.x + dx, from.y + dy));
+        let count = right as u8 + left as u8 + up as u8 + down as u8;
+        // One candidate: take it. Several: keep those on the other axis than the previous
+        // step (vertical for a unit that has not moved yet); of two opposite ones take the
+        // one toward the target; if none is on the other axis take the last in x+1, x−1,
+        // y+1, y−1 (H-M3).
+        let horizontal = |right: bool| if right { step(1, 0) } else { step(-1, 0) };
+        let vertical = |up: bool| if up { step(0, 1) } else { step(0, -1) };
+        match count {
+            0 => None,
+            1 if right || left => horizontal(right),
+            1 => vertical(up),
+            _ if last_axis == Axis::Vertical => match (right, left) {
+                (true, true) => horizontal(edge.is_right()),
+                (false, false) => vertical(!down),
+                _ => horizontal(right),
+            },
+            _ => match (up, down) {
+                (true, true) => vertical(edge.is_top()),
+                (false, false) => horizontal(!left),
+                _ => vertical(up),
+            },
         }
     }
 
@@ -210,7 +264,7 @@ impl Pathfinder {
     /// The predicted path of a unit deployed on one of its owner's edges (target = opposite).
     pub fn deploy_path(&mut self, from: Tile) -> Option<Vec<Tile>> {
         let start_edge = Edge::ALL.into_iter().find(|e| e.contains(from))?;
-        if self.blockers.is_blocked(from) {
+        if self.blank[padded(from)] == BLOCKED {
             return None;
         }
         Some(self.predicted_path(from, start_edge.opposite()))
@@ -242,6 +296,43 @@ mod tests {
         // Every step is one 4-neighbour step.
         for w in path.windows(2) {
             assert_eq!((w[0].x - w[1].x).abs() + (w[0].y - w[1].y).abs(), 1);
+        }
+    }
+
+    /// Computes every edge field of `p` (they are built lazily).
+    fn all_edge_fields(p: &mut Pathfinder) -> Vec<DistanceField> {
+        Edge::ALL
+            .iter()
+            .map(|&e| {
+                p.field_for(Tile::new(13, 0), e);
+                p.edge_fields[e.index()].clone().expect("edge field computed")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn unblocking_a_tile_repairs_the_edge_fields_exactly() {
+        // A dense pseudo-random board (walls that cut off pockets included); structures are
+        // removed one by one and the repaired fields must equal fields built from scratch.
+        let mut seed = 12345u32;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize
+        };
+        let mut blocked: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        blocked.retain(|_| next() % 100 < 45);
+        for t in (0..28).map(|x| Tile::new(x, 14)).filter(|t| t.in_play() && t.x != 20) {
+            if !blocked.contains(&t) {
+                blocked.push(t);
+            }
+        }
+        let mut repaired = Pathfinder::from_structure_tiles(blocked.iter().copied());
+        all_edge_fields(&mut repaired);
+        while !blocked.is_empty() {
+            let t = blocked.swap_remove(next() % blocked.len());
+            repaired.unblock(t);
+            let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
+            assert!(all_edge_fields(&mut repaired) == all_edge_fields(&mut fresh), "after opening {t}");
         }
     }
 

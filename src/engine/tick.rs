@@ -3,8 +3,8 @@
 
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
-use super::game::Game;
-use super::geometry::{BOARD_SIZE, CELLS, Player, Tile};
+use super::game::{AttackCheck, Game, RoleIndex, box_columns};
+use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
 use super::targeting::{Key, target_key};
 use super::unit::{Axis, Fate, Unit};
@@ -27,47 +27,52 @@ impl Game {
             self.resolve_breaches(&config);
             self.resolve_self_destructs(&config);
         }
-        self.resolve_attacks(&config);
-        self.clean_up(&config);
+        let attacked = self.resolve_attacks(&config);
+        // Only hits and arrivals (or units added since) can leave a unit to clear away.
+        if arrived > 0 || attacked || self.clean_up_due {
+            self.clean_up(&config);
+        }
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
     /// Returns how many units arrived (will breach or self-destruct).
     fn move_units(&mut self, config: &Config) -> usize {
         let mut arrived = 0;
-        let roles = self.take_roles();
-        for &i in &roles.mobiles {
-            let speed = config.unit(self.units[i].unit_type as usize).speed;
+        self.ensure_roles();
+        if self.roles.mobiles.is_empty() {
+            return 0;
+        }
+        // Moving units leaves the structures, hence the board, unchanged.
+        let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
+        for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
-            u.buildup += speed;
+            u.buildup += config.unit(u.unit_type as usize).speed;
             if u.buildup < BUILDUP_THRESHOLD {
                 continue;
             }
             u.buildup -= 1.0;
             let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
-            match self.pathfinder().next_step(from, edge, axis) {
+            match pathfinder.next_step(from, edge, axis) {
                 Some(to) => {
-                    let u = &mut self.units[i];
                     u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
                     u.tile = to;
                     u.steps += 1;
                     self.events.moves.push(MoveEvent { from, to, unit_type: u.unit_type, id: u.id, owner: u.owner });
                 }
                 None => {
-                    let u = &mut self.units[i];
                     u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
                     arrived += 1;
                 }
             }
         }
-        self.roles = roles;
         arrived
     }
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
     fn grant_shields(&mut self, config: &Config) {
-        let roles = self.take_roles();
+        self.ensure_roles();
+        let roles = &self.roles;
         let mobiles = &roles.mobiles;
         for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
             let s = &self.units[si];
@@ -94,7 +99,6 @@ impl Game {
                 });
             }
         }
-        self.roles = roles;
     }
 
     /// Step 4: units standing on their target edge score and leave.
@@ -192,47 +196,45 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    fn resolve_attacks(&mut self, config: &Config) {
-        let roles = self.take_roles();
+    /// Returns whether any attack hit.
+    fn resolve_attacks(&mut self, config: &Config) -> bool {
+        self.ensure_roles();
+        let roles = &self.roles;
         let mobiles = &roles.mobiles;
         if mobiles.is_empty() {
-            self.roles = roles;
-            return;
+            return false;
         }
+        let mut attacked = false;
         // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
         // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
-        let mut mobile_rows = [[0u32; BOARD_SIZE as usize]; 2];
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
         for &j in mobiles {
             let u = &self.units[j];
-            mobile_rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+            mobile_rows[u.owner.index()].add(u.tile);
         }
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
-        for &i in &roles.attackers {
+        for (&i, check) in roles.attackers.iter().zip(&roles.attack_checks) {
             let a = &self.units[i];
-            if a.fate == Fate::Breaching {
+            let in_box = match *check {
+                AttackCheck::Always => true,
+                AttackCheck::Never => false,
+                AttackCheck::StructureBox { columns, y0, y1, enemy } => mobile_rows[enemy].any_in_rows(columns, y0, y1),
+                AttackCheck::MobileBox => {
+                    let r = config.reach.attack_box[a.form()];
+                    mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
+                }
+            };
+            if !in_box || a.fate == Fate::Breaching {
                 continue;
             }
             let form = config.form(a.unit_type as usize, a.upgraded);
-            if form.damage_tower <= 0.0
-                && !any_in_box(&mobile_rows[a.owner.opponent().index()], a.tile, config.reach.attack_box[a.form()])
-            {
-                continue;
-            }
             let key = (a.tile, a.form(), a.owner);
             if group != Some(key) {
                 group = Some(key);
                 in_reach.clear();
-                gather_in_reach(
-                    config,
-                    &self.units,
-                    mobiles,
-                    &self.structure_at,
-                    a,
-                    form.damage_tower > 0.0,
-                    &mut in_reach,
-                );
+                gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
             }
             let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
             if self.target_log.is_some() {
@@ -251,6 +253,7 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
+            attacked = true;
             self.events.attack.push(AttackEvent {
                 from,
                 to: t.tile,
@@ -268,21 +271,22 @@ impl Game {
                 owner: t.owner,
             });
         }
-        self.roles = roles;
         self.reach_scratch = in_reach;
+        attacked
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
+        self.clean_up_due = false;
         if !self.units.iter().any(|u| u.is_dead() || u.fate != Fate::Active) {
             return;
         }
-        let mut structures_died = false;
+        let mut opened = Vec::new();
         for u in self.units.iter().filter(|u| u.is_dead() || u.fate != Fate::Active) {
             if u.is_structure {
-                structures_died = true;
                 if self.structure_at[u.tile.index()] == u.id {
                     self.structure_at[u.tile.index()] = 0;
+                    opened.push(u.tile);
                 }
             } else if u.fate != Fate::Breaching {
                 let ps = &mut self.players[u.owner.index()];
@@ -300,9 +304,10 @@ impl Game {
         }
         self.units.retain(|u| !u.is_dead() && u.fate == Fate::Active);
         self.roles.valid = false;
-        if structures_died {
-            self.board_changed();
+        for t in opened {
+            self.structure_removed(t);
         }
+        self.ensure_roles();
     }
 }
 
@@ -311,14 +316,41 @@ fn is_candidate(a: &Unit, t: &Unit) -> bool {
     t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
 }
 
-/// True if any bit is set in the square of half-size `r` around `t`.
-fn any_in_box(rows: &[u32; BOARD_SIZE as usize], t: Tile, r: i32) -> bool {
-    if r < 0 {
-        return false;
+/// The tiles holding one player's mobile units: a bit per tile in per-row masks, plus the
+/// rows and columns in use, so a reach box far from every unit is rejected at once.
+#[derive(Default)]
+struct MobileRows {
+    rows: [u32; BOARD_SIZE as usize],
+    columns: u32,
+    min_y: i32,
+    max_y: i32,
+}
+
+impl MobileRows {
+    fn add(&mut self, t: Tile) {
+        if self.columns == 0 {
+            (self.min_y, self.max_y) = (t.y, t.y);
+        }
+        self.rows[t.y as usize] |= 1 << t.x;
+        self.columns |= 1 << t.x;
+        self.min_y = self.min_y.min(t.y);
+        self.max_y = self.max_y.max(t.y);
     }
-    let (x0, x1) = ((t.x - r).max(0), (t.x + r).min(BOARD_SIZE - 1));
-    let mask = ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32;
-    ((t.y - r).max(0)..=(t.y + r).min(BOARD_SIZE - 1)).any(|y| rows[y as usize] & mask != 0)
+
+    /// True if any unit stands in the square of half-size `r` around `t`.
+    fn any_in_box(&self, t: Tile, r: i32) -> bool {
+        r >= 0 && self.any_in_rows(box_columns(t.x, r), t.y - r, t.y + r)
+    }
+
+    /// True if any unit stands in the columns of `columns` (a bit mask), rows `y0..=y1`.
+    #[inline]
+    fn any_in_rows(&self, columns: u32, y0: i32, y1: i32) -> bool {
+        if self.columns & columns == 0 {
+            return false;
+        }
+        let (y0, y1) = (y0.max(self.min_y), y1.min(self.max_y));
+        (y0..=y1).any(|y| self.rows[y as usize] & columns != 0)
+    }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
@@ -326,39 +358,31 @@ fn any_in_box(rows: &[u32; BOARD_SIZE as usize], t: Tile, r: i32) -> bool {
 fn gather_in_reach(
     config: &Config,
     units: &[Unit],
-    mobiles: &[usize],
-    structure_at: &[u32; CELLS],
+    roles: &RoleIndex,
     a: &Unit,
     hits_structures: bool,
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in mobiles {
+    for &j in &roles.mobiles {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
         if t.owner != a.owner && d2 <= reach[t.form()] {
             out.push((j, d2));
         }
     }
-    if !hits_structures {
-        return;
-    }
-    let max_reach = reach.iter().copied().max().unwrap_or(-1);
-    if max_reach < 0 {
-        return;
-    }
-    let r = (max_reach as f64).sqrt().floor() as i32;
+    let r = config.reach.attack_box[a.form()];
+    let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
+    let enemy_rows = &structures.rows[a.owner.opponent().index()];
+    let mask = box_columns(a.tile.x, r);
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
-        for x in (a.tile.x - r).max(0)..=(a.tile.x + r).min(BOARD_SIZE - 1) {
-            let tile = Tile::new(x, y);
-            let id = structure_at[tile.index()];
-            if id == 0 {
-                continue;
-            }
+        let mut bits = enemy_rows[y as usize] & mask;
+        while bits != 0 {
+            let tile = Tile::new(bits.trailing_zeros() as i32, y);
+            bits &= bits - 1;
             let d2 = a.tile.dist2(tile);
-            let Ok(j) = units.binary_search_by_key(&id, |u| u.id) else { continue };
-            let t = &units[j];
-            if t.owner != a.owner && d2 <= reach[t.form()] {
+            let j = structures.index[tile.index()] as usize;
+            if d2 <= reach[units[j].form()] {
                 out.push((j, d2));
             }
         }

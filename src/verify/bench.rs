@@ -16,8 +16,11 @@ pub fn prepare_turns(replay: &Replay) -> Result<Vec<(Game, TurnInputs)>, String>
 /// Returns (turns, action frames) simulated.
 pub fn simulate_turns(turns: &[(Game, TurnInputs)]) -> (u64, u64) {
     let mut frames = 0u64;
+    let Some((first, _)) = turns.first() else { return (0, 0) };
+    // One game reused for every turn: its unit and event buffers are allocated once.
+    let mut game = first.clone();
     for (start, inputs) in turns {
-        let mut game = start.clone();
+        game.assign_from(start);
         inputs.apply(&mut game);
         loop {
             game.action_tick_quiet();
