@@ -159,6 +159,14 @@ fn gauntlet_from_the_tab_then_resume_with_more_games() {
     assert_eq!(stats("py-crash").wins, 0);
     assert_eq!(stats("py-builder").crashes, 0);
     h.get_by_label("Crashes");
+    // The per-pairing table: one row per pairing, seats shown apart.
+    h.get_by_label("Pairings (2)").click();
+    h.run_ok();
+    h.get_by_label("A as P1");
+    for p in &summary.pairs {
+        assert_eq!(p.games, 2, "{} vs {}", p.a, p.b);
+        h.get_by_label(&format!("{} vs {}", p.a, p.b));
+    }
 
     // Resume the same folder with 4 games per pairing: only the 4 new games are played.
     type_into(&mut h, "Games per pairing", "4");

@@ -130,9 +130,8 @@ impl StudioApp {
             commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
         });
         if self.rt.view == top_bar::View::Arena {
-            egui::Panel::bottom("status-bar").show(ui, |ui| {
-                status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);
-            });
+            // The editor's tile, tool and tallies mean nothing here: the last message only.
+            egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(&self.rt.message));
             let dark = self.settings.theme.is_dark();
             commands.extend(self.arena.show(ui, self.rt.icons.as_ref(), dark));
         } else if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {

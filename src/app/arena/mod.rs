@@ -547,6 +547,11 @@ impl ArenaTab {
             ui.add_space(4.0);
             ui.label(egui::RichText::new(if self.outcome.is_some() { "Summary" } else { "Live results" }).strong());
             results_table(ui, s);
+            if s.pairs.len() > 1 {
+                egui::CollapsingHeader::new(format!("Pairings ({})", s.pairs.len()))
+                    .id_salt("arena-pairings")
+                    .show(ui, |ui| pairings_table(ui, s));
+            }
             ui.add_space(4.0);
             win_rate_plot(ui, s);
         }
@@ -594,7 +599,7 @@ impl ArenaTab {
 }
 
 fn results_table(ui: &mut Ui, s: &Summary) {
-    egui::Grid::new("arena-results").striped(true).num_columns(9).show(ui, |ui| {
+    egui::Grid::new("arena-results").striped(true).num_columns(11).show(ui, |ui| {
         for h in [
             "Algo",
             "Games",
@@ -605,6 +610,7 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             "Penalties",
             "HP margin",
             "Turns",
+            "ms/turn",
             "Rating",
         ] {
             ui.label(egui::RichText::new(h).strong());
@@ -629,10 +635,33 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             ui.label(format!("{} ({} HP)", a.time_penalty_turns, a.time_penalty_hp));
             ui.label(format!("{:+.1}", a.mean_hp_margin()));
             ui.label(format!("{:.1}", a.mean_turns()));
+            ui.label(format!("{:.0}", a.mean_compute_ms())).on_hover_text("Mean compute time per turn");
             match s.ratings.iter().find(|r| r.label == a.label) {
                 Some(r) => ui.label(format!("{:.0} ± {:.0}", r.elo, r.sd)),
                 None => ui.label("–"),
             };
+            ui.end_row();
+        }
+    });
+}
+
+/// One row per pairing, from the first algo's side: its wins by seat, so a seat bias shows.
+fn pairings_table(ui: &mut Ui, s: &Summary) {
+    egui::Grid::new("arena-pairings-grid").striped(true).num_columns(8).show(ui, |ui| {
+        for h in ["Pairing", "Games", "W/L", "A win rate (95 %)", "A as P1", "A as P2", "HP margin", "ms/turn A : B"] {
+            ui.label(egui::RichText::new(h).strong());
+        }
+        ui.end_row();
+        for p in &s.pairs {
+            let (lo, hi) = p.a_wilson95();
+            ui.label(format!("{} vs {}", p.a, p.b));
+            ui.label(p.games.to_string());
+            ui.label(format!("{}/{}", p.a_wins, p.b_wins));
+            ui.label(format!("{:.0} % [{:.0}–{:.0}]", p.a_win_rate() * 100.0, lo * 100.0, hi * 100.0));
+            ui.label(format!("{}/{}", p.a_as_p1.wins, p.a_as_p1.games));
+            ui.label(format!("{}/{}", p.a_as_p2.wins, p.a_as_p2.games));
+            ui.label(format!("{:+.1}", p.mean_hp_margin()));
+            ui.label(format!("{:.0} : {:.0}", p.a_mean_compute_ms(), p.b_mean_compute_ms()));
             ui.end_row();
         }
     });
