@@ -509,6 +509,7 @@ impl Viewer {
     /// The inspector's text for the selected unit (or the hovered tile's units).
     pub fn inspector_text(&self) -> String {
         let Some((_, v)) = &self.current else { return String::new() };
+        let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
         let mut out = String::new();
         let mobile = self
             .selected
@@ -528,8 +529,11 @@ impl Viewer {
             ));
             match &m.target {
                 Some(t) => out.push_str(&format!(
-                    "target #{} at {},{} — decided by {:?}\n",
-                    t.target_id, t.target_tile.x, t.target_tile.y, t.criterion
+                    "target #{} at {},{} — decided by {}\n",
+                    t.target_id,
+                    t.target_tile.x,
+                    t.target_tile.y,
+                    t.criterion.label_for(early_2020)
                 )),
                 None => out.push_str("no target this frame\n"),
             }
