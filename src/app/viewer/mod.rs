@@ -116,6 +116,10 @@ pub struct Viewer {
     pub selected: Option<u32>,
     pub hovered: Option<Tile>,
     pub tries: Vec<WhatIfTry>,
+    /// The two tries picked for "Compare side by side" (indices in `tries`).
+    pub compare_pick: [usize; 2],
+    /// Two tries side by side (shown instead of the board while open).
+    pub compare: Option<crate::app::arena::compare::Compare>,
     /// The what-if being edited on the board (the board shows it instead of the frame).
     pub board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
@@ -166,6 +170,8 @@ impl Viewer {
             selected: None,
             hovered: None,
             tries: Vec::new(),
+            compare_pick: [0, 1],
+            compare: None,
             board_whatif: None,
             pending_whatif_turn: None,
             companions: Companions::default(),
@@ -230,6 +236,7 @@ impl Viewer {
         self.current = None;
         self.playing = false;
         self.tries.clear();
+        self.compare = None;
         self.recent_markers.clear();
         self.selected = None;
         self.pending_steps = 0;
@@ -282,7 +289,8 @@ impl Viewer {
                     self.open_seconds = Some(t.elapsed().as_secs_f64());
                 }
                 let index = view.index;
-                let contiguous = self.current.as_ref().is_some_and(|(_, v)| v.index + 1 == index);
+                let contiguous =
+                    self.current.as_ref().is_some_and(|(_, v)| v.index + 1 == index && v.watching == view.watching);
                 if !contiguous {
                     self.recent_markers.clear();
                 }
@@ -290,7 +298,10 @@ impl Viewer {
                 if !view.debug.markers.is_empty() {
                     self.recent_markers.push((index, view.debug.markers.clone()));
                 }
-                let last = self.summary.as_ref().is_some_and(|s| index + 1 >= s.frames);
+                let last = match view.watching {
+                    Some(_) => view.frame_in_turn + 1 >= view.frames_in_turn,
+                    None => self.summary.as_ref().is_some_and(|s| index + 1 >= s.frames),
+                };
                 if last {
                     self.playing = false;
                 }
@@ -301,7 +312,12 @@ impl Viewer {
                 }
             }
             Event::WhatIfResult(t) => {
-                self.message = format!("{} done: {} action frames", t.label, t.summary.action_frames);
+                self.message = format!(
+                    "Try {} ({}) done: {} action frames",
+                    self.tries.len() + 1,
+                    t.label,
+                    t.summary.action_frames
+                );
                 self.tries.push(*t);
             }
             Event::Progress { .. } => {}
@@ -339,8 +355,52 @@ impl Viewer {
         })
     }
 
+    /// Shows frame `frame` of `turn`: within the watched try if it is of that turn, else of
+    /// the replay (which ends watching).
     pub fn seek(&mut self, turn: i32, frame: usize) {
-        self.request(Request::Seek { turn, frame });
+        match self.watching() {
+            Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
+                self.request(Request::WatchTry { index, frame })
+            }
+            _ => self.request(Request::Seek { turn, frame }),
+        }
+    }
+
+    /// The try whose frames are shown (index in `tries`), if any.
+    pub fn watching(&self) -> Option<usize> {
+        self.current.as_ref().and_then(|(_, v)| v.watching)
+    }
+
+    /// "What-if try N: <label>", the on-screen title of a watched try.
+    pub fn try_title(&self, index: usize) -> String {
+        let label = self.tries.get(index).map_or("", |t| t.label.as_str());
+        format!("What-if try {}: {label}", index + 1)
+    }
+
+    /// Plays the try at `index` on the board from its deploy frame, with the normal timeline.
+    pub fn watch_try(&mut self, index: usize) {
+        self.playing = false;
+        self.board_whatif = None;
+        self.compare = None;
+        self.request(Request::WatchTry { index, frame: 0 });
+    }
+
+    /// Leaves the watched try for the replay's turn frame of the same turn.
+    pub fn back_to_replay(&mut self) {
+        let Some(turn) = self.turn() else { return };
+        self.playing = false;
+        self.request(Request::Seek { turn, frame: 0 });
+    }
+
+    /// Opens two tries side by side (synchronised by frame, differing tiles highlighted).
+    pub fn compare_tries(&mut self, a: usize, b: usize) {
+        let (Some(ta), Some(tb)) = (self.tries.get(a), self.tries.get(b)) else {
+            self.message = "pick two tries to compare".into();
+            return;
+        };
+        let compare = crate::app::arena::compare::Compare::from_tries((ta, self.try_title(a)), (tb, self.try_title(b)));
+        self.playing = false;
+        self.compare = Some(compare);
     }
 
     pub fn step(&mut self, forward: bool) {
@@ -371,7 +431,7 @@ impl Viewer {
 
     /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
     pub fn read_keys(&mut self, ctx: &egui::Context) {
-        if ctx.text_edit_focused() || self.summary.is_none() {
+        if ctx.text_edit_focused() || self.summary.is_none() || self.compare.is_some() {
             return;
         }
         let mut actions = Vec::new();
@@ -725,6 +785,15 @@ impl Viewer {
                 draw_annotation(&frame, a);
             }
         }
+        if let Some(index) = v.watching {
+            frame.painter.text(
+                g.rect.left_top() + vec2(8.0, 6.0),
+                egui::Align2::LEFT_TOP,
+                self.try_title(index),
+                egui::FontId::proportional(16.0),
+                Color32::from_rgb(255, 220, 0),
+            );
+        }
         frame.draw_hover(pal.text);
         // Click selects a unit.
         if frame.response.clicked() {
@@ -860,7 +929,14 @@ impl Viewer {
                 }
             });
         });
-        egui::CentralPanel::no_frame().show(ui, |ui| self.board(ui, icons, dark));
+        egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
+            Some(c) => {
+                if c.show(ui, icons, dark) {
+                    self.compare = None;
+                }
+            }
+            None => self.board(ui, icons, dark),
+        });
         open
     }
 
@@ -876,8 +952,8 @@ impl Viewer {
     /// shown turn unchanged (a baseline row for the table).
     pub fn run_whatif(&mut self) {
         use crate::session::WhatIfSource;
-        let label = format!("Try {}", self.tries.len() + 1);
         let Some(w) = self.board_whatif.clone() else {
+            let label = "as played".to_string();
             for p in Player::both() {
                 self.request(Request::SetStructures { player: p, edits: Vec::new() });
                 self.request(Request::SetDeploys { player: p, commands: None });
@@ -885,6 +961,7 @@ impl Viewer {
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, label });
             return;
         };
+        let label = w.describe();
         let source = match &w.base {
             whatif_board::WhatIfBase::ReplayTurn(turn) => {
                 for p in Player::both() {

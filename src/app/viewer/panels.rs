@@ -42,6 +42,15 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
     let turn = v.turn().unwrap_or(0);
     let frame = v.frame_in_turn().unwrap_or(0);
     let frames = v.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
+    if let Some(index) = v.watching() {
+        ui.horizontal(|ui| {
+            let title = egui::RichText::new(v.try_title(index)).strong().color(egui::Color32::from_rgb(230, 170, 0));
+            ui.label(title);
+            if ui.button("Back to replay").on_hover_text("Show the replay's turn again").clicked() {
+                v.back_to_replay();
+            }
+        });
+    }
     ui.horizontal(|ui| {
         if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
             v.home();
@@ -245,25 +254,56 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
         }
     }
     if !v.tries.is_empty() {
-        egui::Grid::new("tries").striped(true).show(ui, |ui| {
-            for h in ["Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
-                ui.strong(h);
+        tries_table(ui, v);
+    }
+}
+
+/// The history of tries: one row each with its outcome and a "Watch" button, then the
+/// side-by-side comparison of two of them.
+fn tries_table(ui: &mut Ui, v: &mut Viewer) {
+    let mut watch = None;
+    let watching = v.watching();
+    egui::Grid::new("tries").striped(true).show(ui, |ui| {
+        for h in ["Try", "What", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost", ""] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (i, t) in v.tries.iter().enumerate() {
+            let s = &t.summary;
+            ui.label(format!("Try {}", i + 1));
+            ui.label(&t.label);
+            ui.label(t.turn.to_string());
+            ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
+            ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
+            ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
+            ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
+            ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
+            let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
+            if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
+                watch = Some(i);
             }
             ui.end_row();
-            for t in &v.tries {
-                let s = &t.summary;
-                ui.label(&t.label);
-                ui.label(t.turn.to_string());
-                ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
-                ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
-                ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
-                ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
-                ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
-                ui.end_row();
-            }
-        });
-        ui.weak("values: player 1 / player 2");
+        }
+    });
+    ui.weak("values: player 1 / player 2 · \"as played\" = the turn without edits");
+    if let Some(i) = watch {
+        v.watch_try(i);
     }
+    let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
+    let mut pick = v.compare_pick.map(|i| i.min(names.len() - 1));
+    ui.horizontal_wrapped(|ui| {
+        for (side, slot) in ["A", "B"].into_iter().zip(pick.iter_mut()) {
+            egui::ComboBox::from_label(side).selected_text(format!("Try {}", *slot + 1)).show_ui(ui, |ui| {
+                for (i, name) in names.iter().enumerate() {
+                    ui.selectable_value(slot, i, name);
+                }
+            });
+        }
+        if ui.button("Compare side by side").on_hover_text("The two tries synchronised by frame").clicked() {
+            v.compare_tries(pick[0], pick[1]);
+        }
+    });
+    v.compare_pick = pick;
 }
 
 /// Plots, end-of-game statistics and the algos' logs.
