@@ -353,3 +353,88 @@ fn history_of_a_100_turn_replay_stays_small() {
     // Full frames are kept (instant seeking); the bound documented in docs/viewer.md.
     assert!(s.history_bytes < 16 << 20, "{} bytes", s.history_bytes);
 }
+
+/// True when the shown frame has a turret of player 1 on `tile`.
+fn shows_turret_at(h: &Harness<'_, StudioApp>, tile: Tile) -> bool {
+    let (_, v) = h.state().viewer.current.as_ref().expect("a frame");
+    v.frame.units_of(Player::One).get(2).is_some_and(|l| l.iter().any(|u| u.tile == tile))
+}
+
+#[test]
+fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.seek(5, 0);
+    h.run();
+    // Try 1: the turn as played. Try 2: a turret and two scouts of player 1.
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    let (inner, edge) = edit_on_board(&mut h);
+    h.get_by_label("Run what-if").click();
+    h.run();
+    h.get_by_label("Leave what-if").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 2, "{}", h.state().viewer.message);
+    assert!(!shows_turret_at(&h, inner), "the replay has no turret there");
+
+    // Watch try 2: the board shows the try's frames, labelled, with the normal timeline.
+    h.get_all_by_label("Watch").nth(1).expect("a Watch button per try").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), Some(1), "{}", h.state().viewer.message);
+    assert!(h.query_by_label_contains("What-if try 2: P1: 1 edit, 2 deploys").is_some());
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(0));
+    assert!(shows_turret_at(&h, inner), "the try's turret");
+    let scouts_on_edge = |h: &Harness<'_, StudioApp>| {
+        let (_, v) = h.state().viewer.current.as_ref().expect("a frame");
+        v.frame.units_of(Player::One).get(3).map_or(0, |l| l.iter().filter(|u| u.tile == edge).count())
+    };
+    assert_eq!(scouts_on_edge(&h), 2, "the deployed scouts");
+    for k in 1..=3 {
+        h.get_by_label(">").click();
+        h.run();
+        assert_eq!(h.state().viewer.frame_in_turn(), Some(k));
+        assert_eq!(h.state().viewer.watching(), Some(1));
+        assert!(shows_turret_at(&h, inner));
+    }
+    let debug = &h.state().viewer.current.as_ref().unwrap().1.debug;
+    assert!(debug.mobiles.iter().any(|m| m.owner == Player::One && m.path.len() > 1), "paths of the try's scouts");
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(2));
+    assert!(h.query_by_label_contains("Turn 5 · frame 2/").is_some());
+    // Back to the replay's turn.
+    h.get_by_label("Back to replay").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), None);
+    assert_eq!((h.state().viewer.turn(), h.state().viewer.frame_in_turn()), (Some(5), Some(0)));
+    assert!(!shows_turret_at(&h, inner));
+    assert!(h.query_by_label("Back to replay").is_none());
+
+    // Side by side: the edited try against the turn as played differs on the turret's tile.
+    h.state_mut().viewer.compare_pick = [0, 1];
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    let c = h.state().viewer.compare.as_ref().expect("comparison open");
+    assert_eq!(c.turn, 5);
+    assert!(c.differing_tiles().contains(&inner), "{:?}", c.differing_tiles());
+    assert!(h.query_by_label_contains("B: What-if try 2").is_some());
+    h.get_by_label("Frame >").click();
+    h.run();
+    assert!(h.state().viewer.compare.as_ref().unwrap().diff_count() > 0);
+    h.get_by_label("Close comparison").click();
+    h.run();
+    assert!(h.state().viewer.compare.is_none());
+    // A try against itself: no differing tile on any frame.
+    h.state_mut().viewer.compare_pick = [1, 1];
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    let c = h.state_mut().viewer.compare.as_mut().expect("comparison open");
+    for _ in 0..=c.max_frame() {
+        assert_eq!(c.diff_count(), 0, "frame {}", c.frame);
+        c.step_frame(true);
+    }
+}

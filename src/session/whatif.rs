@@ -197,7 +197,14 @@ pub fn run(
     let upgraded: HashMap<u32, bool> = g.units.iter().map(|u| (u.id, u.upgraded)).collect();
     let turn = g.turn;
     let mut shields = HashMap::new();
-    let deploy = g.turn_frame();
+    // The turn frame was counted when the turn began; this is the same frame after the
+    // commands, so it keeps that number and the action frames keep the replay's.
+    let counted = g.frames_sent;
+    let mut deploy = g.turn_frame();
+    g.frames_sent = counted;
+    deploy.turn_info.total_frame = Some((counted - 1).max(0));
+    // The commands' events (spawns) belong to the first action frame, as in a replay.
+    g.events = std::mem::take(&mut deploy.events);
     let mut debug = vec![debug::frame_debug(&mut g, &deploy.events, &[], &shields)];
     let mut frames = vec![deploy];
     g.target_log = Some(Vec::new());

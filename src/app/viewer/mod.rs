@@ -418,12 +418,18 @@ impl Viewer {
     }
 
     pub fn home(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: 0 });
+        }
         if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
             self.seek(t, 0);
         }
     }
 
     pub fn end(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: usize::MAX });
+        }
         if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
             self.seek(t, usize::MAX);
         }
