@@ -320,6 +320,16 @@ fn editor_layout_simulated_in_the_debugger() {
     // Three scouts either breach or die; the turret deals damage to them or they score.
     assert!(s.breaches[0] > 0 || s.unit_damage[1] > 0.0, "{s:?}");
     assert!(h.query_by_label("Try 1").is_some());
+    // The try is watched without a replay: the timeline steps it, there is no replay to go back to.
+    h.get_by_label("Watch").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), Some(0), "{}", h.state().viewer.message);
+    assert!(h.query_by_label_contains("What-if try 1: layout; P1: 3 deploys").is_some());
+    h.get_by_label(">").click();
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(1));
+    assert_eq!(h.state().viewer.mobile_count(), 3, "the three scouts on their first step");
+    assert!(h.query_by_label("Back to replay").is_none());
 }
 
 #[test]
@@ -406,6 +416,15 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
     h.run();
     assert_eq!(h.state().viewer.frame_in_turn(), Some(2));
     assert!(h.query_by_label_contains("Turn 5 · frame 2/").is_some());
+    // End and Home stay within the try.
+    h.key_press(Key::End);
+    h.run();
+    let frames = h.state().viewer.tries[1].frames.len();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(frames - 1));
+    assert_eq!(h.state().viewer.watching(), Some(1));
+    h.key_press(Key::Home);
+    h.run();
+    assert_eq!((h.state().viewer.frame_in_turn(), h.state().viewer.watching()), (Some(0), Some(1)));
     // Back to the replay's turn.
     h.get_by_label("Back to replay").click();
     h.run();

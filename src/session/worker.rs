@@ -162,7 +162,14 @@ impl Worker {
             whatif::run(&game, Some(&inputs), &self.spec, label)
         };
         match source {
-            WhatIfSource::CurrentTurn => from_replay(self.cursor.0),
+            // The turn on screen: a watched try's, else the replay's.
+            WhatIfSource::CurrentTurn => match self.watching.and_then(|(i, _)| self.tries.get(i)) {
+                Some(t) => {
+                    let h = self.history.as_ref().ok_or("no replay loaded")?;
+                    from_replay(h.turn_position(t.turn).ok_or(format!("the replay has no turn {}", t.turn))?)
+                }
+                None => from_replay(self.cursor.0),
+            },
             WhatIfSource::ReplayTurn(turn) => {
                 let h = self.history.as_ref().ok_or("no replay loaded")?;
                 from_replay(h.turn_position(turn).ok_or(format!("the replay has no turn {turn}"))?)

@@ -437,7 +437,8 @@ impl Viewer {
 
     /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
     pub fn read_keys(&mut self, ctx: &egui::Context) {
-        if ctx.text_edit_focused() || self.summary.is_none() || self.compare.is_some() {
+        let nothing_shown = self.summary.is_none() && self.watching().is_none();
+        if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
             return;
         }
         let mut actions = Vec::new();
@@ -1003,11 +1004,12 @@ impl Viewer {
     pub fn edit_whatif_on_board(&mut self) {
         let Some(turn) = self.turn() else { return };
         self.playing = false;
-        if self.frame_in_turn() == Some(0) {
+        // The what-if starts from the replay's turn frame, not from a watched try's.
+        if self.frame_in_turn() == Some(0) && self.watching().is_none() {
             self.start_replay_whatif();
         } else {
             self.pending_whatif_turn = Some(turn);
-            self.seek(turn, 0);
+            self.request(Request::Seek { turn, frame: 0 });
         }
     }
 

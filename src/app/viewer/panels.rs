@@ -35,10 +35,12 @@ pub fn header(ui: &mut Ui, v: &mut Viewer) {
 
 /// Turn and frame sliders, play/pause, speed.
 pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
-    let Some(s) = v.summary.clone() else {
+    // A try of an editor layout is watched without a replay: the timeline still steps it.
+    let s = v.summary.clone();
+    if s.is_none() && v.watching().is_none() {
         ui.label(&v.message);
         return;
-    };
+    }
     let turn = v.turn().unwrap_or(0);
     let frame = v.frame_in_turn().unwrap_or(0);
     let frames = v.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
@@ -46,7 +48,7 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
         ui.horizontal(|ui| {
             let title = egui::RichText::new(v.try_title(index)).strong().color(egui::Color32::from_rgb(230, 170, 0));
             ui.label(title);
-            if ui.button("Back to replay").on_hover_text("Show the replay's turn again").clicked() {
+            if s.is_some() && ui.button("Back to replay").on_hover_text("Show the replay's turn again").clicked() {
                 v.back_to_replay();
             }
         });
@@ -83,6 +85,13 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
         ui.separator();
         ui.weak(&v.message);
     });
+    if let Some(s) = &s {
+        turn_slider(ui, v, s, turn);
+    }
+    frame_slider(ui, v, turn, frame, frames);
+}
+
+fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &crate::session::summary::ReplaySummary, turn: i32) {
     let last_turn = s.turns.last().map_or(0, |t| t.turn);
     let first_turn = s.turns.first().map_or(0, |t| t.turn);
     ui.horizontal(|ui| {
@@ -98,6 +107,9 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
             v.seek(t, 0);
         }
     });
+}
+
+fn frame_slider(ui: &mut Ui, v: &mut Viewer, turn: i32, frame: usize, frames: usize) {
     ui.horizontal(|ui| {
         let l = ui.label("Frame");
         let mut f = frame;
