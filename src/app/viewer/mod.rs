@@ -139,7 +139,8 @@ pub struct Viewer {
     /// Seconds from the open request to the first frame.
     pub open_seconds: Option<f64>,
     plot_metric: usize,
-    autoplay_turn: Option<i32>,
+    /// Where the measurement hook starts: (turn, frame).
+    autoplay_at: Option<(i32, usize)>,
     stats_every: Option<Instant>,
     stats_base: (u64, u64),
     /// The window is cleared to the panel colour (eframe), so panels skip their fill.
@@ -186,7 +187,7 @@ impl Viewer {
             opened_at: None,
             open_seconds: None,
             plot_metric: 0,
-            autoplay_turn: None,
+            autoplay_at: None,
             stats_every: None,
             stats_base: (0, 0),
             panels_on_clear_color: false,
@@ -271,12 +272,13 @@ impl Viewer {
                     if s.legacy { " (legacy format: replay events only)" } else { "" }
                 );
                 self.summary = Some(*s);
-                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN]" plays at once and
+                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN[:FRAME]]" plays at once (SPEED 0: holds the frame) and
                 // prints frame rates to stderr every second.
                 if let Ok(spec) = std::env::var("TERMINAL_STUDIO_AUTOPLAY") {
                     let (speed, turn) = spec.split_once('@').unwrap_or((&spec, ""));
                     self.speed = speed.parse().unwrap_or(16.0);
-                    self.autoplay_turn = turn.parse().ok();
+                    let (turn, frame) = turn.split_once(':').unwrap_or((turn, "0"));
+                    self.autoplay_at = turn.parse().ok().map(|t| (t, frame.parse().unwrap_or(0)));
                     self.stats_every = Some(Instant::now());
                 }
             }
@@ -884,9 +886,10 @@ impl Viewer {
         if self.current.is_some() {
             self.ui_frames += 1;
         }
-        if let Some(turn) = self.autoplay_turn.take() {
-            self.seek(turn, 0);
-            self.playing = true;
+        if let Some((turn, frame)) = self.autoplay_at.take() {
+            self.seek(turn, frame);
+            // Speed 0 holds the frame (screenshots).
+            self.playing = self.speed > 0.0;
         }
         if let Some(t) = self.stats_every
             && t.elapsed().as_secs_f64() >= 1.0
