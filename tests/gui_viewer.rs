@@ -324,7 +324,7 @@ fn editor_layout_simulated_in_the_debugger() {
     h.get_by_label("Watch").click();
     h.run();
     assert_eq!(h.state().viewer.watching(), Some(0), "{}", h.state().viewer.message);
-    assert!(h.query_by_label_contains("What-if try 1: layout; P1: 3 deploys").is_some());
+    assert!(h.query_by_label_contains("What-if try 1: layout; P1: 3 deploys; P2 unchanged").is_some());
     h.get_by_label(">").click();
     h.run();
     assert_eq!(h.state().viewer.frame_in_turn(), Some(1));
@@ -370,25 +370,52 @@ fn shows_turret_at(h: &Harness<'_, StudioApp>, tile: Tile) -> bool {
     v.frame.units_of(Player::One).get(2).is_some_and(|l| l.iter().any(|u| u.tile == tile))
 }
 
-#[test]
-fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
-    let Some(path) = replay() else { return };
-    let mut h = harness(false);
+/// Opens the replay at turn 5 and runs two tries: 1 = the turn as played, 2 = a turret and two
+/// scouts of player 1 edited on the board. Returns the turret's and the scouts' tiles.
+fn two_tries(h: &mut Harness<'_, StudioApp>, path: PathBuf) -> (Tile, Tile) {
     h.state_mut().apply(Command::OpenReplay(path));
     h.run();
     h.state_mut().viewer.seek(5, 0);
     h.run();
-    // Try 1: the turn as played. Try 2: a turret and two scouts of player 1.
     h.get_by_label("Run what-if on this turn").click();
     h.run();
     h.get_by_label("Edit what-if on the board").click();
     h.run();
-    let (inner, edge) = edit_on_board(&mut h);
+    let tiles = edit_on_board(h);
     h.get_by_label("Run what-if").click();
     h.run();
     h.get_by_label("Leave what-if").click();
     h.run();
     assert_eq!(h.state().viewer.tries.len(), 2, "{}", h.state().viewer.message);
+    tiles
+}
+
+#[test]
+fn snapshot_watched_try_and_tries_side_by_side() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(true);
+    two_tries(&mut h, path);
+    h.state_mut().viewer.watch_try(1);
+    h.run();
+    for _ in 0..6 {
+        h.state_mut().viewer.step(true);
+    }
+    h.run();
+    h.snapshot("viewer_watched_try");
+    h.state_mut().viewer.compare_tries(0, 1);
+    h.run();
+    if let Some(c) = h.state_mut().viewer.compare.as_mut() {
+        c.frame = 6;
+    }
+    h.run();
+    h.snapshot("viewer_tries_side_by_side");
+}
+
+#[test]
+fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    let (inner, edge) = two_tries(&mut h, path);
     assert!(!shows_turret_at(&h, inner), "the replay has no turret there");
 
     // Watch try 2: the board shows the try's frames, labelled, with the normal timeline.

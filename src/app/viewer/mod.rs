@@ -321,6 +321,8 @@ impl Viewer {
                     t.summary.action_frames
                 );
                 self.tries.push(*t);
+                // The newest try is B of the next comparison.
+                self.compare_pick[1] = self.tries.len() - 1;
             }
             Event::Progress { .. } => {}
             Event::Error { message } => {
@@ -923,13 +925,17 @@ impl Viewer {
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
-        egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                if let Some(p) = panels::left(ui, self) {
-                    open.push(p);
-                }
+        // The side-by-side comparison needs the width; the overlays do not apply to it.
+        let left_panel = self.compare.is_none();
+        if left_panel {
+            egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    if let Some(p) = panels::left(ui, self) {
+                        open.push(p);
+                    }
+                });
             });
-        });
+        }
         egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if debugger {

@@ -162,7 +162,9 @@ pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
     ui.label(format!("Mobile units: {}", v.mobile_count()));
     if let Some((_, f)) = &v.current {
         let d = &f.debug;
-        ui.weak(if d.simulated {
+        ui.weak(if f.watching.is_some() {
+            "engine data (what-if try)"
+        } else if d.simulated {
             if d.engine_matches { "engine data (matches the replay)" } else { "engine data (differs from the replay)" }
         } else {
             "replay events only"
@@ -275,34 +277,15 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
 fn tries_table(ui: &mut Ui, v: &mut Viewer) {
     let mut watch = None;
     let watching = v.watching();
-    egui::Grid::new("tries").striped(true).show(ui, |ui| {
-        for h in ["Try", "What", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost", ""] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (i, t) in v.tries.iter().enumerate() {
-            let s = &t.summary;
-            ui.label(format!("Try {}", i + 1));
-            ui.label(&t.label);
-            ui.label(t.turn.to_string());
-            ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
-            ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
-            ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
-            ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
-            ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
-            let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
-            if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
-                watch = Some(i);
-            }
-            ui.end_row();
-        }
-    });
-    ui.weak("values: player 1 / player 2 · \"as played\" = the turn without edits");
+    tries_grid(ui, v, watching, &mut watch);
+    ui.weak("values: player 1 / player 2 · hover a try for what it changed");
     if let Some(i) = watch {
         v.watch_try(i);
     }
     let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
-    let mut pick = v.compare_pick.map(|i| i.min(names.len() - 1));
+    let last = names.len() - 1;
+    let mut pick = v.compare_pick.map(|i| i.min(last));
+    let before = pick;
     ui.horizontal_wrapped(|ui| {
         for (side, slot) in ["A", "B"].into_iter().zip(pick.iter_mut()) {
             egui::ComboBox::from_label(side).selected_text(format!("Try {}", *slot + 1)).show_ui(ui, |ui| {
@@ -315,7 +298,36 @@ fn tries_table(ui: &mut Ui, v: &mut Viewer) {
             v.compare_tries(pick[0], pick[1]);
         }
     });
-    v.compare_pick = pick;
+    if pick != before {
+        v.compare_pick = pick;
+    }
+}
+
+fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>, watch: &mut Option<usize>) {
+    egui::Grid::new("tries").striped(true).show(ui, |ui| {
+        // What a try changed is its label: on hover here, and in its title when watched or compared
+        // (a column for it would widen the panel and shrink the board).
+        for h in ["", "Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (i, t) in v.tries.iter().enumerate() {
+            let s = &t.summary;
+            // First, so that a narrow panel does not scroll it out of sight.
+            let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
+            if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
+                *watch = Some(i);
+            }
+            ui.label(format!("Try {}", i + 1)).on_hover_text(&t.label);
+            ui.label(t.turn.to_string());
+            ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
+            ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
+            ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
+            ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
+            ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
+            ui.end_row();
+        }
+    });
 }
 
 /// Plots, end-of-game statistics and the algos' logs.

@@ -174,7 +174,9 @@ impl BoardWhatIf {
                 if edits > 0 {
                     changes.push(plural(edits, "edit"));
                 }
-                if let Some(c) = self.commands(p) {
+                // A layout has no commands of its own: no deploys there is no change.
+                let layout = matches!(self.base, WhatIfBase::Layout(_));
+                if let Some(c) = self.commands(p).filter(|c| !c.is_empty() || !layout) {
                     changes.push(plural(c.len(), "deploy"));
                 }
                 match (changes.is_empty(), &self.base) {
