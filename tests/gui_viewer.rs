@@ -452,6 +452,22 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
     h.key_press(Key::Home);
     h.run();
     assert_eq!((h.state().viewer.frame_in_turn(), h.state().viewer.watching()), (Some(0), Some(1)));
+    // Play runs to the try's last frame and stops there, still in the try.
+    h.state_mut().viewer.speed = 16.0;
+    h.key_press(Key::Space);
+    h.step();
+    assert!(h.state().viewer.playing);
+    for _ in 0..500 {
+        if !h.state().viewer.playing {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    assert!(!h.state().viewer.playing, "playback stops at the try's end");
+    assert_eq!((h.state().viewer.frame_in_turn(), h.state().viewer.watching()), (Some(frames - 1), Some(1)));
+    h.key_press(Key::Home);
+    h.run();
     // Back to the replay's turn.
     h.get_by_label("Back to replay").click();
     h.run();
