@@ -320,6 +320,16 @@ fn editor_layout_simulated_in_the_debugger() {
     // Three scouts either breach or die; the turret deals damage to them or they score.
     assert!(s.breaches[0] > 0 || s.unit_damage[1] > 0.0, "{s:?}");
     assert!(h.query_by_label("Try 1").is_some());
+    // The try is watched without a replay: the timeline steps it, there is no replay to go back to.
+    h.get_by_label("Watch").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), Some(0), "{}", h.state().viewer.message);
+    assert!(h.query_by_label_contains("What-if try 1: layout; P1: 3 deploys; P2 unchanged").is_some());
+    h.get_by_label(">").click();
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(1));
+    assert_eq!(h.state().viewer.mobile_count(), 3, "the three scouts on their first step");
+    assert!(h.query_by_label("Back to replay").is_none());
 }
 
 #[test]
@@ -352,4 +362,141 @@ fn history_of_a_100_turn_replay_stays_small() {
     assert!(s.turns.len() >= 100, "{} turns", s.turns.len());
     // Full frames are kept (instant seeking); the bound documented in docs/viewer.md.
     assert!(s.history_bytes < 16 << 20, "{} bytes", s.history_bytes);
+}
+
+/// True when the shown frame has a turret of player 1 on `tile`.
+fn shows_turret_at(h: &Harness<'_, StudioApp>, tile: Tile) -> bool {
+    let (_, v) = h.state().viewer.current.as_ref().expect("a frame");
+    v.frame.units_of(Player::One).get(2).is_some_and(|l| l.iter().any(|u| u.tile == tile))
+}
+
+/// Opens the replay at turn 5 and runs two tries: 1 = the turn as played, 2 = a turret and two
+/// scouts of player 1 edited on the board. Returns the turret's and the scouts' tiles.
+fn two_tries(h: &mut Harness<'_, StudioApp>, path: PathBuf) -> (Tile, Tile) {
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.seek(5, 0);
+    h.run();
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    let tiles = edit_on_board(h);
+    h.get_by_label("Run what-if").click();
+    h.run();
+    h.get_by_label("Leave what-if").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 2, "{}", h.state().viewer.message);
+    tiles
+}
+
+#[test]
+fn snapshot_watched_try_and_tries_side_by_side() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(true);
+    two_tries(&mut h, path);
+    h.state_mut().viewer.watch_try(1);
+    h.run();
+    for _ in 0..6 {
+        h.state_mut().viewer.step(true);
+    }
+    h.run();
+    h.snapshot("viewer_watched_try");
+    h.state_mut().viewer.compare_tries(0, 1);
+    h.run();
+    if let Some(c) = h.state_mut().viewer.compare.as_mut() {
+        c.frame = 6;
+    }
+    h.run();
+    h.snapshot("viewer_tries_side_by_side");
+}
+
+#[test]
+fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
+    let Some(path) = replay() else { return };
+    let mut h = harness(false);
+    let (inner, edge) = two_tries(&mut h, path);
+    assert!(!shows_turret_at(&h, inner), "the replay has no turret there");
+
+    // Watch try 2: the board shows the try's frames, labelled, with the normal timeline.
+    h.get_all_by_label("Watch").nth(1).expect("a Watch button per try").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), Some(1), "{}", h.state().viewer.message);
+    assert!(h.query_by_label_contains("What-if try 2: P1: 1 edit, 2 deploys").is_some());
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(0));
+    assert!(shows_turret_at(&h, inner), "the try's turret");
+    let scouts_on_edge = |h: &Harness<'_, StudioApp>| {
+        let (_, v) = h.state().viewer.current.as_ref().expect("a frame");
+        v.frame.units_of(Player::One).get(3).map_or(0, |l| l.iter().filter(|u| u.tile == edge).count())
+    };
+    assert_eq!(scouts_on_edge(&h), 2, "the deployed scouts");
+    for k in 1..=3 {
+        h.get_by_label(">").click();
+        h.run();
+        assert_eq!(h.state().viewer.frame_in_turn(), Some(k));
+        assert_eq!(h.state().viewer.watching(), Some(1));
+        assert!(shows_turret_at(&h, inner));
+    }
+    let debug = &h.state().viewer.current.as_ref().unwrap().1.debug;
+    assert!(debug.mobiles.iter().any(|m| m.owner == Player::One && m.path.len() > 1), "paths of the try's scouts");
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(2));
+    assert!(h.query_by_label_contains("Turn 5 · frame 2/").is_some());
+    // End and Home stay within the try.
+    h.key_press(Key::End);
+    h.run();
+    let frames = h.state().viewer.tries[1].frames.len();
+    assert_eq!(h.state().viewer.frame_in_turn(), Some(frames - 1));
+    assert_eq!(h.state().viewer.watching(), Some(1));
+    h.key_press(Key::Home);
+    h.run();
+    assert_eq!((h.state().viewer.frame_in_turn(), h.state().viewer.watching()), (Some(0), Some(1)));
+    // Play runs to the try's last frame and stops there, still in the try.
+    h.state_mut().viewer.speed = 16.0;
+    h.key_press(Key::Space);
+    h.step();
+    assert!(h.state().viewer.playing);
+    for _ in 0..500 {
+        if !h.state().viewer.playing {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    assert!(!h.state().viewer.playing, "playback stops at the try's end");
+    assert_eq!((h.state().viewer.frame_in_turn(), h.state().viewer.watching()), (Some(frames - 1), Some(1)));
+    h.key_press(Key::Home);
+    h.run();
+    // Back to the replay's turn.
+    h.get_by_label("Back to replay").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), None);
+    assert_eq!((h.state().viewer.turn(), h.state().viewer.frame_in_turn()), (Some(5), Some(0)));
+    assert!(!shows_turret_at(&h, inner));
+    assert!(h.query_by_label("Back to replay").is_none());
+
+    // Side by side: the edited try against the turn as played differs on the turret's tile.
+    h.state_mut().viewer.compare_pick = [0, 1];
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    let c = h.state().viewer.compare.as_ref().expect("comparison open");
+    assert_eq!(c.turn, 5);
+    assert!(c.differing_tiles().contains(&inner), "{:?}", c.differing_tiles());
+    assert!(h.query_by_label_contains("B: What-if try 2").is_some());
+    h.get_by_label("Frame >").click();
+    h.run();
+    assert!(h.state().viewer.compare.as_ref().unwrap().diff_count() > 0);
+    h.get_by_label("Close comparison").click();
+    h.run();
+    assert!(h.state().viewer.compare.is_none());
+    // A try against itself: no differing tile on any frame.
+    h.state_mut().viewer.compare_pick = [1, 1];
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    let c = h.state_mut().viewer.compare.as_mut().expect("comparison open");
+    for _ in 0..=c.max_frame() {
+        assert_eq!(c.diff_count(), 0, "frame {}", c.frame);
+        c.step_frame(true);
+    }
 }

@@ -269,3 +269,63 @@ fn figures() {
         );
     }
 }
+
+#[test]
+fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
+    let path = corpus(LONG);
+    let history = History::new(read_replay(&path).expect("replay"));
+    let mut s = Session::inline();
+    s.request(Request::LoadReplay(path));
+    let busy = *history.turns.iter().max_by_key(|t| t.len).expect("turns");
+    let as_played =
+        s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(busy.turn), label: "as played".into() });
+    let t = match &as_played[0] {
+        Event::WhatIfResult(t) => t.clone(),
+        other => panic!("expected a what-if result, got {other:?}"),
+    };
+    // Deploy frame, every action frame, end-of-turn frame; the action frames are the replay's.
+    assert_eq!(t.frames.len(), t.summary.action_frames + 2);
+    assert_eq!(t.debug.len(), t.frames.len());
+    assert_eq!(t.summary.action_frames, busy.len - 1);
+    for k in 1..busy.len {
+        let replayed = &history.replay.frames[busy.start + k];
+        // The algos' compute time is the replay's, not simulated.
+        let mut ours = t.frames[k].clone();
+        for p in 0..2 {
+            ours.stats[p].time_ms = replayed.stats[p].time_ms;
+        }
+        terminal_studio::verify::compare_frames(replayed, &ours).unwrap_or_else(|e| panic!("frame {k}: {e}"));
+    }
+    assert_eq!(t.frames.last().map(|f| f.turn_info.turn), Some(busy.turn + 1), "the end-of-turn frame");
+
+    // Watching: frames come from the try, stepping stays in it, a seek returns to the replay.
+    let (turn, frame, view) = one_frame(s.request(Request::WatchTry { index: 0, frame: 0 }));
+    assert_eq!((turn, frame, view.watching, view.frames_in_turn), (busy.turn, 0, Some(0), t.frames.len()));
+    let (_, frame, view) = one_frame(s.request(Request::Step));
+    assert_eq!((frame, view.watching), (1, Some(0)));
+    assert_eq!(view.frame, t.frames[1]);
+    assert!(!view.debug.mobiles.is_empty() && view.debug.simulated, "paths and targets of the try's units");
+    let (_, frame, _) = one_frame(s.request(Request::RunToEndOfTurn));
+    assert_eq!(frame, t.frames.len() - 1);
+    let (turn, frame, _) = one_frame(s.request(Request::Step));
+    assert_eq!((turn, frame), (busy.turn, t.frames.len() - 1), "the try's last frame holds");
+    let (_, _, view) = one_frame(s.request(Request::Seek { turn: busy.turn, frame: 1 }));
+    assert_eq!(view.watching, None);
+    assert_eq!(view.frame, history.replay.frames[busy.start + 1]);
+    let e = s.request(Request::WatchTry { index: 7, frame: 0 });
+    assert!(matches!(e.as_slice(), [Event::Error { .. }]));
+
+    // Memory of 20 kept tries of the busiest turn.
+    for i in 1..20 {
+        s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(busy.turn), label: format!("try {i}") });
+    }
+    let bytes: usize = s.tries().iter().map(|t| t.approx_bytes()).sum();
+    eprintln!(
+        "FIGURES tries: 20 tries of turn {} ({} frames each) keep {:.2} MB of frames and debugger data",
+        busy.turn,
+        t.frames.len(),
+        bytes as f64 / 1e6
+    );
+    assert_eq!(s.tries().len(), 20);
+    assert!(bytes > 0 && bytes < 64 << 20, "{bytes} bytes");
+}

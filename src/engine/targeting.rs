@@ -37,6 +37,16 @@ impl Criterion {
             Criterion::Id => "newest unit",
         }
     }
+
+    /// The label under the rules a game ran with: the early-2020 build compared health
+    /// without shields and unit ids as text (see `target_key`).
+    pub fn label_for(self, early_2020: bool) -> &'static str {
+        match (self, early_2020) {
+            (Criterion::Health, true) => "lowest health (without shields)",
+            (Criterion::Id, true) => "newest unit (id compared as text)",
+            _ => self.label(),
+        }
+    }
 }
 
 /// One attack as the engine chose it, with the deciding criterion.
@@ -162,7 +172,16 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
 
 #[cfg(test)]
 mod tests {
-    use super::id_order;
+    use super::{Criterion, id_order};
+
+    #[test]
+    fn early_2020_labels_name_that_build_s_rules() {
+        assert_eq!(Criterion::Health.label_for(true), "lowest health (without shields)");
+        assert_eq!(Criterion::Id.label_for(true), "newest unit (id compared as text)");
+        assert_eq!(Criterion::Health.label_for(false), "lowest health");
+        assert_eq!(Criterion::Id.label_for(false), "newest unit");
+        assert_eq!(Criterion::Distance.label_for(true), Criterion::Distance.label());
+    }
 
     /// `id_order` with `early_2020` must sort ids exactly as their decimal strings sort.
     #[test]

@@ -165,8 +165,35 @@ pub fn remaining_path(game: &mut Game, from: Tile, edge: crate::engine::Edge, ax
     (path, end)
 }
 
+/// Adds the shields of a frame's events to the grants per receiving unit.
+pub(crate) fn record_shields(shields: &mut HashMap<u32, Vec<ShieldGrant>>, events: &Events) {
+    for s in &events.shield {
+        shields.entry(s.target_id).or_default().push(ShieldGrant {
+            support_id: s.support_id,
+            support_tile: s.from,
+            amount: s.amount,
+        });
+    }
+}
+
+/// Approximate heap bytes of one frame's debugger data (element sizes × capacities).
+pub fn approx_bytes(d: &FrameDebug) -> usize {
+    use std::mem::size_of;
+    d.mobiles.capacity() * size_of::<UnitDebug>()
+        + d.mobiles
+            .iter()
+            .map(|m| m.path.capacity() * size_of::<Tile>() + m.shields.capacity() * size_of::<ShieldGrant>())
+            .sum::<usize>()
+        + d.attacks.capacity() * size_of::<AttackView>()
+        + d.markers.capacity() * size_of::<Marker>()
+        + d.markers
+            .iter()
+            .map(|m| if let Marker::SelfDestruct { blast, .. } = m { blast.capacity() * size_of::<Tile>() } else { 0 })
+            .sum::<usize>()
+}
+
 /// Debugger data for the game's state after a frame whose events are `events`.
-fn frame_debug(
+pub(crate) fn frame_debug(
     game: &mut Game,
     events: &Events,
     log: &[TargetChoice],
@@ -236,13 +263,7 @@ pub fn simulate_turn(history: &History, pos: usize) -> TurnDebug {
     while k < span.start + span.len && !game.action_phase_done() {
         let ours = game.action_frame();
         let log = game.target_log.replace(Vec::new()).unwrap_or_default();
-        for s in &ours.events.shield {
-            shields.entry(s.target_id).or_default().push(ShieldGrant {
-                support_id: s.support_id,
-                support_tile: s.from,
-                amount: s.amount,
-            });
-        }
+        record_shields(&mut shields, &ours.events);
         let mut d = frame_debug(&mut game, &ours.events, &log, &shields);
         d.engine_matches = compare_frames(&frames[k], &ours).is_ok();
         out.frames.push(d);

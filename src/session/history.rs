@@ -66,7 +66,8 @@ impl History {
     }
 }
 
-fn frame_bytes(f: &Frame) -> usize {
+/// Approximate heap bytes of one parsed frame.
+pub fn frame_bytes(f: &Frame) -> usize {
     let mut n = 0;
     for lists in &f.units {
         n += lists.capacity() * size_of::<Vec<()>>();

@@ -14,7 +14,7 @@
 //!     match event {
 //!         Event::ReplayLoaded(summary) => { /* names, turns[i].hp/sp/mp/structure_value/time_ms */ }
 //!         Event::Frame { turn, frame, view } => { /* view.frame (replay frame), view.debug (overlays) */ }
-//!         Event::WhatIfResult(t) => { /* t.summary, t.final_frame */ }
+//!         Event::WhatIfResult(t) => { /* t.summary; t.frames + t.debug, shown by Request::WatchTry */ }
 //!         Event::Progress { .. } | Event::Error { .. } => {}
 //!     }
 //! }

@@ -38,6 +38,10 @@ pub enum Request {
     SetDeploys { player: Player, commands: Option<Vec<Command>> },
     /// Simulate a turn with the current edits and deploys; the try is kept in the history.
     RunWhatIf { source: WhatIfSource, label: String },
+    /// Show frame `frame` (clamped) of the try at `index` of the history of tries; `Step`,
+    /// `StepBack` and `RunToEndOfTurn` then move within the try until a `Seek` or `LoadTurn`
+    /// returns to the replay.
+    WatchTry { index: usize, frame: usize },
     /// Stop the worker.
     Shutdown,
 }
@@ -54,6 +58,9 @@ pub struct FrameView {
     /// The replay's frame (what is shown).
     pub frame: Frame,
     pub debug: FrameDebug,
+    /// The what-if try (index in the history of tries) this frame comes from; `None` for
+    /// the replay's own frames. For a try, `index` is the frame's position in the try.
+    pub watching: Option<usize>,
 }
 
 /// What the worker reports back.

@@ -2,6 +2,8 @@
 //! with edited structures and commands for either player, simulated through the turn and
 //! summarised so that several tries of the same turn compare in a table.
 
+use super::debug::{self, FrameDebug};
+use super::history::frame_bytes;
 use crate::engine::frame::{Frame, Stats};
 use crate::engine::unit::Unit;
 use crate::engine::{Command, CommandKind, Config, Game, Player, Tile};
@@ -59,6 +61,25 @@ pub struct WhatIfTry {
     pub spec: WhatIfSpec,
     pub summary: WhatIfSummary,
     pub final_frame: Frame,
+    /// Every frame of the try, to watch it like a replay's turn: the deploy frame after the
+    /// commands, each action frame, then the end-of-turn frame (the next turn's turn frame,
+    /// absent when the game ended). Shared, so that the UI's copy costs nothing.
+    pub frames: Arc<Vec<Frame>>,
+    /// The debugger data of each of `frames` (paths, targets, shields, markers).
+    pub debug: Arc<Vec<FrameDebug>>,
+    pub config: Arc<Config>,
+    /// The rules of the early-2020 engine build applied.
+    pub early_2020: bool,
+}
+
+impl WhatIfTry {
+    /// Approximate heap bytes of the kept frames and their debugger data.
+    pub fn approx_bytes(&self) -> usize {
+        self.frames.iter().map(frame_bytes).sum::<usize>()
+            + self.frames.capacity() * std::mem::size_of::<Frame>()
+            + self.debug.iter().map(debug::approx_bytes).sum::<usize>()
+            + self.debug.capacity() * std::mem::size_of::<FrameDebug>()
+    }
 }
 
 /// A game in the deploy phase of `turn` with the given structures (player 1's view) and stats.
@@ -175,14 +196,48 @@ pub fn run(
     let mut summary = WhatIfSummary { rejected: rejected.map(|r| r.len()), ..WhatIfSummary::default() };
     let upgraded: HashMap<u32, bool> = g.units.iter().map(|u| (u.id, u.upgraded)).collect();
     let turn = g.turn;
-    let mut final_frame = g.turn_frame();
+    let mut shields = HashMap::new();
+    // The turn frame was counted when the turn began; this is the same frame after the
+    // commands, so it keeps that number and the action frames keep the replay's.
+    let counted = g.frames_sent;
+    let mut deploy = g.turn_frame();
+    g.frames_sent = counted;
+    deploy.turn_info.total_frame = Some((counted - 1).max(0));
+    // The commands' events (spawns) belong to the first action frame, as in a replay.
+    g.events = std::mem::take(&mut deploy.events);
+    let mut debug = vec![debug::frame_debug(&mut g, &deploy.events, &[], &shields)];
+    let mut frames = vec![deploy];
+    g.target_log = Some(Vec::new());
     while !g.action_phase_done() && summary.action_frames < MAX_FRAMES {
         let f = g.action_frame();
+        let log = g.target_log.replace(Vec::new()).unwrap_or_default();
+        debug::record_shields(&mut shields, &f.events);
+        debug.push(debug::frame_debug(&mut g, &f.events, &log, &shields));
         tally(&config, &f, &upgraded, &mut summary);
         summary.action_frames += 1;
-        final_frame = f;
+        frames.push(f);
     }
-    Ok(WhatIfTry { label: label.to_string(), turn, spec: spec.clone(), summary, final_frame })
+    g.target_log = None;
+    let final_frame = frames.last().cloned().unwrap_or_default();
+    g.end_turn();
+    if !g.over {
+        let end = g.turn_frame();
+        debug.push(debug::frame_debug(&mut g, &end.events, &[], &HashMap::new()));
+        frames.push(end);
+    }
+    frames.shrink_to_fit();
+    debug.shrink_to_fit();
+    Ok(WhatIfTry {
+        label: label.to_string(),
+        turn,
+        spec: spec.clone(),
+        summary,
+        final_frame,
+        frames: Arc::new(frames),
+        debug: Arc::new(debug),
+        config,
+        early_2020: g.early_2020,
+    })
 }
 
 fn tally(config: &Config, f: &Frame, upgraded: &HashMap<u32, bool>, s: &mut WhatIfSummary) {

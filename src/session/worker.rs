@@ -19,6 +19,8 @@ pub(crate) struct Worker {
     pub turn_debug: Option<(usize, TurnDebug)>,
     pub spec: WhatIfSpec,
     pub tries: Vec<WhatIfTry>,
+    /// The try being watched (index in `tries`) and the frame shown in it.
+    pub watching: Option<(usize, usize)>,
 }
 
 impl Worker {
@@ -29,6 +31,16 @@ impl Worker {
             Request::LoadReplay(path) => self.load(&path, emit),
             Request::LoadTurn { turn } => self.seek_turn(turn, 0, emit),
             Request::Seek { turn, frame } => self.seek_turn(turn, frame, emit),
+            Request::WatchTry { index, frame } => self.show_try(index, frame, emit),
+            Request::Step | Request::StepBack | Request::RunToEndOfTurn if self.watching.is_some() => {
+                let (index, frame) = self.watching.unwrap_or_default();
+                let frame = match request {
+                    Request::Step => frame + 1,
+                    Request::StepBack => frame.saturating_sub(1),
+                    _ => usize::MAX,
+                };
+                self.show_try(index, frame, emit);
+            }
             Request::Step => self.step(true, emit),
             Request::StepBack => self.step(false, emit),
             Request::RunToEndOfTurn => {
@@ -63,6 +75,7 @@ impl Worker {
         self.companions = companions::load(path);
         self.turn_debug = None;
         self.tries.clear();
+        self.watching = None;
         self.spec = WhatIfSpec::default();
         emit(Event::ReplayLoaded(Box::new(summarize(&history))));
         self.history = Some(history);
@@ -104,8 +117,37 @@ impl Worker {
         let index = span.start + frame;
         let Some(f) = h.frame(index) else { return };
         self.cursor = (pos, frame);
-        let view = FrameView { index, frame_in_turn: frame, frames_in_turn: span.len, frame: f.clone(), debug };
+        self.watching = None;
+        let view = FrameView {
+            index,
+            frame_in_turn: frame,
+            frames_in_turn: span.len,
+            frame: f.clone(),
+            debug,
+            watching: None,
+        };
         emit(Event::Frame { turn: span.turn, frame, view: Box::new(view) });
+    }
+
+    /// Emits frame `frame` (clamped) of the try at `index` and watches that try.
+    fn show_try(&mut self, index: usize, frame: usize, emit: &mut dyn FnMut(Event)) {
+        let Some(t) = self.tries.get(index) else {
+            return emit(Event::Error { message: format!("there is no try {}", index + 1) });
+        };
+        let Some(last) = t.frames.len().checked_sub(1) else {
+            return emit(Event::Error { message: format!("{} kept no frames", t.label) });
+        };
+        let frame = frame.min(last);
+        let view = FrameView {
+            index: frame,
+            frame_in_turn: frame,
+            frames_in_turn: t.frames.len(),
+            frame: t.frames[frame].clone(),
+            debug: t.debug.get(frame).cloned().unwrap_or_default(),
+            watching: Some(index),
+        };
+        self.watching = Some((index, frame));
+        emit(Event::Frame { turn: t.turn, frame, view: Box::new(view) });
     }
 
     fn what_if(&self, source: WhatIfSource, label: &str) -> Result<WhatIfTry, String> {
@@ -120,7 +162,14 @@ impl Worker {
             whatif::run(&game, Some(&inputs), &self.spec, label)
         };
         match source {
-            WhatIfSource::CurrentTurn => from_replay(self.cursor.0),
+            // The turn on screen: a watched try's, else the replay's.
+            WhatIfSource::CurrentTurn => match self.watching.and_then(|(i, _)| self.tries.get(i)) {
+                Some(t) => {
+                    let h = self.history.as_ref().ok_or("no replay loaded")?;
+                    from_replay(h.turn_position(t.turn).ok_or(format!("the replay has no turn {}", t.turn))?)
+                }
+                None => from_replay(self.cursor.0),
+            },
             WhatIfSource::ReplayTurn(turn) => {
                 let h = self.history.as_ref().ok_or("no replay loaded")?;
                 from_replay(h.turn_position(turn).ok_or(format!("the replay has no turn {turn}"))?)

@@ -8,6 +8,7 @@ use crate::engine::config::Config;
 use crate::engine::frame::Frame;
 use crate::engine::geometry::{Player, Tile};
 use crate::replay::{Replay, read_replay};
+use crate::session::whatif::WhatIfTry;
 use egui::{Color32, Rect, Stroke, Ui, UiBuilder, vec2};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -27,6 +28,8 @@ pub struct Compare {
     /// Shared position: turn and action frame within the turn.
     pub turn: i32,
     pub frame: i32,
+    /// The boards' titles (file names, or the tries' labels).
+    pub titles: [String; 2],
     views: [BoardView; 2],
 }
 
@@ -39,7 +42,25 @@ impl Compare {
 
     pub fn new(a: Replay, b: Replay) -> Compare {
         let turn = a.frames.first().map(|f| f.turn_info.turn).unwrap_or(0);
-        Compare { a, b, turn, frame: 0, views: [BoardView::default(); 2] }
+        let titles = [format!("A: {}", a.file_name()), format!("B: {}", b.file_name())];
+        Compare { a, b, turn, frame: 0, titles, views: [BoardView::default(); 2] }
+    }
+
+    /// Two what-if tries side by side (the baseline try stands for the turn as played): each
+    /// try's frames become a small in-memory replay, so the comparison works as for matches.
+    pub fn from_tries(a: (&WhatIfTry, String), b: (&WhatIfTry, String)) -> Compare {
+        let replay = |t: &WhatIfTry| Replay {
+            source: Default::default(),
+            config: (*t.config).clone(),
+            config_line: 0,
+            frames: t.frames.to_vec(),
+            frame_lines: vec![0; t.frames.len()],
+            legacy: false,
+        };
+        let mut c = Compare::new(replay(a.0), replay(b.0));
+        c.turn = a.0.turn;
+        c.titles = [format!("A: {}", a.1), format!("B: {}", b.1)];
+        c
     }
 
     /// The last turn of either replay.
@@ -148,7 +169,7 @@ impl Compare {
         for (i, side) in sides.into_iter().enumerate() {
             let replay = if i == 0 { &self.a } else { &self.b };
             let frame = self.frame_of(replay);
-            let title = format!("{}: {}", if i == 0 { "A" } else { "B" }, replay.file_name());
+            let title = self.titles[i].clone();
             let mut view = self.views[i];
             ui.scope_builder(UiBuilder::new().max_rect(side).id_salt(("compare-side", i)), |ui| {
                 ui.label(egui::RichText::new(title).strong()).on_hover_text(replay.source.display().to_string());

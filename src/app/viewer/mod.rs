@@ -116,6 +116,10 @@ pub struct Viewer {
     pub selected: Option<u32>,
     pub hovered: Option<Tile>,
     pub tries: Vec<WhatIfTry>,
+    /// The two tries picked for "Compare side by side" (indices in `tries`).
+    pub compare_pick: [usize; 2],
+    /// Two tries side by side (shown instead of the board while open).
+    pub compare: Option<crate::app::arena::compare::Compare>,
     /// The what-if being edited on the board (the board shows it instead of the frame).
     pub board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
@@ -135,7 +139,8 @@ pub struct Viewer {
     /// Seconds from the open request to the first frame.
     pub open_seconds: Option<f64>,
     plot_metric: usize,
-    autoplay_turn: Option<i32>,
+    /// Where the measurement hook starts: (turn, frame).
+    autoplay_at: Option<(i32, usize)>,
     stats_every: Option<Instant>,
     stats_base: (u64, u64),
     /// The window is cleared to the panel colour (eframe), so panels skip their fill.
@@ -166,6 +171,8 @@ impl Viewer {
             selected: None,
             hovered: None,
             tries: Vec::new(),
+            compare_pick: [0, 1],
+            compare: None,
             board_whatif: None,
             pending_whatif_turn: None,
             companions: Companions::default(),
@@ -180,7 +187,7 @@ impl Viewer {
             opened_at: None,
             open_seconds: None,
             plot_metric: 0,
-            autoplay_turn: None,
+            autoplay_at: None,
             stats_every: None,
             stats_base: (0, 0),
             panels_on_clear_color: false,
@@ -230,6 +237,7 @@ impl Viewer {
         self.current = None;
         self.playing = false;
         self.tries.clear();
+        self.compare = None;
         self.recent_markers.clear();
         self.selected = None;
         self.pending_steps = 0;
@@ -264,12 +272,13 @@ impl Viewer {
                     if s.legacy { " (legacy format: replay events only)" } else { "" }
                 );
                 self.summary = Some(*s);
-                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN]" plays at once and
+                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN[:FRAME]]" plays at once (SPEED 0: holds the frame) and
                 // prints frame rates to stderr every second.
                 if let Ok(spec) = std::env::var("TERMINAL_STUDIO_AUTOPLAY") {
                     let (speed, turn) = spec.split_once('@').unwrap_or((&spec, ""));
                     self.speed = speed.parse().unwrap_or(16.0);
-                    self.autoplay_turn = turn.parse().ok();
+                    let (turn, frame) = turn.split_once(':').unwrap_or((turn, "0"));
+                    self.autoplay_at = turn.parse().ok().map(|t| (t, frame.parse().unwrap_or(0)));
                     self.stats_every = Some(Instant::now());
                 }
             }
@@ -282,7 +291,8 @@ impl Viewer {
                     self.open_seconds = Some(t.elapsed().as_secs_f64());
                 }
                 let index = view.index;
-                let contiguous = self.current.as_ref().is_some_and(|(_, v)| v.index + 1 == index);
+                let contiguous =
+                    self.current.as_ref().is_some_and(|(_, v)| v.index + 1 == index && v.watching == view.watching);
                 if !contiguous {
                     self.recent_markers.clear();
                 }
@@ -290,7 +300,10 @@ impl Viewer {
                 if !view.debug.markers.is_empty() {
                     self.recent_markers.push((index, view.debug.markers.clone()));
                 }
-                let last = self.summary.as_ref().is_some_and(|s| index + 1 >= s.frames);
+                let last = match view.watching {
+                    Some(_) => view.frame_in_turn + 1 >= view.frames_in_turn,
+                    None => self.summary.as_ref().is_some_and(|s| index + 1 >= s.frames),
+                };
                 if last {
                     self.playing = false;
                 }
@@ -301,8 +314,15 @@ impl Viewer {
                 }
             }
             Event::WhatIfResult(t) => {
-                self.message = format!("{} done: {} action frames", t.label, t.summary.action_frames);
+                self.message = format!(
+                    "Try {} ({}) done: {} action frames",
+                    self.tries.len() + 1,
+                    t.label,
+                    t.summary.action_frames
+                );
                 self.tries.push(*t);
+                // The newest try is B of the next comparison.
+                self.compare_pick[1] = self.tries.len() - 1;
             }
             Event::Progress { .. } => {}
             Event::Error { message } => {
@@ -339,8 +359,52 @@ impl Viewer {
         })
     }
 
+    /// Shows frame `frame` of `turn`: within the watched try if it is of that turn, else of
+    /// the replay (which ends watching).
     pub fn seek(&mut self, turn: i32, frame: usize) {
-        self.request(Request::Seek { turn, frame });
+        match self.watching() {
+            Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
+                self.request(Request::WatchTry { index, frame })
+            }
+            _ => self.request(Request::Seek { turn, frame }),
+        }
+    }
+
+    /// The try whose frames are shown (index in `tries`), if any.
+    pub fn watching(&self) -> Option<usize> {
+        self.current.as_ref().and_then(|(_, v)| v.watching)
+    }
+
+    /// "What-if try N: <label>", the on-screen title of a watched try.
+    pub fn try_title(&self, index: usize) -> String {
+        let label = self.tries.get(index).map_or("", |t| t.label.as_str());
+        format!("What-if try {}: {label}", index + 1)
+    }
+
+    /// Plays the try at `index` on the board from its deploy frame, with the normal timeline.
+    pub fn watch_try(&mut self, index: usize) {
+        self.playing = false;
+        self.board_whatif = None;
+        self.compare = None;
+        self.request(Request::WatchTry { index, frame: 0 });
+    }
+
+    /// Leaves the watched try for the replay's turn frame of the same turn.
+    pub fn back_to_replay(&mut self) {
+        let Some(turn) = self.turn() else { return };
+        self.playing = false;
+        self.request(Request::Seek { turn, frame: 0 });
+    }
+
+    /// Opens two tries side by side (synchronised by frame, differing tiles highlighted).
+    pub fn compare_tries(&mut self, a: usize, b: usize) {
+        let (Some(ta), Some(tb)) = (self.tries.get(a), self.tries.get(b)) else {
+            self.message = "pick two tries to compare".into();
+            return;
+        };
+        let compare = crate::app::arena::compare::Compare::from_tries((ta, self.try_title(a)), (tb, self.try_title(b)));
+        self.playing = false;
+        self.compare = Some(compare);
     }
 
     pub fn step(&mut self, forward: bool) {
@@ -358,12 +422,18 @@ impl Viewer {
     }
 
     pub fn home(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: 0 });
+        }
         if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
             self.seek(t, 0);
         }
     }
 
     pub fn end(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: usize::MAX });
+        }
         if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
             self.seek(t, usize::MAX);
         }
@@ -371,7 +441,8 @@ impl Viewer {
 
     /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
     pub fn read_keys(&mut self, ctx: &egui::Context) {
-        if ctx.text_edit_focused() || self.summary.is_none() {
+        let nothing_shown = self.summary.is_none() && self.watching().is_none();
+        if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
             return;
         }
         let mut actions = Vec::new();
@@ -509,6 +580,7 @@ impl Viewer {
     /// The inspector's text for the selected unit (or the hovered tile's units).
     pub fn inspector_text(&self) -> String {
         let Some((_, v)) = &self.current else { return String::new() };
+        let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
         let mut out = String::new();
         let mobile = self
             .selected
@@ -528,8 +600,11 @@ impl Viewer {
             ));
             match &m.target {
                 Some(t) => out.push_str(&format!(
-                    "target #{} at {},{} — decided by {:?}\n",
-                    t.target_id, t.target_tile.x, t.target_tile.y, t.criterion
+                    "target #{} at {},{} — decided by {}\n",
+                    t.target_id,
+                    t.target_tile.x,
+                    t.target_tile.y,
+                    t.criterion.label_for(early_2020)
                 )),
                 None => out.push_str("no target this frame\n"),
             }
@@ -721,6 +796,15 @@ impl Viewer {
                 draw_annotation(&frame, a);
             }
         }
+        if let Some(index) = v.watching {
+            frame.painter.text(
+                g.rect.left_top() + vec2(8.0, 6.0),
+                egui::Align2::LEFT_TOP,
+                self.try_title(index),
+                egui::FontId::proportional(16.0),
+                Color32::from_rgb(255, 220, 0),
+            );
+        }
         frame.draw_hover(pal.text);
         // Click selects a unit.
         if frame.response.clicked() {
@@ -804,9 +888,10 @@ impl Viewer {
         if self.current.is_some() {
             self.ui_frames += 1;
         }
-        if let Some(turn) = self.autoplay_turn.take() {
-            self.seek(turn, 0);
-            self.playing = true;
+        if let Some((turn, frame)) = self.autoplay_at.take() {
+            self.seek(turn, frame);
+            // Speed 0 holds the frame (screenshots).
+            self.playing = self.speed > 0.0;
         }
         if let Some(t) = self.stats_every
             && t.elapsed().as_secs_f64() >= 1.0
@@ -840,13 +925,17 @@ impl Viewer {
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
-        egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                if let Some(p) = panels::left(ui, self) {
-                    open.push(p);
-                }
+        // The side-by-side comparison needs the width; the overlays do not apply to it.
+        let left_panel = self.compare.is_none();
+        if left_panel {
+            egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    if let Some(p) = panels::left(ui, self) {
+                        open.push(p);
+                    }
+                });
             });
-        });
+        }
         egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if debugger {
@@ -856,7 +945,14 @@ impl Viewer {
                 }
             });
         });
-        egui::CentralPanel::no_frame().show(ui, |ui| self.board(ui, icons, dark));
+        egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
+            Some(c) => {
+                if c.show(ui, icons, dark) {
+                    self.compare = None;
+                }
+            }
+            None => self.board(ui, icons, dark),
+        });
         open
     }
 
@@ -872,8 +968,8 @@ impl Viewer {
     /// shown turn unchanged (a baseline row for the table).
     pub fn run_whatif(&mut self) {
         use crate::session::WhatIfSource;
-        let label = format!("Try {}", self.tries.len() + 1);
         let Some(w) = self.board_whatif.clone() else {
+            let label = "as played".to_string();
             for p in Player::both() {
                 self.request(Request::SetStructures { player: p, edits: Vec::new() });
                 self.request(Request::SetDeploys { player: p, commands: None });
@@ -881,6 +977,7 @@ impl Viewer {
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, label });
             return;
         };
+        let label = w.describe();
         let source = match &w.base {
             whatif_board::WhatIfBase::ReplayTurn(turn) => {
                 for p in Player::both() {
@@ -916,11 +1013,12 @@ impl Viewer {
     pub fn edit_whatif_on_board(&mut self) {
         let Some(turn) = self.turn() else { return };
         self.playing = false;
-        if self.frame_in_turn() == Some(0) {
+        // The what-if starts from the replay's turn frame, not from a watched try's.
+        if self.frame_in_turn() == Some(0) && self.watching().is_none() {
             self.start_replay_whatif();
         } else {
             self.pending_whatif_turn = Some(turn);
-            self.seek(turn, 0);
+            self.request(Request::Seek { turn, frame: 0 });
         }
     }
 

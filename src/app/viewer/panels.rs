@@ -35,13 +35,24 @@ pub fn header(ui: &mut Ui, v: &mut Viewer) {
 
 /// Turn and frame sliders, play/pause, speed.
 pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
-    let Some(s) = v.summary.clone() else {
+    // A try of an editor layout is watched without a replay: the timeline still steps it.
+    let s = v.summary.clone();
+    if s.is_none() && v.watching().is_none() {
         ui.label(&v.message);
         return;
-    };
+    }
     let turn = v.turn().unwrap_or(0);
     let frame = v.frame_in_turn().unwrap_or(0);
     let frames = v.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
+    if let Some(index) = v.watching() {
+        ui.horizontal(|ui| {
+            let title = egui::RichText::new(v.try_title(index)).strong().color(egui::Color32::from_rgb(230, 170, 0));
+            ui.label(title);
+            if s.is_some() && ui.button("Back to replay").on_hover_text("Show the replay's turn again").clicked() {
+                v.back_to_replay();
+            }
+        });
+    }
     ui.horizontal(|ui| {
         if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
             v.home();
@@ -74,6 +85,13 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
         ui.separator();
         ui.weak(&v.message);
     });
+    if let Some(s) = &s {
+        turn_slider(ui, v, s, turn);
+    }
+    frame_slider(ui, v, turn, frame, frames);
+}
+
+fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &crate::session::summary::ReplaySummary, turn: i32) {
     let last_turn = s.turns.last().map_or(0, |t| t.turn);
     let first_turn = s.turns.first().map_or(0, |t| t.turn);
     ui.horizontal(|ui| {
@@ -89,6 +107,9 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
             v.seek(t, 0);
         }
     });
+}
+
+fn frame_slider(ui: &mut Ui, v: &mut Viewer, turn: i32, frame: usize, frames: usize) {
     ui.horizontal(|ui| {
         let l = ui.label("Frame");
         let mut f = frame;
@@ -141,7 +162,9 @@ pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
     ui.label(format!("Mobile units: {}", v.mobile_count()));
     if let Some((_, f)) = &v.current {
         let d = &f.debug;
-        ui.weak(if d.simulated {
+        ui.weak(if f.watching.is_some() {
+            "engine data (what-if try)"
+        } else if d.simulated {
             if d.engine_matches { "engine data (matches the replay)" } else { "engine data (differs from the replay)" }
         } else {
             "replay events only"
@@ -245,25 +268,66 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
         }
     }
     if !v.tries.is_empty() {
-        egui::Grid::new("tries").striped(true).show(ui, |ui| {
-            for h in ["Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
-                ui.strong(h);
-            }
-            ui.end_row();
-            for t in &v.tries {
-                let s = &t.summary;
-                ui.label(&t.label);
-                ui.label(t.turn.to_string());
-                ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
-                ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
-                ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
-                ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
-                ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
-                ui.end_row();
-            }
-        });
-        ui.weak("values: player 1 / player 2");
+        tries_table(ui, v);
     }
+}
+
+/// The history of tries: one row each with its outcome and a "Watch" button, then the
+/// side-by-side comparison of two of them.
+fn tries_table(ui: &mut Ui, v: &mut Viewer) {
+    let mut watch = None;
+    let watching = v.watching();
+    tries_grid(ui, v, watching, &mut watch);
+    ui.weak("values: player 1 / player 2 · hover a try for what it changed");
+    if let Some(i) = watch {
+        v.watch_try(i);
+    }
+    let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
+    let last = names.len() - 1;
+    let mut pick = v.compare_pick.map(|i| i.min(last));
+    let before = pick;
+    ui.horizontal_wrapped(|ui| {
+        for (side, slot) in ["A", "B"].into_iter().zip(pick.iter_mut()) {
+            egui::ComboBox::from_label(side).selected_text(format!("Try {}", *slot + 1)).show_ui(ui, |ui| {
+                for (i, name) in names.iter().enumerate() {
+                    ui.selectable_value(slot, i, name);
+                }
+            });
+        }
+        if ui.button("Compare side by side").on_hover_text("The two tries synchronised by frame").clicked() {
+            v.compare_tries(pick[0], pick[1]);
+        }
+    });
+    if pick != before {
+        v.compare_pick = pick;
+    }
+}
+
+fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>, watch: &mut Option<usize>) {
+    egui::Grid::new("tries").striped(true).show(ui, |ui| {
+        // What a try changed is its label: on hover here, and in its title when watched or compared
+        // (a column for it would widen the panel and shrink the board).
+        for h in ["", "Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for (i, t) in v.tries.iter().enumerate() {
+            let s = &t.summary;
+            // First, so that a narrow panel does not scroll it out of sight.
+            let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
+            if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
+                *watch = Some(i);
+            }
+            ui.label(format!("Try {}", i + 1)).on_hover_text(&t.label);
+            ui.label(t.turn.to_string());
+            ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
+            ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
+            ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
+            ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
+            ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
+            ui.end_row();
+        }
+    });
 }
 
 /// Plots, end-of-game statistics and the algos' logs.

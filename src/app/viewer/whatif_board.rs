@@ -163,6 +163,33 @@ impl BoardWhatIf {
         })
     }
 
+    /// A short label of the try this what-if makes, e.g. "P1: 1 edit, 2 deploys; P2 as played".
+    pub fn describe(&self) -> String {
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let parts: Vec<String> = Player::both()
+            .into_iter()
+            .map(|p| {
+                let edits = self.structure_edits(p).len();
+                let mut changes = Vec::new();
+                if edits > 0 {
+                    changes.push(plural(edits, "edit"));
+                }
+                // A layout has no commands of its own: no deploys there is no change.
+                let layout = matches!(self.base, WhatIfBase::Layout(_));
+                if let Some(c) = self.commands(p).filter(|c| !c.is_empty() || !layout) {
+                    changes.push(plural(c.len(), "deploy"));
+                }
+                match (changes.is_empty(), &self.base) {
+                    (true, WhatIfBase::ReplayTurn(_)) => format!("P{} as played", p.number()),
+                    (true, WhatIfBase::Layout(_)) => format!("P{} unchanged", p.number()),
+                    (false, _) => format!("P{}: {}", p.number(), changes.join(", ")),
+                }
+            })
+            .collect();
+        let prefix = if matches!(self.base, WhatIfBase::Layout(_)) { "layout; " } else { "" };
+        format!("{prefix}{}", parts.join("; "))
+    }
+
     /// The edited structures of both players (to build a game from a layout).
     pub fn placed(&self) -> [Vec<PlacedStructure>; 2] {
         Player::both().map(|p| {
