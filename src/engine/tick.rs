@@ -27,9 +27,10 @@ impl Game {
             self.resolve_breaches(&config);
             self.resolve_self_destructs(&config);
         }
-        let attacked = self.resolve_attacks(&config);
-        // Only hits and arrivals (or units added since) can leave a unit to clear away.
-        if arrived > 0 || attacked || self.clean_up_due {
+        let killed = self.resolve_attacks(&config);
+        // Only kills and arrivals (or units added since) can leave a unit to clear away:
+        // scanning every unit after each tick with a mere hit was a large share of a tick.
+        if arrived > 0 || killed || self.clean_up_due {
             self.clean_up(&config);
         }
     }
@@ -196,7 +197,7 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    /// Returns whether any attack hit.
+    /// Returns whether any attack killed its target.
     fn resolve_attacks(&mut self, config: &Config) -> bool {
         self.ensure_roles();
         let roles = &self.roles;
@@ -204,7 +205,7 @@ impl Game {
         if mobiles.is_empty() {
             return false;
         }
-        let mut attacked = false;
+        let mut killed = false;
         // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
         // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
         let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
@@ -253,7 +254,7 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
-            attacked = true;
+            killed |= t.is_dead();
             self.events.attack.push(AttackEvent {
                 from,
                 to: t.tile,
@@ -272,21 +273,20 @@ impl Game {
             });
         }
         self.reach_scratch = in_reach;
-        attacked
+        killed
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
         self.clean_up_due = false;
-        if !self.units.iter().any(|u| u.is_dead() || u.fate != Fate::Active) {
-            return;
-        }
+        let gone = |u: &Unit| u.is_dead() || u.fate != Fate::Active;
+        let Some(first) = self.units.iter().position(gone) else { return };
         let mut opened = Vec::new();
-        for u in self.units.iter().filter(|u| u.is_dead() || u.fate != Fate::Active) {
+        for u in self.units[first..].iter().filter(|u| gone(u)) {
             if u.is_structure {
                 if self.structure_at[u.tile.index()] == u.id {
                     self.structure_at[u.tile.index()] = 0;
-                    opened.push(u.tile);
+                    opened.push((u.tile, u.owner));
                 }
             } else if u.fate != Fate::Breaching {
                 let ps = &mut self.players[u.owner.index()];
@@ -302,9 +302,9 @@ impl Game {
                 });
             }
         }
-        self.units.retain(|u| !u.is_dead() && u.fate == Fate::Active);
-        self.roles.valid = false;
-        for t in opened {
+        self.units.retain(|u| !gone(u));
+        self.roles_after_removal(first, &opened);
+        for &(t, _) in &opened {
             self.structure_removed(t);
         }
         self.ensure_roles();
@@ -322,19 +322,16 @@ fn is_candidate(a: &Unit, t: &Unit) -> bool {
 struct MobileRows {
     rows: [u32; BOARD_SIZE as usize],
     columns: u32,
-    min_y: i32,
-    max_y: i32,
+    /// Bit y is set if row y holds a unit.
+    used_rows: u32,
 }
 
 impl MobileRows {
+    #[inline]
     fn add(&mut self, t: Tile) {
-        if self.columns == 0 {
-            (self.min_y, self.max_y) = (t.y, t.y);
-        }
         self.rows[t.y as usize] |= 1 << t.x;
         self.columns |= 1 << t.x;
-        self.min_y = self.min_y.min(t.y);
-        self.max_y = self.max_y.max(t.y);
+        self.used_rows |= 1 << t.y;
     }
 
     /// True if any unit stands in the square of half-size `r` around `t`.
@@ -348,9 +345,24 @@ impl MobileRows {
         if self.columns & columns == 0 {
             return false;
         }
-        let (y0, y1) = (y0.max(self.min_y), y1.min(self.max_y));
-        (y0..=y1).any(|y| self.rows[y as usize] & columns != 0)
+        // Only the used rows of the range are looked at (the same clipping as for columns).
+        let mut rows = self.used_rows & span_mask(y0, y1);
+        while rows != 0 {
+            let y = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            if self.rows[y] & columns != 0 {
+                return true;
+            }
+        }
+        false
     }
+}
+
+/// Bit mask of `lo..=hi` clipped to the board (0 if empty).
+#[inline]
+fn span_mask(lo: i32, hi: i32) -> u32 {
+    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
+    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
