@@ -22,12 +22,14 @@ impl Game {
                 u.decay_shields();
             }
         }
-        self.grant_shields(&config);
+        // Mobile units stand still from here to the end of the tick.
+        let mobile_rows = self.mobile_rows();
+        self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
             self.resolve_self_destructs(&config);
         }
-        let killed = self.resolve_attacks(&config);
+        let killed = self.resolve_attacks(&config, &mobile_rows);
         // Only kills and arrivals (or units added since) can leave a unit to clear away:
         // scanning every unit after each tick with a mere hit was a large share of a tick.
         if arrived > 0 || killed || self.clean_up_due {
@@ -71,14 +73,18 @@ impl Game {
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
-    fn grant_shields(&mut self, config: &Config) {
+    fn grant_shields(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) {
         self.ensure_roles();
         let roles = &self.roles;
         let mobiles = &roles.mobiles;
         for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
             let s = &self.units[si];
-            let form = config.form(s.unit_type as usize, s.upgraded);
             let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
+            // Most Supports have no friendly mobile unit near them in most ticks.
+            if !mobile_rows[owner.index()].any_in_box(stile, config.reach.shield_box[sform]) {
+                continue;
+            }
+            let form = config.form(s.unit_type as usize, s.upgraded);
             let amount = form.shield_amount(owner.rows_from_back(stile));
             let decay = form.shield_decay;
             let reach = &config.reach.shield[sform];
@@ -198,21 +204,13 @@ impl Game {
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
     /// Returns whether any attack killed its target.
-    fn resolve_attacks(&mut self, config: &Config) -> bool {
+    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> bool {
         self.ensure_roles();
         let roles = &self.roles;
-        let mobiles = &roles.mobiles;
-        if mobiles.is_empty() {
+        if roles.mobiles.is_empty() {
             return false;
         }
         let mut killed = false;
-        // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
-        // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
-        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
-        for &j in mobiles {
-            let u = &self.units[j];
-            mobile_rows[u.owner.index()].add(u.tile);
-        }
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
@@ -274,6 +272,18 @@ impl Game {
         }
         self.reach_scratch = in_reach;
         killed
+    }
+
+    /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
+    /// whose reach box holds no such unit skips its search (most of them, most ticks).
+    fn mobile_rows(&mut self) -> [MobileRows; 2] {
+        self.ensure_roles();
+        let mut rows = [MobileRows::default(), MobileRows::default()];
+        for &j in &self.roles.mobiles {
+            let u = &self.units[j];
+            rows[u.owner.index()].add(u.tile);
+        }
+        rows
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
