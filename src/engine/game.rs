@@ -104,6 +104,8 @@ pub struct Game {
 pub(crate) struct RoleIndex {
     pub valid: bool,
     pub mobiles: Vec<usize>,
+    /// `mobiles` split by owner: what an attacker of the other player may target.
+    pub mobiles_of: [Vec<usize>; 2],
     pub supports: Vec<usize>,
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
@@ -304,6 +306,7 @@ impl Game {
         if !self.roles.valid {
             let r = &mut self.roles;
             r.mobiles.clear();
+            r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
             r.attackers.clear();
             r.attack_checks.clear();
@@ -324,6 +327,9 @@ impl Game {
         let r = &mut self.roles;
         let keep = |v: &Vec<usize>| v.partition_point(|&i| i < first);
         r.mobiles.truncate(keep(&r.mobiles));
+        for list in &mut r.mobiles_of {
+            list.truncate(keep(list));
+        }
         r.supports.truncate(keep(&r.supports));
         let attackers = keep(&r.attackers);
         r.attackers.truncate(attackers);
@@ -344,6 +350,7 @@ impl Game {
         for (i, u) in self.units.iter().enumerate().skip(start) {
             if !u.is_structure {
                 r.mobiles.push(i);
+                r.mobiles_of[u.owner.index()].push(i);
             } else if self.structure_at[u.tile.index()] == u.id {
                 structures.rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
                 structures.index[u.tile.index()] = i as u32;

@@ -235,6 +235,9 @@ impl Game {
                 in_reach.clear();
                 gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
             }
+            if in_reach.is_empty() {
+                continue;
+            }
             let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
             if self.target_log.is_some() {
                 let explained = super::targeting::explain_target(self, i);
@@ -386,10 +389,10 @@ fn gather_in_reach(
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in &roles.mobiles {
+    for &j in &roles.mobiles_of[a.owner.opponent().index()] {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
-        if t.owner != a.owner && d2 <= reach[t.form()] {
+        if d2 <= reach[t.form()] {
             out.push((j, d2));
         }
     }
