@@ -423,6 +423,11 @@ fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, early_2020
         if !is_candidate(a, t) {
             continue;
         }
+        // The key's first two parts (structure?, distance) often decide alone: skip the
+        // full key of a unit already worse on them.
+        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.0, k.1)) {
+            continue;
+        }
         let key = target_key(a, t, d2, early_2020);
         if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
