@@ -151,6 +151,8 @@ pub struct ReachTable {
     pub any_shield_decay: bool,
     /// Per form: the largest whole-tile offset its attack can reach on either axis.
     pub attack_box: [i32; FORMS],
+    /// Per form: the same for its shield.
+    pub shield_box: [i32; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
     pub shield: [[i32; FORMS]; FORMS],
     pub self_destruct: [[i32; FORMS]; FORMS],
@@ -176,8 +178,12 @@ impl ReachTable {
                 t.shield[a][b] = if fa.shield_range > 0.0 { reach2(fa.shield_range, fb.hit_radius) } else { -1 };
                 t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, fb.hit_radius) } else { -1 };
             }
-            let max = t.attack[a].iter().copied().max().unwrap_or(-1);
-            t.attack_box[a] = if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 };
+            let reach_box = |reaches: &[i32; FORMS]| {
+                let max = reaches.iter().copied().max().unwrap_or(-1);
+                if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 }
+            };
+            t.attack_box[a] = reach_box(&t.attack[a]);
+            t.shield_box[a] = reach_box(&t.shield[a]);
         }
         t
     }

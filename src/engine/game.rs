@@ -104,6 +104,8 @@ pub struct Game {
 pub(crate) struct RoleIndex {
     pub valid: bool,
     pub mobiles: Vec<usize>,
+    /// `mobiles` split by owner: what an attacker of the other player may target.
+    pub mobiles_of: [Vec<usize>; 2],
     pub supports: Vec<usize>,
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
@@ -301,31 +303,65 @@ impl Game {
 
     /// Brings the role index up to date with the unit list (rebuilt if the list changed).
     pub(crate) fn ensure_roles(&mut self) {
-        let r = &mut self.roles;
-        if !r.valid {
+        if !self.roles.valid {
+            let r = &mut self.roles;
             r.mobiles.clear();
+            r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
             r.attackers.clear();
             r.attack_checks.clear();
-            let structures = r.structures.get_or_insert_with(Box::default);
-            structures.rows = [[0; BOARD_SIZE as usize]; 2];
-            let reach = &self.config.reach;
-            for (i, u) in self.units.iter().enumerate() {
-                if !u.is_structure {
-                    r.mobiles.push(i);
-                } else if self.structure_at[u.tile.index()] == u.id {
-                    structures.rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
-                    structures.index[u.tile.index()] = i as u32;
-                }
-                if u.is_structure && reach.can_shield[u.form()] {
-                    r.supports.push(i);
-                }
-                if reach.can_attack[u.form()] {
-                    r.attackers.push(i);
-                    r.attack_checks.push(attack_check(&self.config, u));
-                }
+            r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
+            self.index_roles_from(0);
+            self.roles.valid = true;
+        }
+    }
+
+    /// Updates a valid role index after the clean-up removed units: entries before the first
+    /// removed position `first` stay as they are (positions below it did not move), the rest
+    /// is indexed again. Dead mobile units, the usual case, sit at the end of the list.
+    /// `opened` are the tiles whose structure left the board.
+    pub(crate) fn roles_after_removal(&mut self, first: usize, opened: &[(Tile, Player)]) {
+        if !self.roles.valid {
+            return;
+        }
+        let r = &mut self.roles;
+        let keep = |v: &Vec<usize>| v.partition_point(|&i| i < first);
+        r.mobiles.truncate(keep(&r.mobiles));
+        for list in &mut r.mobiles_of {
+            list.truncate(keep(list));
+        }
+        r.supports.truncate(keep(&r.supports));
+        let attackers = keep(&r.attackers);
+        r.attackers.truncate(attackers);
+        r.attack_checks.truncate(attackers);
+        if let Some(structures) = r.structures.as_deref_mut() {
+            for &(t, owner) in opened {
+                structures.rows[owner.index()][t.y as usize] &= !(1 << t.x);
             }
-            r.valid = true;
+        }
+        self.index_roles_from(first);
+    }
+
+    /// Appends the roles of `units[start..]` to the role index.
+    fn index_roles_from(&mut self, start: usize) {
+        let r = &mut self.roles;
+        let structures = r.structures.get_or_insert_with(Box::default);
+        let reach = &self.config.reach;
+        for (i, u) in self.units.iter().enumerate().skip(start) {
+            if !u.is_structure {
+                r.mobiles.push(i);
+                r.mobiles_of[u.owner.index()].push(i);
+            } else if self.structure_at[u.tile.index()] == u.id {
+                structures.rows[u.owner.index()][u.tile.y as usize] |= 1 << u.tile.x;
+                structures.index[u.tile.index()] = i as u32;
+            }
+            if u.is_structure && reach.can_shield[u.form()] {
+                r.supports.push(i);
+            }
+            if reach.can_attack[u.form()] {
+                r.attackers.push(i);
+                r.attack_checks.push(attack_check(&self.config, u));
+            }
         }
     }
 

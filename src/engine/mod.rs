@@ -9,6 +9,8 @@ pub mod geometry;
 pub mod pathing;
 pub mod presets;
 pub mod resources;
+#[cfg(test)]
+mod roles_tests;
 pub mod targeting;
 mod tick;
 pub mod unit;

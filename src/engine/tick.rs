@@ -22,14 +22,17 @@ impl Game {
                 u.decay_shields();
             }
         }
-        self.grant_shields(&config);
+        // Mobile units stand still from here to the end of the tick.
+        let mobile_rows = self.mobile_rows();
+        self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
             self.resolve_self_destructs(&config);
         }
-        let attacked = self.resolve_attacks(&config);
-        // Only hits and arrivals (or units added since) can leave a unit to clear away.
-        if arrived > 0 || attacked || self.clean_up_due {
+        let killed = self.resolve_attacks(&config, &mobile_rows);
+        // Only kills and arrivals (or units added since) can leave a unit to clear away:
+        // scanning every unit after each tick with a mere hit was a large share of a tick.
+        if arrived > 0 || killed || self.clean_up_due {
             self.clean_up(&config);
         }
     }
@@ -70,14 +73,18 @@ impl Game {
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
-    fn grant_shields(&mut self, config: &Config) {
+    fn grant_shields(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) {
         self.ensure_roles();
         let roles = &self.roles;
         let mobiles = &roles.mobiles;
         for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
             let s = &self.units[si];
-            let form = config.form(s.unit_type as usize, s.upgraded);
             let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
+            // Most Supports have no friendly mobile unit near them in most ticks.
+            if !mobile_rows[owner.index()].any_in_box(stile, config.reach.shield_box[sform]) {
+                continue;
+            }
+            let form = config.form(s.unit_type as usize, s.upgraded);
             let amount = form.shield_amount(owner.rows_from_back(stile));
             let decay = form.shield_decay;
             let reach = &config.reach.shield[sform];
@@ -196,22 +203,14 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    /// Returns whether any attack hit.
-    fn resolve_attacks(&mut self, config: &Config) -> bool {
+    /// Returns whether any attack killed its target.
+    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> bool {
         self.ensure_roles();
         let roles = &self.roles;
-        let mobiles = &roles.mobiles;
-        if mobiles.is_empty() {
+        if roles.mobiles.is_empty() {
             return false;
         }
-        let mut attacked = false;
-        // Rows of tiles holding each player's mobile units, as bit masks: a Turret whose
-        // reach box holds no enemy mobile skips the search (most Turrets, most ticks).
-        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
-        for &j in mobiles {
-            let u = &self.units[j];
-            mobile_rows[u.owner.index()].add(u.tile);
-        }
+        let mut killed = false;
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
@@ -236,6 +235,9 @@ impl Game {
                 in_reach.clear();
                 gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
             }
+            if in_reach.is_empty() {
+                continue;
+            }
             let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
             if self.target_log.is_some() {
                 let explained = super::targeting::explain_target(self, i);
@@ -253,7 +255,7 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
-            attacked = true;
+            killed |= t.is_dead();
             self.events.attack.push(AttackEvent {
                 from,
                 to: t.tile,
@@ -272,21 +274,32 @@ impl Game {
             });
         }
         self.reach_scratch = in_reach;
-        attacked
+        killed
+    }
+
+    /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
+    /// whose reach box holds no such unit skips its search (most of them, most ticks).
+    fn mobile_rows(&mut self) -> [MobileRows; 2] {
+        self.ensure_roles();
+        let mut rows = [MobileRows::default(), MobileRows::default()];
+        for &j in &self.roles.mobiles {
+            let u = &self.units[j];
+            rows[u.owner.index()].add(u.tile);
+        }
+        rows
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
         self.clean_up_due = false;
-        if !self.units.iter().any(|u| u.is_dead() || u.fate != Fate::Active) {
-            return;
-        }
+        let gone = |u: &Unit| u.is_dead() || u.fate != Fate::Active;
+        let Some(first) = self.units.iter().position(gone) else { return };
         let mut opened = Vec::new();
-        for u in self.units.iter().filter(|u| u.is_dead() || u.fate != Fate::Active) {
+        for u in self.units[first..].iter().filter(|u| gone(u)) {
             if u.is_structure {
                 if self.structure_at[u.tile.index()] == u.id {
                     self.structure_at[u.tile.index()] = 0;
-                    opened.push(u.tile);
+                    opened.push((u.tile, u.owner));
                 }
             } else if u.fate != Fate::Breaching {
                 let ps = &mut self.players[u.owner.index()];
@@ -302,9 +315,9 @@ impl Game {
                 });
             }
         }
-        self.units.retain(|u| !u.is_dead() && u.fate == Fate::Active);
-        self.roles.valid = false;
-        for t in opened {
+        self.units.retain(|u| !gone(u));
+        self.roles_after_removal(first, &opened);
+        for &(t, _) in &opened {
             self.structure_removed(t);
         }
         self.ensure_roles();
@@ -322,19 +335,16 @@ fn is_candidate(a: &Unit, t: &Unit) -> bool {
 struct MobileRows {
     rows: [u32; BOARD_SIZE as usize],
     columns: u32,
-    min_y: i32,
-    max_y: i32,
+    /// Bit y is set if row y holds a unit.
+    used_rows: u32,
 }
 
 impl MobileRows {
+    #[inline]
     fn add(&mut self, t: Tile) {
-        if self.columns == 0 {
-            (self.min_y, self.max_y) = (t.y, t.y);
-        }
         self.rows[t.y as usize] |= 1 << t.x;
         self.columns |= 1 << t.x;
-        self.min_y = self.min_y.min(t.y);
-        self.max_y = self.max_y.max(t.y);
+        self.used_rows |= 1 << t.y;
     }
 
     /// True if any unit stands in the square of half-size `r` around `t`.
@@ -348,9 +358,24 @@ impl MobileRows {
         if self.columns & columns == 0 {
             return false;
         }
-        let (y0, y1) = (y0.max(self.min_y), y1.min(self.max_y));
-        (y0..=y1).any(|y| self.rows[y as usize] & columns != 0)
+        // Only the used rows of the range are looked at (the same clipping as for columns).
+        let mut rows = self.used_rows & span_mask(y0, y1);
+        while rows != 0 {
+            let y = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            if self.rows[y] & columns != 0 {
+                return true;
+            }
+        }
+        false
     }
+}
+
+/// Bit mask of `lo..=hi` clipped to the board (0 if empty).
+#[inline]
+fn span_mask(lo: i32, hi: i32) -> u32 {
+    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
+    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
@@ -364,10 +389,10 @@ fn gather_in_reach(
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in &roles.mobiles {
+    for &j in &roles.mobiles_of[a.owner.opponent().index()] {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
-        if t.owner != a.owner && d2 <= reach[t.form()] {
+        if d2 <= reach[t.form()] {
             out.push((j, d2));
         }
     }
@@ -396,6 +421,11 @@ fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, early_2020
     for &(j, d2) in in_reach {
         let t = &units[j];
         if !is_candidate(a, t) {
+            continue;
+        }
+        // The key's first two parts (structure?, distance) often decide alone: skip the
+        // full key of a unit already worse on them.
+        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.0, k.1)) {
             continue;
         }
         let key = target_key(a, t, d2, early_2020);

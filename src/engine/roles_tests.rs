@@ -1,0 +1,70 @@
+//! The role index kept up to date in place after clean-ups must equal a full rebuild.
+
+use super::commands::{Command, CommandKind};
+use super::game::{Game, RoleIndex};
+use super::geometry::{Player, Tile};
+use super::presets::preset;
+use std::sync::Arc;
+
+/// Everything the tick reads from the role index, comparable.
+type RoleView = (Vec<usize>, [Vec<usize>; 2], Vec<usize>, Vec<usize>, Vec<super::game::AttackCheck>, Vec<u32>);
+
+fn view(r: &RoleIndex, game: &Game) -> RoleView {
+    let structures = r.structures.as_deref().expect("role index built");
+    // Positions of the indexed structures, tile by tile, where a row bit is set.
+    let mut placed = Vec::new();
+    for (p, rows) in structures.rows.iter().enumerate() {
+        for (y, bits) in rows.iter().enumerate() {
+            for x in 0..28 {
+                if bits & (1 << x) != 0 {
+                    let t = Tile::new(x, y as i32);
+                    placed.extend([p as u32, t.index() as u32, structures.index[t.index()]]);
+                    assert_eq!(game.units[structures.index[t.index()] as usize].tile, t);
+                }
+            }
+        }
+    }
+    (r.mobiles.clone(), r.mobiles_of.clone(), r.supports.clone(), r.attackers.clone(), r.attack_checks.clone(), placed)
+}
+
+#[test]
+fn role_index_updated_after_deaths_equals_a_rebuild() {
+    let config = Arc::new(preset("base-s6").expect("preset"));
+    let mut game = Game::new(config);
+    for p in Player::both() {
+        game.player_mut(p).stats.sp = 500.0;
+        game.player_mut(p).stats.mp = 500.0;
+    }
+    // Player 2 builds walls and turrets in front of player 1's scouts and demolishers;
+    // player 1 has turrets and supports of its own, so units die on both sides.
+    let mut commands = Vec::new();
+    for x in 8..20 {
+        commands.push((Player::Two, CommandKind::Spawn(0), Tile::new(x, 15)));
+        commands.push((Player::Two, CommandKind::Spawn(2), Tile::new(x, 16)));
+    }
+    for x in 10..18 {
+        commands.push((Player::One, CommandKind::Spawn(2), Tile::new(x, 11)));
+        commands.push((Player::One, CommandKind::Spawn(1), Tile::new(x, 9)));
+    }
+    for _ in 0..8 {
+        commands.push((Player::One, CommandKind::Spawn(3), Tile::new(13, 0)));
+        commands.push((Player::One, CommandKind::Spawn(4), Tile::new(3, 10)));
+        commands.push((Player::Two, CommandKind::Spawn(3), Tile::new(13, 27)));
+    }
+    for (p, kind, tile) in commands {
+        let _ = game.apply_command(p, Command { kind, tile });
+    }
+    let start = game.units.len();
+    let mut ticks = 0;
+    while !game.action_phase_done() && ticks < 500 {
+        game.action_tick_quiet();
+        ticks += 1;
+        assert!(game.roles.valid);
+        let kept = view(&game.roles, &game);
+        let mut fresh = game.clone();
+        fresh.roles = RoleIndex::default();
+        fresh.ensure_roles();
+        assert_eq!(kept, view(&fresh.roles, &fresh), "tick {ticks}");
+    }
+    assert!(game.units.len() < start - 8, "units died: {} of {start} left", game.units.len());
+}
