@@ -500,3 +500,26 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
         c.step_frame(true);
     }
 }
+
+/// Removal marks and upgrades arrive as spawn events of types 6 and 7: the event log says
+/// what they are instead of calling them units.
+#[test]
+fn event_log_names_removals_and_upgrades() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__2075.replay.gz");
+    if !path.exists() {
+        eprintln!("shared replay not found at {}; skipping", path.display());
+        return;
+    }
+    let mut h = harness(false);
+    h.run();
+    h.state_mut().apply(Command::Open(path));
+    h.run();
+    // Turn 15's first action frame holds both kinds (P1 upgrades, P2 marks for removal).
+    h.state_mut().viewer.seek(15, 1);
+    h.run();
+    let log: Vec<String> = h.state().viewer.event_log().into_iter().map(|e| e.text).collect();
+    assert!(log.iter().any(|t| t.starts_with("upgrades ")), "{log:?}");
+    assert!(log.iter().any(|t| t.starts_with("marks ") && t.contains("for removal")), "{log:?}");
+    assert!(log.iter().all(|t| !t.starts_with("unit #")), "{log:?}");
+}

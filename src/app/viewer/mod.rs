@@ -513,11 +513,13 @@ impl Viewer {
         let mut out = Vec::new();
         let name = |t: u8| unit_name(t as usize);
         for s in &e.spawn {
-            out.push((
-                EventKind::Spawn,
-                s.owner,
-                format!("{} #{} at {},{}", name(s.unit_type), s.id, s.tile.x, s.tile.y),
-            ));
+            // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (REPLAY.md §6).
+            let text = match s.unit_type {
+                REMOVE_TYPE => format!("marks {},{} for removal (#{})", s.tile.x, s.tile.y, s.id),
+                UPGRADE_TYPE => format!("upgrades {},{} (new id #{})", s.tile.x, s.tile.y, s.id),
+                t => format!("{} #{} at {},{}", name(t), s.id, s.tile.x, s.tile.y),
+            };
+            out.push((EventKind::Spawn, s.owner, text));
         }
         for m in &e.moves {
             out.push((
@@ -1128,6 +1130,10 @@ fn parse_color(s: &str) -> Option<Color32> {
     let v = u32::from_str_radix(h, 16).ok()?;
     Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
 }
+
+/// Spawn-event types that are not units: the removal mark and the upgrade.
+const REMOVE_TYPE: u8 = 6;
+const UPGRADE_TYPE: u8 = 7;
 
 /// A unit type's name.
 pub fn unit_name(t: usize) -> &'static str {
