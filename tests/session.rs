@@ -329,3 +329,19 @@ fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
     assert_eq!(s.tries().len(), 20);
     assert!(bytes > 0 && bytes < 64 << 20, "{bytes} bytes");
 }
+
+/// Health bars are drawn against the replay's own ruleset: citadel-2026 walls upgrade to 200
+/// health and supports start at 1, where the default ruleset says 120 and 30.
+#[test]
+fn summary_carries_the_rulesets_full_structure_health() {
+    let mut files = terminal_studio::verify::collect_replays(&[corpus("citadel-2026")]);
+    files.sort();
+    let Some(f) = files.first() else { panic!("no citadel-2026 replay under {}", corpus("").display()) };
+    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(f).expect("replay")));
+    assert_eq!(summary.structure_max_health, [[60.0, 200.0], [1.0, 40.0], [60.0, 100.0]]);
+    let mut files = terminal_studio::verify::collect_replays(&[corpus("base-s6")]);
+    files.sort();
+    let base = files.first().expect("a base-s6 replay");
+    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(base).expect("replay")));
+    assert_eq!(summary.structure_max_health, [[60.0, 120.0], [30.0, 30.0], [75.0, 75.0]]);
+}

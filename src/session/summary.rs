@@ -36,6 +36,9 @@ pub struct ReplaySummary {
     pub early_2020: bool,
     /// Bytes the frame history holds (`History::approx_bytes`).
     pub history_bytes: usize,
+    /// Full health of wall, support and turret, base and upgraded, in the replay's ruleset
+    /// (health bars are drawn against these).
+    pub structure_max_health: [[f32; 2]; 3],
 }
 
 /// SP invested in a player's structures listed in a frame.
@@ -86,5 +89,12 @@ pub fn summarize(history: &History) -> ReplaySummary {
         winner: end.map(|e| e.winner),
         early_2020: history.early_2020,
         history_bytes: history.approx_bytes(),
+        structure_max_health: structure_max_health(&history.config),
     }
+}
+
+/// `[type][upgraded]` full health of the three structure types under `config`.
+pub fn structure_max_health(config: &Config) -> [[f32; 2]; 3] {
+    let full = |t: usize, up: bool| if t < config.units.len() { config.form(t, up).start_health } else { 0.0 };
+    [0, 1, 2].map(|t| [full(t, false), full(t, true)])
 }

@@ -698,7 +698,8 @@ impl Viewer {
                 }
             }
         }
-        // Structures.
+        // Structures, their health bars against the replay's own ruleset.
+        let max_health = self.summary.as_ref().map(|s| s.structure_max_health).unwrap_or_else(default_max_health);
         let mut units = Vec::new();
         for p in Player::both() {
             let lists = v.frame.units_of(p);
@@ -713,7 +714,7 @@ impl Viewer {
                         tile: u.tile,
                         icon: Icon::of(kind, up),
                         owner: p,
-                        health: u.health / max_health(t, up),
+                        health: u.health / max_health.get(t).map_or(0.0, |m| m[usize::from(up)]).max(1.0),
                         marked_for_removal: removing.contains(&u.id),
                     });
                 }
@@ -1140,11 +1141,13 @@ pub fn unit_name(t: usize) -> &'static str {
     ["wall", "support", "turret", "scout", "demolisher", "interceptor"].get(t).copied().unwrap_or("unit")
 }
 
-/// Health a structure starts with in the default ruleset (for the health bars).
-fn max_health(t: usize, upgraded: bool) -> f32 {
+/// Full structure health in the default ruleset, until a replay's summary has arrived.
+fn default_max_health() -> [[f32; 2]; 3] {
     use std::sync::OnceLock;
-    static CONFIG: OnceLock<Option<crate::engine::Config>> = OnceLock::new();
-    let c = CONFIG.get_or_init(|| crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET));
-    let base = c.as_ref().and_then(|c| c.units.get(t)).map_or(60.0, |u| u.start_health);
-    if upgraded { base.max(1.0) * 1.5 } else { base.max(1.0) }
+    static DEFAULT: OnceLock<[[f32; 2]; 3]> = OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET)
+            .map(|c| crate::session::summary::structure_max_health(&c))
+            .unwrap_or([[60.0; 2]; 3])
+    })
 }
