@@ -10,11 +10,19 @@ use terminal_studio::engine::config::TURRET;
 use terminal_studio::replay::read_replay;
 use terminal_studio::session::debug::{PathEnd, simulate_turn_frames};
 use terminal_studio::session::history::History;
+use terminal_studio::session::summary::structure_max_health;
 use terminal_studio::session::whatif::StructureEdit;
 use terminal_studio::session::{Event, FrameView, Request, Session, SessionHandle, WhatIfSource};
 
 fn corpus(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/replays").join(rel)
+}
+
+/// The first replay of a ruleset's folder, by name.
+fn first_of(ruleset: &str) -> Option<PathBuf> {
+    let mut found = terminal_studio::verify::collect_replays(&[corpus(ruleset)]);
+    found.sort();
+    found.into_iter().next()
 }
 
 /// A 100-turn, 1,921-frame live-2022 replay.
@@ -154,9 +162,7 @@ fn explaining_target_choice_agrees_with_the_engine() {
         "special-2025",
         "special-2026",
     ] {
-        let mut found = terminal_studio::verify::collect_replays(&[corpus(ruleset)]);
-        found.sort();
-        files.extend(found.into_iter().next());
+        files.extend(first_of(ruleset));
     }
     assert!(files.len() >= 8, "corpus missing: {files:?}");
     let mut attacks = 0usize;
@@ -334,14 +340,10 @@ fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
 /// health and supports start at 1, where the default ruleset says 120 and 30.
 #[test]
 fn summary_carries_the_rulesets_full_structure_health() {
-    let mut files = terminal_studio::verify::collect_replays(&[corpus("citadel-2026")]);
-    files.sort();
-    let Some(f) = files.first() else { panic!("no citadel-2026 replay under {}", corpus("").display()) };
-    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(f).expect("replay")));
-    assert_eq!(summary.structure_max_health, [[60.0, 200.0], [1.0, 40.0], [60.0, 100.0]]);
-    let mut files = terminal_studio::verify::collect_replays(&[corpus("base-s6")]);
-    files.sort();
-    let base = files.first().expect("a base-s6 replay");
-    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(base).expect("replay")));
-    assert_eq!(summary.structure_max_health, [[60.0, 120.0], [30.0, 30.0], [75.0, 75.0]]);
+    let citadel = first_of("citadel-2026").expect("a citadel-2026 replay");
+    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(&citadel).expect("replay")));
+    assert_eq!(structure_max_health(&summary.config), [[60.0, 200.0], [1.0, 40.0], [60.0, 100.0]]);
+    let base = first_of("base-s6").expect("a base-s6 replay");
+    let summary = terminal_studio::session::summary::summarize(&History::new(read_replay(&base).expect("replay")));
+    assert_eq!(structure_max_health(&summary.config), [[60.0, 120.0], [30.0, 30.0], [75.0, 75.0]]);
 }

@@ -7,6 +7,7 @@ use crate::engine::frame::{Frame, Phase};
 use crate::engine::{Config, Player};
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// One turn's point of every plot, read at its turn frame.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -24,7 +25,7 @@ pub struct TurnStats {
     pub time_ms: [i64; 2],
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone)]
 pub struct ReplaySummary {
     pub path: PathBuf,
     pub legacy: bool,
@@ -36,9 +37,8 @@ pub struct ReplaySummary {
     pub early_2020: bool,
     /// Bytes the frame history holds (`History::approx_bytes`).
     pub history_bytes: usize,
-    /// Full health of wall, support and turret, base and upgraded, in the replay's ruleset
-    /// (health bars are drawn against these).
-    pub structure_max_health: [[f32; 2]; 3],
+    /// The replay's ruleset (detected by the history): health bars and what-if layouts use it.
+    pub config: Arc<Config>,
 }
 
 /// SP invested in a player's structures listed in a frame.
@@ -89,7 +89,7 @@ pub fn summarize(history: &History) -> ReplaySummary {
         winner: end.map(|e| e.winner),
         early_2020: history.early_2020,
         history_bytes: history.approx_bytes(),
-        structure_max_health: structure_max_health(&history.config),
+        config: Arc::clone(&history.config),
     }
 }
 

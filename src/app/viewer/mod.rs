@@ -699,7 +699,7 @@ impl Viewer {
             }
         }
         // Structures, their health bars against the replay's own ruleset.
-        let max_health = self.summary.as_ref().map(|s| s.structure_max_health).unwrap_or_else(default_max_health);
+        let max_health = self.ruleset().map_or([[60.0; 2]; 3], |c| crate::session::summary::structure_max_health(&c));
         let mut units = Vec::new();
         for p in Player::both() {
             let lists = v.frame.units_of(p);
@@ -1025,9 +1025,25 @@ impl Viewer {
         }
     }
 
+    /// The ruleset of what is shown: the replay's, else the layout what-if's, else the default
+    /// ruleset (parsed once: the board asks every frame).
+    fn ruleset(&self) -> Option<std::sync::Arc<crate::engine::Config>> {
+        use std::sync::{Arc, OnceLock};
+        static DEFAULT: OnceLock<Option<Arc<crate::engine::Config>>> = OnceLock::new();
+        if let Some(s) = &self.summary {
+            return Some(Arc::clone(&s.config));
+        }
+        if let Some(whatif_board::WhatIfBase::Layout(config)) = self.board_whatif.as_ref().map(|w| &w.base) {
+            return Some(Arc::clone(config));
+        }
+        DEFAULT
+            .get_or_init(|| crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET).map(Arc::new))
+            .clone()
+    }
+
     fn start_replay_whatif(&mut self) {
+        let Some(config) = self.ruleset() else { return };
         let Some((turn, v)) = &self.current else { return };
-        let Some(config) = crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET) else { return };
         let layout = super::editor::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
         self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
@@ -1139,15 +1155,4 @@ const UPGRADE_TYPE: u8 = 7;
 /// A unit type's name.
 pub fn unit_name(t: usize) -> &'static str {
     ["wall", "support", "turret", "scout", "demolisher", "interceptor"].get(t).copied().unwrap_or("unit")
-}
-
-/// Full structure health in the default ruleset, until a replay's summary has arrived.
-fn default_max_health() -> [[f32; 2]; 3] {
-    use std::sync::OnceLock;
-    static DEFAULT: OnceLock<[[f32; 2]; 3]> = OnceLock::new();
-    *DEFAULT.get_or_init(|| {
-        crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET)
-            .map(|c| crate::session::summary::structure_max_health(&c))
-            .unwrap_or([[60.0; 2]; 3])
-    })
 }
