@@ -13,9 +13,10 @@ use terminal_studio::app::top_bar::View;
 use terminal_studio::engine::geometry::{Edge, Player, Tile, all_tiles};
 use terminal_studio::session::whatif::StructureEdit;
 
-fn replay() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz");
+/// A replay of `../shared/replays` (path relative to it), or `None` with a note when the
+/// shared folder is not beside the repository.
+fn shared_replay(rel: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/replays").join(rel);
     if p.exists() {
         Some(p)
     } else {
@@ -24,11 +25,23 @@ fn replay() -> Option<PathBuf> {
     }
 }
 
+fn replay() -> Option<PathBuf> {
+    shared_replay("live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz")
+}
+
 fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
     let app = StudioApp::new(Settings::default(), None);
     let b = Harness::builder().with_size(vec2(1400.0, 900.0));
     let b = if wgpu { b.wgpu() } else { b };
     b.build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Opens `path` in the debugger and shows `turn`, action frame `frame`.
+fn open_at(h: &mut Harness<'_, StudioApp>, path: PathBuf, turn: i32, frame: usize) {
+    h.state_mut().apply(Command::OpenReplay(path));
+    h.run();
+    h.state_mut().viewer.seek(turn, frame);
+    h.run();
 }
 
 /// Moves frame by frame from turn `from` until a frame with attacks, shields and at least
@@ -241,10 +254,7 @@ fn edit_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
 fn what_if_edited_on_the_board_runs_and_adds_a_row() {
     let Some(path) = replay() else { return };
     let mut h = harness(false);
-    h.state_mut().apply(Command::OpenReplay(path));
-    h.run();
-    h.state_mut().viewer.seek(5, 7);
-    h.run();
+    open_at(&mut h, path, 5, 7);
     h.get_by_label("Edit what-if on the board").click();
     h.run();
     h.run();
@@ -336,10 +346,7 @@ fn editor_layout_simulated_in_the_debugger() {
 fn snapshot_what_if_on_the_board() {
     let Some(path) = replay() else { return };
     let mut h = harness(true);
-    h.state_mut().apply(Command::OpenReplay(path));
-    h.run();
-    h.state_mut().viewer.seek(6, 0);
-    h.run();
+    open_at(&mut h, path, 6, 0);
     h.get_by_label("Edit what-if on the board").click();
     h.run();
     edit_on_board(&mut h);
@@ -348,12 +355,7 @@ fn snapshot_what_if_on_the_board() {
 
 #[test]
 fn history_of_a_100_turn_replay_stays_small() {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__99.replay.gz");
-    if !p.exists() {
-        eprintln!("shared replay not found at {}; skipping", p.display());
-        return;
-    }
+    let Some(p) = shared_replay("live-2022/Acceleraizer__c1terminal-algo__99.replay.gz") else { return };
     let mut h = harness(false);
     h.state_mut().apply(Command::OpenReplay(p));
     h.run();
@@ -373,10 +375,7 @@ fn shows_turret_at(h: &Harness<'_, StudioApp>, tile: Tile) -> bool {
 /// Opens the replay at turn 5 and runs two tries: 1 = the turn as played, 2 = a turret and two
 /// scouts of player 1 edited on the board. Returns the turret's and the scouts' tiles.
 fn two_tries(h: &mut Harness<'_, StudioApp>, path: PathBuf) -> (Tile, Tile) {
-    h.state_mut().apply(Command::OpenReplay(path));
-    h.run();
-    h.state_mut().viewer.seek(5, 0);
-    h.run();
+    open_at(h, path, 5, 0);
     h.get_by_label("Run what-if on this turn").click();
     h.run();
     h.get_by_label("Edit what-if on the board").click();
@@ -505,19 +504,11 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
 /// what they are instead of calling them units.
 #[test]
 fn event_log_names_removals_and_upgrades() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/replays/live-2022/Acceleraizer__c1terminal-algo__2075.replay.gz");
-    if !path.exists() {
-        eprintln!("shared replay not found at {}; skipping", path.display());
-        return;
-    }
+    let Some(path) = shared_replay("live-2022/Acceleraizer__c1terminal-algo__2075.replay.gz") else { return };
     let mut h = harness(false);
     h.run();
-    h.state_mut().apply(Command::Open(path));
-    h.run();
     // Turn 15's first action frame holds both kinds (P1 upgrades, P2 marks for removal).
-    h.state_mut().viewer.seek(15, 1);
-    h.run();
+    open_at(&mut h, path, 15, 1);
     let log: Vec<String> = h.state().viewer.event_log().into_iter().map(|e| e.text).collect();
     assert!(log.iter().any(|t| t.starts_with("upgrades ")), "{log:?}");
     assert!(log.iter().any(|t| t.starts_with("marks ") && t.contains("for removal")), "{log:?}");

@@ -445,40 +445,21 @@ impl Viewer {
         if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
             return;
         }
-        let mut actions = Vec::new();
-        ctx.input_mut(|i| {
-            if i.consume_key(Modifiers::COMMAND, Key::ArrowRight) {
-                actions.push(0);
-            }
-            if i.consume_key(Modifiers::COMMAND, Key::ArrowLeft) {
-                actions.push(1);
-            }
-            if i.consume_key(Modifiers::NONE, Key::ArrowRight) {
-                actions.push(2);
-            }
-            if i.consume_key(Modifiers::NONE, Key::ArrowLeft) {
-                actions.push(3);
-            }
-            if i.consume_key(Modifiers::NONE, Key::Space) {
-                actions.push(4);
-            }
-            if i.consume_key(Modifiers::NONE, Key::Home) {
-                actions.push(5);
-            }
-            if i.consume_key(Modifiers::NONE, Key::End) {
-                actions.push(6);
-            }
-        });
-        for a in actions {
-            match a {
-                0 => self.step_turn(true),
-                1 => self.step_turn(false),
-                2 => self.step(true),
-                3 => self.step(false),
-                4 => self.toggle_play(),
-                5 => self.home(),
-                _ => self.end(),
-            }
+        type Action = fn(&mut Viewer);
+        const KEYS: [(Modifiers, Key, Action); 7] = [
+            (Modifiers::COMMAND, Key::ArrowRight, |v| v.step_turn(true)),
+            (Modifiers::COMMAND, Key::ArrowLeft, |v| v.step_turn(false)),
+            (Modifiers::NONE, Key::ArrowRight, |v| v.step(true)),
+            (Modifiers::NONE, Key::ArrowLeft, |v| v.step(false)),
+            (Modifiers::NONE, Key::Space, Viewer::toggle_play),
+            (Modifiers::NONE, Key::Home, Viewer::home),
+            (Modifiers::NONE, Key::End, Viewer::end),
+        ];
+        // Consumed in this order (Ctrl+arrow before the bare arrow), applied after the input lock.
+        let pressed: Vec<Action> =
+            ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| *a).collect());
+        for action in pressed {
+            action(self);
         }
     }
 
