@@ -97,6 +97,14 @@ fn add_algos(h: &mut Harness<'_, StudioApp>, algos: &[&str]) {
     assert_eq!(h.state().arena.algos.len(), algos.len(), "{}", h.state().arena.message);
 }
 
+/// Sets the games per pairing and the jobs, as a user typing them, and presses Start.
+fn start_arena(h: &mut Harness<'_, StudioApp>, games: u32, jobs: u32) {
+    type_into(h, "Games per pairing", &games.to_string());
+    type_into(h, "Jobs", &jobs.to_string());
+    h.get_by_label("Start").click();
+    h.run_ok();
+}
+
 /// Opens the Baseline combo box and picks `label` (the popup's entry: the algo list shows
 /// the same label, earlier in the tree).
 fn pick_baseline(h: &mut Harness<'_, StudioApp>, label: &str) {
@@ -137,10 +145,7 @@ fn gauntlet_from_the_tab_then_resume_with_more_games() {
     // The baseline: py-random, picked from the combo box.
     pick_baseline(&mut h, "py-random");
     assert_eq!(h.state().arena.baseline, 2);
-    type_into(&mut h, "Games per pairing", "2");
-    type_into(&mut h, "Jobs", "2");
-    h.get_by_label("Start").click();
-    h.run_ok();
+    start_arena(&mut h, 2, 2);
     assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
     step_until(&mut h, 90, "the gauntlet's summary", |a| a.arena.outcome.is_some());
 
@@ -199,10 +204,7 @@ fn sprt_stops_a_clear_gauntlet_early() {
     h.run_ok();
     // Elo0 0, Elo1 100, α = β = 0.05: 12 straight wins accept H1.
     type_into(&mut h, "SPRT Elo0,Elo1,α,β", "0,100,0.05,0.05");
-    type_into(&mut h, "Games per pairing", "40");
-    type_into(&mut h, "Jobs", "2");
-    h.get_by_label("Start").click();
-    h.run_ok();
+    start_arena(&mut h, 40, 2);
     assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
     step_until(&mut h, 120, "the SPRT stop", |a| a.arena.outcome.is_some());
     let outcome = h.state().arena.outcome.clone().expect("outcome");
@@ -220,10 +222,7 @@ fn pause_keeps_the_running_match_then_resume_finishes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut h = arena_harness(&dir.path().join("run"));
     add_algos(&mut h, &["py-builder", "py-crash"]);
-    type_into(&mut h, "Games per pairing", "4");
-    type_into(&mut h, "Jobs", "1");
-    h.get_by_label("Start").click();
-    h.run_ok();
+    start_arena(&mut h, 4, 1);
     step_until(&mut h, 60, "a match running", |a| a.arena.in_flight() == 1);
     h.get_by_label("Pause").click();
     h.run_ok();
@@ -266,10 +265,7 @@ fn cancel_stops_a_hanging_match_and_records_nothing() {
     let mut h = arena_harness(&out);
     // py-hang never answers turn 1: its matches only end when cancelled.
     add_algos(&mut h, &["py-hang", "py-idle"]);
-    type_into(&mut h, "Games per pairing", "2");
-    type_into(&mut h, "Jobs", "2");
-    h.get_by_label("Start").click();
-    h.run_ok();
+    start_arena(&mut h, 2, 2);
     step_until(&mut h, 30, "two matches running", |a| a.arena.in_flight() == 2);
     // Paused, the running matches stay; cancel then stops them too.
     h.get_by_label("Pause").click();

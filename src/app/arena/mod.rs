@@ -617,11 +617,10 @@ fn results_table(ui: &mut Ui, s: &Summary) {
         }
         ui.end_row();
         for a in &s.algos {
-            let (lo, hi) = a.wilson95();
             ui.label(&a.label);
             ui.label(a.games.to_string());
             ui.label(format!("{}/{}", a.wins, a.losses));
-            ui.label(format!("{:.0} % [{:.0}–{:.0}]", a.win_rate() * 100.0, lo * 100.0, hi * 100.0));
+            ui.label(rate_with_interval(a.win_rate(), a.wilson95()));
             // `crashes` already counts the matches it failed to load.
             match a.failed_to_load {
                 0 => ui.label(a.crashes.to_string()),
@@ -645,6 +644,11 @@ fn results_table(ui: &mut Ui, s: &Summary) {
     });
 }
 
+/// "62 % [41–79]": a win rate with its 95 % interval, in percent.
+fn rate_with_interval(rate: f64, (lo, hi): (f64, f64)) -> String {
+    format!("{:.0} % [{:.0}–{:.0}]", rate * 100.0, lo * 100.0, hi * 100.0)
+}
+
 /// One row per pairing, from the first algo's side: its wins by seat, so a seat bias shows.
 fn pairings_table(ui: &mut Ui, s: &Summary) {
     egui::Grid::new("arena-pairings-grid").striped(true).num_columns(8).show(ui, |ui| {
@@ -653,11 +657,10 @@ fn pairings_table(ui: &mut Ui, s: &Summary) {
         }
         ui.end_row();
         for p in &s.pairs {
-            let (lo, hi) = p.a_wilson95();
             ui.label(format!("{} vs {}", p.a, p.b));
             ui.label(p.games.to_string());
             ui.label(format!("{}/{}", p.a_wins, p.b_wins));
-            ui.label(format!("{:.0} % [{:.0}–{:.0}]", p.a_win_rate() * 100.0, lo * 100.0, hi * 100.0));
+            ui.label(rate_with_interval(p.a_win_rate(), p.a_wilson95()));
             ui.label(format!("{}/{}", p.a_as_p1.wins, p.a_as_p1.games));
             ui.label(format!("{}/{}", p.a_as_p2.wins, p.a_as_p2.games));
             ui.label(format!("{:+.1}", p.mean_hp_margin()));
