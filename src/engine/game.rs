@@ -110,8 +110,8 @@ pub(crate) struct RoleIndex {
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
-    /// Where the structures stand; boxed (and `None` only before the first rebuild) because
-    /// the role index is moved out of `Game` and back in every step.
+    /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
+    /// that never runs a tick (many are built per replay to check deploys) allocates nothing.
     pub structures: Option<Box<StructureIndex>>,
 }
 
