@@ -282,10 +282,21 @@ fn write_plan(out: &Path) {
     assert!(plan.status.success(), "{}", String::from_utf8_lossy(&plan.stderr));
 }
 
-fn merged_count(out: &Path) -> String {
+/// The first two lines `arena --merge OUT` prints: the count, and the plan's progress.
+fn merge_lines(out: &Path) -> (String, String) {
     let merged = bin().args(["arena", "--merge"]).arg(out).output().expect("merge");
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    String::from_utf8_lossy(&merged.stdout).lines().next().unwrap_or_default().to_string()
+    let stdout = String::from_utf8_lossy(&merged.stdout);
+    let mut lines = stdout.lines().map(str::to_string);
+    (lines.next().unwrap_or_default(), lines.next().unwrap_or_default())
+}
+
+fn merged_count(out: &Path) -> String {
+    merge_lines(out).0
+}
+
+fn plan_progress(out: &Path) -> String {
+    merge_lines(out).1
 }
 
 #[test]
@@ -294,19 +305,29 @@ fn the_ssh_recipe_runs_a_plan_through_gnu_parallels_remote_wrapper() {
     let out = dir.path().join("plan");
     write_plan(&out);
     // Stands in for ssh: drops the options, the host and `--`, and runs the rest through a
-    // shell, as sshd does with the words it receives.
+    // shell, as sshd does with the words it receives. sshd also sets SHELL to the login
+    // shell; parallel's remote wrapper needs it (without it every job silently does nothing,
+    // as CI found: its environment has no SHELL).
     let fake_ssh = dir.path().join("fake-ssh");
     std::fs::write(
         &fake_ssh,
         "#!/bin/bash\nwhile [ $# -gt 0 ]; do case \"$1\" in -l|-p|-o|-i|-F) shift 2;; -*) shift;; *) break;; esac; done\n\
-         echo \"$1\" >> \"$0.hosts\"; shift\n[ \"$1\" = -- ] && shift\nexec bash -c \"$*\"\n",
+         echo \"$1\" >> \"$0.hosts\"; shift\n[ \"$1\" = -- ] && shift\nexport SHELL=/bin/bash\nexec bash -c \"$*\"\n",
     )
     .expect("fake ssh");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake_ssh, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let hosts = dir.path().join("hosts.txt");
     std::fs::write(&hosts, "1/host-a\n1/host-b\n").expect("hosts");
+    assert_eq!(
+        plan_progress(&out),
+        format!(
+            "plan {}: 0 of 2 planned games have a result; without result: py-builder__py-idle__g0, py-idle__py-builder__g1",
+            out.join("plan.txt").display()
+        )
+    );
     let run = Command::new("parallel")
+        .env_remove("SHELL")
         .args(["--will-cite", "--halt", "now,fail=1", "--ssh"])
         .arg(&fake_ssh)
         .arg("--sshloginfile")
@@ -319,6 +340,10 @@ fn the_ssh_recipe_runs_a_plan_through_gnu_parallels_remote_wrapper() {
     let used = std::fs::read_to_string(dir.path().join("fake-ssh.hosts")).expect("the stand-in ssh was used");
     assert!(used.lines().all(|h| h == "host-a" || h == "host-b") && used.lines().count() >= 2, "{used}");
     assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
+    assert_eq!(
+        plan_progress(&out),
+        format!("plan {}: 2 of 2 planned games have a result", out.join("plan.txt").display())
+    );
 }
 
 #[test]
@@ -346,6 +371,10 @@ fn the_slurm_script_plays_the_line_of_its_array_task() {
     assert!(!past.status.success());
     assert!(String::from_utf8_lossy(&past.stderr).contains("no line 3"));
     assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
+    assert_eq!(
+        plan_progress(&out),
+        format!("plan {}: 2 of 2 planned games have a result", out.join("plan.txt").display())
+    );
 }
 
 #[test]

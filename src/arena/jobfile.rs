@@ -55,6 +55,43 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
         .collect()
 }
 
+/// The job id of a plan line (the word after `--job-id`), undoing [`shell_quote`].
+pub fn job_id_of_line(line: &str) -> Option<String> {
+    let words = shell_words(line);
+    let at = words.iter().position(|w| w == "--job-id")?;
+    words.get(at + 1).cloned()
+}
+
+/// Splits a line into words as a POSIX shell does for the quoting [`shell_quote`] writes
+/// (single quotes and `\'`); enough to read our own plan files back.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    w.push(q);
+                }
+            }
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    word.get_or_insert_with(String::new).push(n);
+                }
+            }
+            c if c.is_whitespace() => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +112,15 @@ mod tests {
             "/bin/ts match /algos/b /algos/a --replay '/out dir/matches/b__a__g1.replay' --seed 1 \
              --job-id b__a__g1 --result-json '/out dir/results/b__a__g1.jsonl' --config base-s6 --max-ms 500"
         );
+        assert_eq!(job_id_of_line(&lines[1]).as_deref(), Some("b__a__g1"));
+    }
+
+    #[test]
+    fn a_quoted_job_id_reads_back() {
+        for id in ["plain__x__g0", "it's a b__c__g3", "tab\there"] {
+            let line = format!("/bin/ts match a b --job-id {} --result-json x", shell_quote(id));
+            assert_eq!(job_id_of_line(&line).as_deref(), Some(id), "{line}");
+        }
+        assert_eq!(job_id_of_line("/bin/ts match a b"), None);
     }
 }

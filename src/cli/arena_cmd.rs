@@ -120,6 +120,18 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
         eprintln!("warning: {}:{l}: not a result record (skipped)", p.display());
     }
     out!("merged {} records from {} files ({} duplicates dropped)", m.records.len(), m.files.len(), m.duplicates);
+    for p in &m.plans {
+        let shown: Vec<&str> = p.missing.iter().take(5).map(String::as_str).collect();
+        let more = if p.missing.len() > shown.len() { ", ..." } else { "" };
+        let missing =
+            if shown.is_empty() { String::new() } else { format!("; without result: {}{more}", shown.join(", ")) };
+        out!(
+            "plan {}: {} of {} planned games have a result{missing}",
+            p.plan.display(),
+            p.planned - p.missing.len(),
+            p.planned
+        );
+    }
     let s = summarize(&m.records, &[]);
     print!("{}", table(&s));
     if let Some(out) = &args.out {
