@@ -343,3 +343,28 @@ fn snapshot_side_by_side() {
     h.run_ok();
     h.snapshot("arena_compare_side_by_side");
 }
+
+#[test]
+fn time_limits_typed_in_the_tab_reach_every_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = arena_harness(&dir.path().join("run"));
+    add_algos(&mut h, &["py-slow", "py-idle"]);
+    // Not a number: refused with the field named, nothing starts.
+    type_into(&mut h, "Hard limit (ms)", "2s");
+    h.get_by_label("Start").click();
+    h.run_ok();
+    assert!(!h.state().arena.is_running());
+    h.get_by_label_contains("Hard limit: milliseconds");
+    // py-slow sleeps 2.5 s on turn 1: under the ruleset's limits nothing happens; with a
+    // 1.5 s hard limit the turn is skipped, and 1.1 s over a 0.4 s soft limit costs 1 HP.
+    type_into(&mut h, "Soft limit (ms)", "400");
+    type_into(&mut h, "Hard limit (ms)", "1500");
+    start_arena(&mut h, 2, 2);
+    assert!(h.state().arena.is_running(), "{}", h.state().arena.message);
+    step_until(&mut h, 60, "the summary", |a| a.arena.outcome.is_some());
+    let summary = h.state().arena.summary.clone().expect("a summary");
+    let slow = summary.algos.iter().find(|a| a.label == "py-slow").expect("py-slow");
+    assert_eq!((slow.games, slow.hard_timeouts, slow.time_penalty_hp), (2, 2, 2), "{slow:?}");
+    let idle = summary.algos.iter().find(|a| a.label == "py-idle").expect("py-idle");
+    assert_eq!((idle.hard_timeouts, idle.time_penalty_hp), (0, 0), "{idle:?}");
+}

@@ -12,6 +12,7 @@ use crate::arena::{
     ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, SprtParams, StopReason,
     Summary, algo_label, default_jobs, summarize,
 };
+use crate::engine::config::TimingRules;
 use crate::engine::presets::{PRESETS, load_config};
 use egui::{Color32, Ui};
 use std::path::{Path, PathBuf};
@@ -59,7 +60,12 @@ pub struct ArenaTab {
     pub path_text: String,
     pub games_text: String,
     pub jobs_text: String,
+    /// Per-turn time limits in ms (`--soft-ms`, `--max-ms`); empty: the ruleset's.
+    pub soft_ms_text: String,
+    pub max_ms_text: String,
     pub ruleset: String,
+    /// The ruleset's time limits, for the fields' hints (parsed once per ruleset picked).
+    timing_of: Option<(String, TimingRules)>,
     /// Empty: a fresh folder under the app's data dir.
     pub out_text: String,
     /// Gauntlet: every algo against `baseline` (an index into `algos`) only.
@@ -91,7 +97,10 @@ impl ArenaTab {
             path_text: String::new(),
             games_text: "10".into(),
             jobs_text: default_jobs().to_string(),
+            soft_ms_text: String::new(),
+            max_ms_text: String::new(),
             ruleset: ruleset.to_string(),
+            timing_of: None,
             out_text: String::new(),
             gauntlet: false,
             baseline: 0,
@@ -107,6 +116,17 @@ impl ArenaTab {
             message: String::new(),
             selected: Vec::new(),
             compare: None,
+        }
+    }
+
+    fn ruleset_timing(&mut self) -> TimingRules {
+        match &self.timing_of {
+            Some((slug, t)) if *slug == self.ruleset => t.clone(),
+            _ => {
+                let t = load_config(&self.ruleset).map(|c| c.timing).unwrap_or_default();
+                self.timing_of = Some((self.ruleset.clone(), t.clone()));
+                t
+            }
         }
     }
 
@@ -207,6 +227,25 @@ impl ArenaTab {
                 return;
             }
         };
+        let limit = |text: &str, what: &str| -> Result<Option<u64>, String> {
+            match text.trim() {
+                "" => Ok(None),
+                t => t
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&ms| ms > 0)
+                    .map(Some)
+                    .ok_or(format!("{what}: milliseconds (a positive number), or empty for the ruleset's")),
+            }
+        };
+        let (soft_ms, max_ms) = match (limit(&self.soft_ms_text, "Soft limit"), limit(&self.max_ms_text, "Hard limit"))
+        {
+            (Ok(s), Ok(m)) => (s, m),
+            (Err(e), _) | (_, Err(e)) => {
+                self.message = e;
+                return;
+            }
+        };
         let Ok(seed) = self.seed_text.trim().parse::<u64>() else {
             self.message = "Seed: a whole number".into();
             return;
@@ -252,6 +291,8 @@ impl ArenaTab {
         let out = if self.out_text.trim().is_empty() { fresh_out_dir() } else { PathBuf::from(self.out_text.trim()) };
         let mut spec = ArenaSpec::new(plan, Arc::new(config), out.clone());
         spec.jobs = jobs;
+        spec.soft_ms = soft_ms;
+        spec.max_ms = max_ms;
         spec.sprt = sprt;
         spec.resume = self.resume;
         // The records of the run being resumed, for the live table (the arena skips them).
@@ -439,6 +480,27 @@ impl ArenaTab {
                 ui.add(egui::TextEdit::singleline(&mut self.jobs_text).desired_width(60.0))
                     .labelled_by(l.id)
                     .on_hover_text("Matches at once (0 = all cores)");
+                ui.end_row();
+                let timing = self.ruleset_timing();
+                let l = ui.label("Soft limit (ms)");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.soft_ms_text)
+                        .hint_text(timing.soft_ms.to_string())
+                        .desired_width(60.0),
+                )
+                .labelled_by(l.id)
+                .on_hover_text(
+                    "Per turn: beyond it an algo loses health (the ruleset's penalty). Empty: the ruleset's",
+                );
+                ui.end_row();
+                let l = ui.label("Hard limit (ms)");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.max_ms_text)
+                        .hint_text(timing.max_ms.to_string())
+                        .desired_width(60.0),
+                )
+                .labelled_by(l.id)
+                .on_hover_text("Per turn: beyond it the algo is timed out and loses. Empty: the ruleset's");
                 ui.end_row();
             });
             ui.horizontal(|ui| {
