@@ -19,8 +19,10 @@ use editor::canvas::Stroke;
 use editor::layout::EditOutcome;
 use egui::{Pos2, Ui};
 use settings::{Settings, Theme};
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 /// Runtime resources: never persisted.
 struct Runtime {
@@ -497,19 +499,60 @@ impl eframe::App for StudioApp {
     }
 }
 
-/// Opens the window; `file` is a layout (or replay) to open at start.
+/// The renderer: `TERMINAL_STUDIO_RENDERER=glow|wgpu`, else glow. Under software rendering
+/// (Mesa's llvmpipe, e.g. a VM or Xvfb) glow draws the debugger 4–5× faster than wgpu on
+/// lavapipe (docs/viewer.md); on a GPU both are fast.
+fn renderer_from_env() -> eframe::Renderer {
+    match std::env::var("TERMINAL_STUDIO_RENDERER") {
+        Ok(name) => name.trim().parse().unwrap_or_else(|e| {
+            eprintln!("TERMINAL_STUDIO_RENDERER: {e}; using glow");
+            eframe::Renderer::Glow
+        }),
+        Err(_) => eframe::Renderer::Glow,
+    }
+}
+
+/// Opens the window; `file` is a layout (or replay) to open at start. If the renderer
+/// cannot start (no OpenGL, say), the other one is tried before giving up.
 pub fn run(file: Option<PathBuf>) -> ExitCode {
+    let first = renderer_from_env();
+    let started = Rc::new(Cell::new(false));
+    let mut result = open_window(first, file.clone(), started.clone());
+    if let Err(e) = &result
+        && !started.get()
+    {
+        let other = match first {
+            eframe::Renderer::Glow => eframe::Renderer::Wgpu,
+            eframe::Renderer::Wgpu => eframe::Renderer::Glow,
+        };
+        eprintln!("terminal-studio: the {first} renderer did not start ({e}); trying {other}");
+        result = open_window(other, file, started);
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("terminal-studio: could not open the window: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs the studio in a window drawn by `renderer`; `started` is set once the app exists
+/// (after that, an error is not retried: the user has seen the window).
+fn open_window(renderer: eframe::Renderer, file: Option<PathBuf>, started: Rc<Cell<bool>>) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1400.0, 900.0])
             .with_min_inner_size([800.0, 560.0])
             .with_title("Terminal Studio"),
+        renderer,
         ..Default::default()
     };
-    let result = eframe::run_native(
+    eframe::run_native(
         "terminal-studio",
         options,
         Box::new(move |cc| {
+            started.set(true);
             let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, settings::KEY)).unwrap_or_default();
             let mut app = StudioApp::new(settings, Some(editor::files::autosave_path()));
             app.ctx = Some(cc.egui_ctx.clone());
@@ -521,12 +564,5 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
             }
             Ok(Box::new(app))
         }),
-    );
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("terminal-studio: could not open the window: {e}");
-            ExitCode::from(1)
-        }
-    }
+    )
 }
