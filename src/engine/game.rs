@@ -123,9 +123,9 @@ pub(crate) enum AttackCheck {
     Always,
     /// A mobile unit that hits mobile units only: test its box where it stands now.
     MobileBox,
-    /// A structure that hits mobile units only: its box never moves (columns as a bit
-    /// mask, first and last row, the enemy player's index).
-    StructureBox { columns: u32, y0: i32, y1: i32, enemy: usize },
+    /// A structure that hits mobile units only: its box never moves (columns and rows as
+    /// bit masks clipped to the board, the enemy player's index).
+    StructureBox { columns: u32, rows: u32, enemy: u8 },
     /// Reaches nothing.
     Never,
 }
@@ -157,15 +157,16 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     } else if !u.is_structure {
         AttackCheck::MobileBox
     } else {
-        let (y0, y1) = ((u.tile.y - r).max(0), (u.tile.y + r).min(BOARD_SIZE - 1));
-        AttackCheck::StructureBox { columns: box_columns(u.tile.x, r), y0, y1, enemy: u.owner.opponent().index() }
+        let (columns, rows) = (span_mask(u.tile.x - r, u.tile.x + r), span_mask(u.tile.y - r, u.tile.y + r));
+        AttackCheck::StructureBox { columns, rows, enemy: u.owner.opponent().index() as u8 }
     }
 }
 
-/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
-pub(crate) fn box_columns(x: i32, r: i32) -> u32 {
-    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
-    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
+/// Bit mask of `lo..=hi` clipped to the board (0 if empty): the columns or rows of a box.
+#[inline]
+pub(crate) fn span_mask(lo: i32, hi: i32) -> u32 {
+    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
+    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 impl Game {

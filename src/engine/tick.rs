@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
-use super::game::{AttackCheck, Game, RoleIndex, box_columns};
+use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
 use super::targeting::{Key, target_key};
@@ -215,16 +215,21 @@ impl Game {
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
         for (&i, check) in roles.attackers.iter().zip(&roles.attack_checks) {
-            let a = &self.units[i];
+            // Most attackers are structures with no target near them: decided from the check
+            // alone, without loading the unit.
             let in_box = match *check {
                 AttackCheck::Always => true,
                 AttackCheck::Never => false,
-                AttackCheck::StructureBox { columns, y0, y1, enemy } => mobile_rows[enemy].any_in_rows(columns, y0, y1),
+                AttackCheck::StructureBox { columns, rows, enemy } => {
+                    mobile_rows[enemy as usize].any_in_rows(columns, rows)
+                }
                 AttackCheck::MobileBox => {
+                    let a = &self.units[i];
                     let r = config.reach.attack_box[a.form()];
                     mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
                 }
             };
+            let a = &self.units[i];
             if !in_box || a.fate == Fate::Breaching {
                 continue;
             }
@@ -349,17 +354,17 @@ impl MobileRows {
 
     /// True if any unit stands in the square of half-size `r` around `t`.
     fn any_in_box(&self, t: Tile, r: i32) -> bool {
-        r >= 0 && self.any_in_rows(box_columns(t.x, r), t.y - r, t.y + r)
+        r >= 0 && self.any_in_rows(span_mask(t.x - r, t.x + r), span_mask(t.y - r, t.y + r))
     }
 
-    /// True if any unit stands in the columns of `columns` (a bit mask), rows `y0..=y1`.
+    /// True if any unit stands in the columns of `columns` and the rows of `rows` (bit masks).
     #[inline]
-    fn any_in_rows(&self, columns: u32, y0: i32, y1: i32) -> bool {
+    fn any_in_rows(&self, columns: u32, rows: u32) -> bool {
         if self.columns & columns == 0 {
             return false;
         }
-        // Only the used rows of the range are looked at (the same clipping as for columns).
-        let mut rows = self.used_rows & span_mask(y0, y1);
+        // Only the used rows of the range are looked at.
+        let mut rows = self.used_rows & rows;
         while rows != 0 {
             let y = rows.trailing_zeros() as usize;
             rows &= rows - 1;
@@ -369,13 +374,6 @@ impl MobileRows {
         }
         false
     }
-}
-
-/// Bit mask of `lo..=hi` clipped to the board (0 if empty).
-#[inline]
-fn span_mask(lo: i32, hi: i32) -> u32 {
-    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
-    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
@@ -399,7 +397,7 @@ fn gather_in_reach(
     let r = config.reach.attack_box[a.form()];
     let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
     let enemy_rows = &structures.rows[a.owner.opponent().index()];
-    let mask = box_columns(a.tile.x, r);
+    let mask = span_mask(a.tile.x - r, a.tile.x + r);
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
         let mut bits = enemy_rows[y as usize] & mask;
         while bits != 0 {
