@@ -107,6 +107,9 @@ pub(crate) struct RoleIndex {
     /// `mobiles` split by owner: what an attacker of the other player may target.
     pub mobiles_of: [Vec<usize>; 2],
     pub supports: Vec<usize>,
+    /// Per entry of `supports`: its shield's reach box (a Support never moves), so the
+    /// shield step rules out a Support with no friendly mobile unit near it cheaply.
+    pub support_boxes: Vec<SupportBox>,
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
@@ -128,6 +131,15 @@ pub(crate) enum AttackCheck {
     StructureBox { columns: u32, rows: u32, enemy: u8 },
     /// Reaches nothing.
     Never,
+}
+
+/// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
+/// (both 0 if it shields nothing), and its owner's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SupportBox {
+    pub columns: u32,
+    pub rows: u32,
+    pub owner: u8,
 }
 
 /// The structures of the board by tile, rebuilt with the role index.
@@ -309,6 +321,7 @@ impl Game {
             r.mobiles.clear();
             r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
+            r.support_boxes.clear();
             r.attackers.clear();
             r.attack_checks.clear();
             r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
@@ -331,7 +344,9 @@ impl Game {
         for list in &mut r.mobiles_of {
             list.truncate(keep(list));
         }
-        r.supports.truncate(keep(&r.supports));
+        let supports = keep(&r.supports);
+        r.supports.truncate(supports);
+        r.support_boxes.truncate(supports);
         let attackers = keep(&r.attackers);
         r.attackers.truncate(attackers);
         r.attack_checks.truncate(attackers);
@@ -358,6 +373,13 @@ impl Game {
             }
             if u.is_structure && reach.can_shield[u.form()] {
                 r.supports.push(i);
+                let b = reach.shield_box[u.form()];
+                let (columns, rows) = if b < 0 {
+                    (0, 0)
+                } else {
+                    (span_mask(u.tile.x - b, u.tile.x + b), span_mask(u.tile.y - b, u.tile.y + b))
+                };
+                r.support_boxes.push(SupportBox { columns, rows, owner: u.owner.index() as u8 });
             }
             if reach.can_attack[u.form()] {
                 r.attackers.push(i);

@@ -76,21 +76,25 @@ impl Game {
     fn grant_shields(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) {
         self.ensure_roles();
         let roles = &self.roles;
-        let mobiles = &roles.mobiles;
-        for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
-            let s = &self.units[si];
-            let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
+        if roles.mobiles.is_empty() {
+            return;
+        }
+        for (&si, shield_box) in roles.supports.iter().zip(&roles.support_boxes) {
             // Most Supports have no friendly mobile unit near them in most ticks.
-            if !mobile_rows[owner.index()].any_in_box(stile, config.reach.shield_box[sform]) {
+            let owner_index = shield_box.owner as usize;
+            if !mobile_rows[owner_index].any_in_rows(shield_box.columns, shield_box.rows) {
                 continue;
             }
+            let s = &self.units[si];
+            let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
             let form = config.form(s.unit_type as usize, s.upgraded);
             let amount = form.shield_amount(owner.rows_from_back(stile));
             let decay = form.shield_decay;
             let reach = &config.reach.shield[sform];
-            for &mi in mobiles {
+            // Only the owner's mobile units, in ascending id as in the whole list.
+            for &mi in &roles.mobiles_of[owner_index] {
                 let u = &mut self.units[mi];
-                if u.owner != owner || stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
+                if stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
                     continue;
                 }
                 u.shielded_by.push(sid);
