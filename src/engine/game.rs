@@ -127,10 +127,9 @@ pub(crate) enum AttackCheck {
     /// A mobile unit that hits mobile units only: test its box where it stands now.
     MobileBox,
     /// A structure that hits mobile units only: its box never moves (columns and rows as
-    /// bit masks clipped to the board, the enemy player's index).
+    /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
+    /// nothing.
     StructureBox { columns: u32, rows: u32, enemy: u8 },
-    /// Reaches nothing.
-    Never,
 }
 
 /// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
@@ -165,7 +164,7 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     if config.form(u.unit_type as usize, u.upgraded).damage_tower > 0.0 {
         AttackCheck::Always
     } else if r < 0 {
-        AttackCheck::Never
+        AttackCheck::StructureBox { columns: 0, rows: 0, enemy: u.owner.opponent().index() as u8 }
     } else if !u.is_structure {
         AttackCheck::MobileBox
     } else {

@@ -222,11 +222,10 @@ impl Game {
             // Most attackers are structures with no target near them: decided from the check
             // alone, without loading the unit.
             let in_box = match *check {
-                AttackCheck::Always => true,
-                AttackCheck::Never => false,
                 AttackCheck::StructureBox { columns, rows, enemy } => {
-                    mobile_rows[enemy as usize].any_in_rows(columns, rows)
+                    mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
                 }
+                AttackCheck::Always => true,
                 AttackCheck::MobileBox => {
                     let a = &self.units[i];
                     let r = config.reach.attack_box[a.form()];
