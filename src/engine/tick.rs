@@ -23,7 +23,8 @@ impl Game {
             }
         }
         // Mobile units stand still from here to the end of the tick.
-        let mobile_rows = self.mobile_rows();
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
+        self.fill_mobile_rows(&mut mobile_rows);
         self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
@@ -287,14 +288,13 @@ impl Game {
 
     /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
     /// whose reach box holds no such unit skips its search (most of them, most ticks).
-    fn mobile_rows(&mut self) -> [MobileRows; 2] {
+    /// Filled in place: returning the 240-byte pair cost a copy every tick.
+    fn fill_mobile_rows(&mut self, rows: &mut [MobileRows; 2]) {
         self.ensure_roles();
-        let mut rows = [MobileRows::default(), MobileRows::default()];
         for &j in &self.roles.mobiles {
             let u = &self.units[j];
             rows[u.owner.index()].add(u.tile);
         }
-        rows
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
