@@ -107,6 +107,9 @@ pub(crate) struct RoleIndex {
     /// `mobiles` split by owner: what an attacker of the other player may target.
     pub mobiles_of: [Vec<usize>; 2],
     pub supports: Vec<usize>,
+    /// Per entry of `supports`: its shield's reach box (a Support never moves), so the
+    /// shield step rules out a Support with no friendly mobile unit near it cheaply.
+    pub support_boxes: Vec<SupportBox>,
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
@@ -123,11 +126,19 @@ pub(crate) enum AttackCheck {
     Always,
     /// A mobile unit that hits mobile units only: test its box where it stands now.
     MobileBox,
-    /// A structure that hits mobile units only: its box never moves (columns as a bit
-    /// mask, first and last row, the enemy player's index).
-    StructureBox { columns: u32, y0: i32, y1: i32, enemy: usize },
-    /// Reaches nothing.
-    Never,
+    /// A structure that hits mobile units only: its box never moves (columns and rows as
+    /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
+    /// nothing.
+    StructureBox { columns: u32, rows: u32, enemy: u8 },
+}
+
+/// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
+/// (both 0 if it shields nothing), and its owner's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SupportBox {
+    pub columns: u32,
+    pub rows: u32,
+    pub owner: u8,
 }
 
 /// The structures of the board by tile, rebuilt with the role index.
@@ -153,19 +164,20 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     if config.form(u.unit_type as usize, u.upgraded).damage_tower > 0.0 {
         AttackCheck::Always
     } else if r < 0 {
-        AttackCheck::Never
+        AttackCheck::StructureBox { columns: 0, rows: 0, enemy: u.owner.opponent().index() as u8 }
     } else if !u.is_structure {
         AttackCheck::MobileBox
     } else {
-        let (y0, y1) = ((u.tile.y - r).max(0), (u.tile.y + r).min(BOARD_SIZE - 1));
-        AttackCheck::StructureBox { columns: box_columns(u.tile.x, r), y0, y1, enemy: u.owner.opponent().index() }
+        let (columns, rows) = (span_mask(u.tile.x - r, u.tile.x + r), span_mask(u.tile.y - r, u.tile.y + r));
+        AttackCheck::StructureBox { columns, rows, enemy: u.owner.opponent().index() as u8 }
     }
 }
 
-/// Bit mask of the columns `x - r ..= x + r` clipped to the board.
-pub(crate) fn box_columns(x: i32, r: i32) -> u32 {
-    let (x0, x1) = ((x - r).max(0), (x + r).min(BOARD_SIZE - 1));
-    ((1u64 << (x1 + 1)) - (1u64 << x0)) as u32
+/// Bit mask of `lo..=hi` clipped to the board (0 if empty): the columns or rows of a box.
+#[inline]
+pub(crate) fn span_mask(lo: i32, hi: i32) -> u32 {
+    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
+    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 impl Game {
@@ -308,6 +320,7 @@ impl Game {
             r.mobiles.clear();
             r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
+            r.support_boxes.clear();
             r.attackers.clear();
             r.attack_checks.clear();
             r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
@@ -330,7 +343,9 @@ impl Game {
         for list in &mut r.mobiles_of {
             list.truncate(keep(list));
         }
-        r.supports.truncate(keep(&r.supports));
+        let supports = keep(&r.supports);
+        r.supports.truncate(supports);
+        r.support_boxes.truncate(supports);
         let attackers = keep(&r.attackers);
         r.attackers.truncate(attackers);
         r.attack_checks.truncate(attackers);
@@ -357,6 +372,13 @@ impl Game {
             }
             if u.is_structure && reach.can_shield[u.form()] {
                 r.supports.push(i);
+                let b = reach.shield_box[u.form()];
+                let (columns, rows) = if b < 0 {
+                    (0, 0)
+                } else {
+                    (span_mask(u.tile.x - b, u.tile.x + b), span_mask(u.tile.y - b, u.tile.y + b))
+                };
+                r.support_boxes.push(SupportBox { columns, rows, owner: u.owner.index() as u8 });
             }
             if reach.can_attack[u.form()] {
                 r.attackers.push(i);

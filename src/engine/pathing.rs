@@ -182,7 +182,9 @@ impl Pathfinder {
     /// Distance field toward the destination of a unit at `from` bound for `edge` (§6.1):
     /// the free tiles of the edge if reachable, else the deepest reachable tile.
     fn field_for(&mut self, from: Tile, edge: Edge) -> Option<&DistanceField> {
-        if !from.in_play() {
+        // The blank field is `BLOCKED` off the diamond, so two range checks and the blocked
+        // test below stand for the (costlier) diamond test.
+        if !((0..BOARD_SIZE).contains(&from.x) && (0..BOARD_SIZE).contains(&from.y)) {
             return None;
         }
         let (e, p) = (edge.index(), padded(from));
@@ -191,6 +193,10 @@ impl Pathfinder {
         }
         if self.edge_fields[e].as_ref().is_some_and(|f| f[p] < BLOCKED) {
             return self.edge_fields[e].as_ref();
+        }
+        // Off the diamond or on a structure: no step.
+        if self.blank[p] == BLOCKED {
+            return None;
         }
         // Cut off from the edge: reuse a fallback field that already covers this tile's
         // component (a fallback field reaches exactly one component).

@@ -7,7 +7,15 @@ use super::presets::preset;
 use std::sync::Arc;
 
 /// Everything the tick reads from the role index, comparable.
-type RoleView = (Vec<usize>, [Vec<usize>; 2], Vec<usize>, Vec<usize>, Vec<super::game::AttackCheck>, Vec<u32>);
+type RoleView = (
+    Vec<usize>,
+    [Vec<usize>; 2],
+    Vec<usize>,
+    Vec<super::game::SupportBox>,
+    Vec<usize>,
+    Vec<super::game::AttackCheck>,
+    Vec<u32>,
+);
 
 fn view(r: &RoleIndex, game: &Game) -> RoleView {
     let structures = r.structures.as_deref().expect("role index built");
@@ -24,7 +32,9 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
             }
         }
     }
-    (r.mobiles.clone(), r.mobiles_of.clone(), r.supports.clone(), r.attackers.clone(), r.attack_checks.clone(), placed)
+    let supports = r.supports.clone();
+    let (attackers, checks) = (r.attackers.clone(), r.attack_checks.clone());
+    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed)
 }
 
 #[test]

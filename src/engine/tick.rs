@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
-use super::game::{AttackCheck, Game, RoleIndex, box_columns};
+use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
 use super::targeting::{Key, target_key};
@@ -23,7 +23,8 @@ impl Game {
             }
         }
         // Mobile units stand still from here to the end of the tick.
-        let mobile_rows = self.mobile_rows();
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
+        self.fill_mobile_rows(&mut mobile_rows);
         self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
@@ -76,21 +77,25 @@ impl Game {
     fn grant_shields(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) {
         self.ensure_roles();
         let roles = &self.roles;
-        let mobiles = &roles.mobiles;
-        for &si in roles.supports.iter().take(if mobiles.is_empty() { 0 } else { usize::MAX }) {
-            let s = &self.units[si];
-            let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
+        if roles.mobiles.is_empty() {
+            return;
+        }
+        for (&si, shield_box) in roles.supports.iter().zip(&roles.support_boxes) {
             // Most Supports have no friendly mobile unit near them in most ticks.
-            if !mobile_rows[owner.index()].any_in_box(stile, config.reach.shield_box[sform]) {
+            let owner_index = shield_box.owner as usize;
+            if !mobile_rows[owner_index].any_in_rows(shield_box.columns, shield_box.rows) {
                 continue;
             }
+            let s = &self.units[si];
+            let (sid, stile, owner, stype, sform) = (s.id, s.tile, s.owner, s.unit_type, s.form());
             let form = config.form(s.unit_type as usize, s.upgraded);
             let amount = form.shield_amount(owner.rows_from_back(stile));
             let decay = form.shield_decay;
             let reach = &config.reach.shield[sform];
-            for &mi in mobiles {
+            // Only the owner's mobile units, in ascending id as in the whole list.
+            for &mi in &roles.mobiles_of[owner_index] {
                 let u = &mut self.units[mi];
-                if u.owner != owner || stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
+                if stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
                     continue;
                 }
                 u.shielded_by.push(sid);
@@ -215,16 +220,20 @@ impl Game {
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
         for (&i, check) in roles.attackers.iter().zip(&roles.attack_checks) {
-            let a = &self.units[i];
+            // Most attackers are structures with no target near them: decided from the check
+            // alone, without loading the unit.
             let in_box = match *check {
+                AttackCheck::StructureBox { columns, rows, enemy } => {
+                    mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
+                }
                 AttackCheck::Always => true,
-                AttackCheck::Never => false,
-                AttackCheck::StructureBox { columns, y0, y1, enemy } => mobile_rows[enemy].any_in_rows(columns, y0, y1),
                 AttackCheck::MobileBox => {
+                    let a = &self.units[i];
                     let r = config.reach.attack_box[a.form()];
                     mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
                 }
             };
+            let a = &self.units[i];
             if !in_box || a.fate == Fate::Breaching {
                 continue;
             }
@@ -279,14 +288,13 @@ impl Game {
 
     /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
     /// whose reach box holds no such unit skips its search (most of them, most ticks).
-    fn mobile_rows(&mut self) -> [MobileRows; 2] {
+    /// Filled in place: returning the 240-byte pair cost a copy every tick.
+    fn fill_mobile_rows(&mut self, rows: &mut [MobileRows; 2]) {
         self.ensure_roles();
-        let mut rows = [MobileRows::default(), MobileRows::default()];
         for &j in &self.roles.mobiles {
             let u = &self.units[j];
             rows[u.owner.index()].add(u.tile);
         }
-        rows
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
@@ -349,17 +357,17 @@ impl MobileRows {
 
     /// True if any unit stands in the square of half-size `r` around `t`.
     fn any_in_box(&self, t: Tile, r: i32) -> bool {
-        r >= 0 && self.any_in_rows(box_columns(t.x, r), t.y - r, t.y + r)
+        r >= 0 && self.any_in_rows(span_mask(t.x - r, t.x + r), span_mask(t.y - r, t.y + r))
     }
 
-    /// True if any unit stands in the columns of `columns` (a bit mask), rows `y0..=y1`.
+    /// True if any unit stands in the columns of `columns` and the rows of `rows` (bit masks).
     #[inline]
-    fn any_in_rows(&self, columns: u32, y0: i32, y1: i32) -> bool {
+    fn any_in_rows(&self, columns: u32, rows: u32) -> bool {
         if self.columns & columns == 0 {
             return false;
         }
-        // Only the used rows of the range are looked at (the same clipping as for columns).
-        let mut rows = self.used_rows & span_mask(y0, y1);
+        // Only the used rows of the range are looked at.
+        let mut rows = self.used_rows & rows;
         while rows != 0 {
             let y = rows.trailing_zeros() as usize;
             rows &= rows - 1;
@@ -369,13 +377,6 @@ impl MobileRows {
         }
         false
     }
-}
-
-/// Bit mask of `lo..=hi` clipped to the board (0 if empty).
-#[inline]
-fn span_mask(lo: i32, hi: i32) -> u32 {
-    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
-    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
@@ -399,7 +400,7 @@ fn gather_in_reach(
     let r = config.reach.attack_box[a.form()];
     let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
     let enemy_rows = &structures.rows[a.owner.opponent().index()];
-    let mask = box_columns(a.tile.x, r);
+    let mask = span_mask(a.tile.x - r, a.tile.x + r);
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
         let mut bits = enemy_rows[y as usize] & mask;
         while bits != 0 {
