@@ -333,6 +333,9 @@ fn snapshot_side_by_side() {
     let (a, b) = two_replays();
     let mut app = StudioApp::new(Settings::default(), None);
     app.apply(Command::Compare(a, b));
+    // The form shows the machine's core count by default: pin it so the picture is the same
+    // on any machine.
+    app.arena.jobs_text = "2".into();
     if let Some(c) = app.arena.compare.as_mut() {
         c.turn = 8;
     }
