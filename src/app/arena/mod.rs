@@ -482,26 +482,20 @@ impl ArenaTab {
                     .on_hover_text("Matches at once (0 = all cores)");
                 ui.end_row();
                 let timing = self.ruleset_timing();
-                let l = ui.label("Soft limit (ms)");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.soft_ms_text)
-                        .hint_text(timing.soft_ms.to_string())
-                        .desired_width(60.0),
-                )
-                .labelled_by(l.id)
-                .on_hover_text(
+                limit_field(
+                    ui,
+                    "Soft limit (ms)",
+                    &mut self.soft_ms_text,
+                    timing.soft_ms,
                     "Per turn: beyond it an algo loses health (the ruleset's penalty). Empty: the ruleset's",
                 );
-                ui.end_row();
-                let l = ui.label("Hard limit (ms)");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.max_ms_text)
-                        .hint_text(timing.max_ms.to_string())
-                        .desired_width(60.0),
-                )
-                .labelled_by(l.id)
-                .on_hover_text("Per turn: beyond it the algo is timed out and loses. Empty: the ruleset's");
-                ui.end_row();
+                limit_field(
+                    ui,
+                    "Hard limit (ms)",
+                    &mut self.max_ms_text,
+                    timing.max_ms,
+                    "Per turn: beyond it the algo is timed out and loses. Empty: the ruleset's",
+                );
             });
             ui.horizontal(|ui| {
                 ui.radio_value(&mut self.gauntlet, false, "Round robin")
@@ -704,6 +698,15 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             ui.end_row();
         }
     });
+}
+
+/// One row of the form's grid: a time limit in ms, the ruleset's value as the grey hint.
+fn limit_field(ui: &mut Ui, label: &str, text: &mut String, ruleset_ms: u64, hover: &str) {
+    let l = ui.label(label);
+    ui.add(egui::TextEdit::singleline(text).hint_text(ruleset_ms.to_string()).desired_width(60.0))
+        .labelled_by(l.id)
+        .on_hover_text(hover);
+    ui.end_row();
 }
 
 /// "62 % [41–79]": a win rate with its 95 % interval, in percent.
