@@ -11,7 +11,7 @@ use terminal_studio::replay::read_replay;
 use terminal_studio::session::debug::{PathEnd, simulate_turn_frames};
 use terminal_studio::session::history::History;
 use terminal_studio::session::summary::structure_max_health;
-use terminal_studio::session::whatif::StructureEdit;
+use terminal_studio::session::whatif::{StructureEdit, WhatIfTry};
 use terminal_studio::session::{Event, FrameView, Request, Session, SessionHandle, WhatIfSource};
 
 fn corpus(rel: &str) -> PathBuf {
@@ -105,19 +105,30 @@ fn load_seek_step_and_step_back_show_the_replays_frames() {
     assert!(matches!(e.as_slice(), [Event::Error { .. }]));
 }
 
-fn breaches_of(t: &Event) -> [u32; 2] {
-    match t {
-        Event::WhatIfResult(t) => t.summary.breaches,
+/// The try an event carries (panics on any other event).
+fn try_of(e: &Event) -> &WhatIfTry {
+    match e {
+        Event::WhatIfResult(t) => t,
         other => panic!("expected a what-if result, got {other:?}"),
     }
 }
 
-#[test]
-fn what_if_without_player_two_turrets_lets_more_through() {
+fn breaches_of(e: &Event) -> [u32; 2] {
+    try_of(e).summary.breaches
+}
+
+/// The 100-turn replay, as the history the worker builds and loaded in an inline session.
+fn long_replay_session() -> (History, Session) {
     let path = corpus(LONG);
     let history = History::new(read_replay(&path).expect("replay"));
     let mut s = Session::inline();
     s.request(Request::LoadReplay(path));
+    (history, s)
+}
+
+#[test]
+fn what_if_without_player_two_turrets_lets_more_through() {
+    let (history, mut s) = long_replay_session();
     let (mut original, mut open) = (0u32, 0u32);
     for span in history.turns.iter().step_by(5) {
         s.request(Request::SetStructures { player: Player::Two, edits: Vec::new() });
@@ -278,17 +289,11 @@ fn figures() {
 
 #[test]
 fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
-    let path = corpus(LONG);
-    let history = History::new(read_replay(&path).expect("replay"));
-    let mut s = Session::inline();
-    s.request(Request::LoadReplay(path));
+    let (history, mut s) = long_replay_session();
     let busy = *history.turns.iter().max_by_key(|t| t.len).expect("turns");
     let as_played =
         s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(busy.turn), label: "as played".into() });
-    let t = match &as_played[0] {
-        Event::WhatIfResult(t) => t.clone(),
-        other => panic!("expected a what-if result, got {other:?}"),
-    };
+    let t = try_of(&as_played[0]).clone();
     // Deploy frame, every action frame, end-of-turn frame; the action frames are the replay's.
     assert_eq!(t.frames.len(), t.summary.action_frames + 2);
     assert_eq!(t.debug.len(), t.frames.len());

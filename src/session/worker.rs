@@ -164,10 +164,7 @@ impl Worker {
         match source {
             // The turn on screen: a watched try's, else the replay's.
             WhatIfSource::CurrentTurn => match self.watching.and_then(|(i, _)| self.tries.get(i)) {
-                Some(t) => {
-                    let h = self.history.as_ref().ok_or("no replay loaded")?;
-                    from_replay(h.turn_position(t.turn).ok_or(format!("the replay has no turn {}", t.turn))?)
-                }
+                Some(t) => self.what_if(WhatIfSource::ReplayTurn(t.turn), label),
                 None => from_replay(self.cursor.0),
             },
             WhatIfSource::ReplayTurn(turn) => {
