@@ -291,12 +291,11 @@ fn merge_lines(out: &Path) -> (String, String) {
     (lines.next().unwrap_or_default(), lines.next().unwrap_or_default())
 }
 
-fn merged_count(out: &Path) -> String {
-    merge_lines(out).0
-}
-
-fn plan_progress(out: &Path) -> String {
-    merge_lines(out).1
+/// One merge of a two-game plan run to the end: both records, and the plan complete.
+fn assert_plan_complete(out: &Path) {
+    let (count, progress) = merge_lines(out);
+    assert_eq!(count, "merged 2 records from 2 files (0 duplicates dropped)");
+    assert_eq!(progress, format!("plan {}: 2 of 2 planned games have a result", out.join("plan.txt").display()));
 }
 
 #[test]
@@ -320,7 +319,7 @@ fn the_ssh_recipe_runs_a_plan_through_gnu_parallels_remote_wrapper() {
     let hosts = dir.path().join("hosts.txt");
     std::fs::write(&hosts, "1/host-a\n1/host-b\n").expect("hosts");
     assert_eq!(
-        plan_progress(&out),
+        merge_lines(&out).1,
         format!(
             "plan {}: 0 of 2 planned games have a result; without result: py-builder__py-idle__g0, py-idle__py-builder__g1",
             out.join("plan.txt").display()
@@ -339,11 +338,7 @@ fn the_ssh_recipe_runs_a_plan_through_gnu_parallels_remote_wrapper() {
     assert!(run.status.success(), "{}\n{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
     let used = std::fs::read_to_string(dir.path().join("fake-ssh.hosts")).expect("the stand-in ssh was used");
     assert!(used.lines().all(|h| h == "host-a" || h == "host-b") && used.lines().count() >= 2, "{used}");
-    assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
-    assert_eq!(
-        plan_progress(&out),
-        format!("plan {}: 2 of 2 planned games have a result", out.join("plan.txt").display())
-    );
+    assert_plan_complete(&out);
 }
 
 #[test]
@@ -370,11 +365,7 @@ fn the_slurm_script_plays_the_line_of_its_array_task() {
     let past = task("3", "0");
     assert!(!past.status.success());
     assert!(String::from_utf8_lossy(&past.stderr).contains("no line 3"));
-    assert_eq!(merged_count(&out), "merged 2 records from 2 files (0 duplicates dropped)");
-    assert_eq!(
-        plan_progress(&out),
-        format!("plan {}: 2 of 2 planned games have a result", out.join("plan.txt").display())
-    );
+    assert_plan_complete(&out);
 }
 
 #[test]
