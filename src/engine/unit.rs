@@ -1,6 +1,7 @@
 //! A unit on the board: a structure or a mobile unit, with health kept as base + shield layers.
 
 use super::geometry::{Edge, Player, Tile};
+use smallvec::SmallVec;
 
 /// The axis of a unit's previous step (path tie-breaks, MECHANICS.md §6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,7 +39,7 @@ pub struct Unit {
     /// Health without shields.
     pub base_health: f32,
     /// Remaining shield layers in grant order (oldest first).
-    pub shields: ShortList<ShieldLayer, 4>,
+    pub shields: SmallVec<[ShieldLayer; 4]>,
     /// Displayed health: `f32(base + f32(Σ shields))`, kept in sync by `refresh_health`.
     pub health: f32,
     /// Structures: the turn a removal mark was placed.
@@ -49,7 +50,7 @@ pub struct Unit {
     pub steps: u32,
     pub last_axis: Axis,
     /// Mobiles: ids of the Supports that already shielded it.
-    pub shielded_by: ShortList<u32, 4>,
+    pub shielded_by: SmallVec<[u32; 4]>,
     pub fate: Fate,
     /// A `death` event was already emitted for it this tick.
     pub death_emitted: bool,
@@ -65,14 +66,14 @@ impl Unit {
             is_structure: true,
             upgraded: false,
             base_health: health,
-            shields: ShortList::default(),
+            shields: SmallVec::new(),
             health,
             marked_turn: None,
             target_edge: Edge::TopRight,
             buildup: 0.0,
             steps: 0,
             last_axis: Axis::None,
-            shielded_by: ShortList::default(),
+            shielded_by: SmallVec::new(),
             fate: Fate::Active,
             death_emitted: false,
         }
@@ -106,7 +107,7 @@ impl Unit {
     pub fn decay_shields(&mut self) {
         let mut i = 0;
         while i < self.shields.len() {
-            let layer = &mut self.shields.as_mut_slice()[i];
+            let layer = &mut self.shields[i];
             layer.amount -= layer.decay;
             if layer.amount <= 0.0 {
                 self.shields.remove(i);
@@ -131,7 +132,7 @@ impl Unit {
             } else {
                 let mut left = damage;
                 while left > 0.0 && !self.shields.is_empty() {
-                    let oldest = &mut self.shields.as_mut_slice()[0];
+                    let oldest = &mut self.shields[0];
                     if oldest.amount > left {
                         oldest.amount -= left;
                         left = 0.0;
@@ -158,123 +159,4 @@ impl Unit {
 pub struct ShieldLayer {
     pub amount: f32,
     pub decay: f32,
-}
-
-/// A short list of `Copy` items kept inline up to `N` items and on the heap beyond. A unit
-/// has few shield layers and shielding Supports; allocating them per unit was a visible
-/// share of a tick (and of copying the unit list).
-#[derive(Debug)]
-pub struct ShortList<T: Copy + Default, const N: usize> {
-    len: u32,
-    inline: [T; N],
-    /// Holds every item instead of `inline` while there are more than `N`.
-    spilled: Vec<T>,
-}
-
-impl<T: Copy + Default, const N: usize> Default for ShortList<T, N> {
-    fn default() -> Self {
-        ShortList { len: 0, inline: [T::default(); N], spilled: Vec::new() }
-    }
-}
-
-impl<T: Copy + Default, const N: usize> Clone for ShortList<T, N> {
-    fn clone(&self) -> Self {
-        let spilled = if self.len() > N { self.spilled.clone() } else { Vec::new() };
-        ShortList { len: self.len, inline: self.inline, spilled }
-    }
-}
-
-impl<T: Copy + Default + PartialEq, const N: usize> PartialEq for ShortList<T, N> {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
-    }
-}
-
-impl<T: Copy + Default, const N: usize> ShortList<T, N> {
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn as_slice(&self) -> &[T] {
-        if self.len() <= N { &self.inline[..self.len()] } else { &self.spilled }
-    }
-
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        let len = self.len();
-        if len <= N { &mut self.inline[..len] } else { &mut self.spilled }
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, T> {
-        self.as_slice().iter()
-    }
-
-    pub fn contains(&self, item: &T) -> bool
-    where
-        T: PartialEq,
-    {
-        self.as_slice().contains(item)
-    }
-
-    pub fn push(&mut self, item: T) {
-        let len = self.len();
-        if len < N {
-            self.inline[len] = item;
-        } else {
-            if len == N {
-                self.spilled.clear();
-                self.spilled.extend_from_slice(&self.inline);
-            }
-            self.spilled.push(item);
-        }
-        self.len += 1;
-    }
-
-    /// Removes the item at `index`, keeping the order of the others.
-    pub fn remove(&mut self, index: usize) -> T {
-        let len = self.len();
-        let item = self.as_slice()[index];
-        if len <= N {
-            self.inline.copy_within(index + 1..len, index);
-        } else {
-            self.spilled.remove(index);
-            if len - 1 == N {
-                self.inline.copy_from_slice(&self.spilled);
-            }
-        }
-        self.len -= 1;
-        item
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.spilled.clear();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ShortList;
-
-    #[test]
-    fn short_list_behaves_like_a_vec_across_the_spill() {
-        let mut list: ShortList<u32, 2> = ShortList::default();
-        let mut vec = Vec::new();
-        for step in 0..40u32 {
-            if step % 3 == 2 && !vec.is_empty() {
-                let i = (step as usize * 7) % vec.len();
-                assert_eq!(list.remove(i), vec.remove(i));
-            } else {
-                list.push(step);
-                vec.push(step);
-            }
-            assert_eq!(list.as_slice(), vec.as_slice());
-            assert_eq!(list.len(), vec.len());
-        }
-        list.clear();
-        assert!(list.is_empty() && list.as_slice().is_empty());
-    }
 }
