@@ -1,35 +1,23 @@
 //! The Arena tab driven like a user: add two algos by path, set games and jobs, start, wait
 //! for the summary; two replays side by side with their differences highlighted.
 
-use egui::{Key, Modifiers, vec2};
+use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+
+mod common;
+use common::corpus::{algo, replay};
+use common::harness::{LARGE, step_until, studio, type_into};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use terminal_core::arena::{SprtDecision, StopReason};
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::Command;
 use terminal_studio::app::settings::Settings;
 use terminal_studio::app::top_bar::View;
-use terminal_studio::arena::{SprtDecision, StopReason};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn harness() -> Harness<'static, StudioApp> {
-    let app = StudioApp::new(Settings::default(), None);
-    Harness::builder().with_size(vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-/// Replaces the text of the field labelled `label` with `text`.
-fn type_into(h: &mut Harness<'_, StudioApp>, label: &str, text: &str) {
-    h.get_by_label(label).focus();
-    h.run_ok();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label(label).type_text(text);
-    h.run_ok();
-    h.key_press(Key::Escape);
-    h.run_ok();
+    studio(LARGE, None, false)
 }
 
 #[test]
@@ -40,8 +28,8 @@ fn run_a_two_algo_arena_from_the_tab() {
     h.run_ok();
     assert_eq!(h.state().view(), View::Arena);
 
-    for algo in ["py-builder", "py-random"] {
-        let path = root().join("tests/algos").join(algo);
+    for algo_name in ["py-builder", "py-random"] {
+        let path = algo(algo_name);
         type_into(&mut h, "Algo path", &path.display().to_string());
         h.get_by_label("Add").click();
         h.run_ok();
@@ -88,8 +76,8 @@ fn run_a_two_algo_arena_from_the_tab() {
 
 /// Adds the test algos by path, as a user pasting folders.
 fn add_algos(h: &mut Harness<'_, StudioApp>, algos: &[&str]) {
-    for algo in algos {
-        let path = root().join("tests/algos").join(algo);
+    for algo_name in algos {
+        let path = algo(algo_name);
         type_into(h, "Algo path", &path.display().to_string());
         h.get_by_label("Add").click();
         h.run_ok();
@@ -115,16 +103,6 @@ fn pick_baseline(h: &mut Harness<'_, StudioApp>, label: &str) {
 }
 
 /// Steps the UI until `done` holds (panics with the tab's message after `secs`).
-fn step_until(h: &mut Harness<'_, StudioApp>, secs: u64, what: &str, done: impl Fn(&StudioApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done(h.state()) {
-        assert!(Instant::now() < deadline, "{what}: not reached in time ({})", h.state().arena.message);
-        std::thread::sleep(Duration::from_millis(30));
-        h.step();
-    }
-    h.run_ok();
-}
-
 fn arena_harness(out: &std::path::Path) -> Harness<'static, StudioApp> {
     let mut h = harness();
     h.get_by_label("Arena").click();
@@ -285,7 +263,7 @@ fn cancel_stops_a_hanging_match_and_records_nothing() {
 }
 
 fn two_replays() -> (PathBuf, PathBuf) {
-    let dir = root().join("../shared/replays/base-s6");
+    let dir = replay("base-s6");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("../shared/replays/base-s6")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -309,8 +287,8 @@ fn compare_two_replays_side_by_side() {
         h.run_ok();
     }
     let c = h.state().arena.compare.as_ref().expect("comparison open");
-    assert_eq!(c.turn, 5);
-    let n = c.diff_count();
+    assert_eq!(c.model.turn, 5);
+    let n = c.model.diff_count();
     assert!(n > 0, "two different games differ somewhere on turn 5");
     h.get_by_label(&format!("{n} differing tiles"));
 
@@ -320,7 +298,7 @@ fn compare_two_replays_side_by_side() {
     for _ in 0..5 {
         h.get_by_label("Turn >>").click();
         h.run_ok();
-        assert_eq!(h.state().arena.compare.as_ref().expect("comparison").diff_count(), 0);
+        assert_eq!(h.state().arena.compare.as_ref().expect("comparison").model.diff_count(), 0);
     }
     h.get_by_label("0 differing tiles");
     h.get_by_label("Close comparison").click();
@@ -337,7 +315,7 @@ fn snapshot_side_by_side() {
     // on any machine.
     app.arena.jobs_text = "2".into();
     if let Some(c) = app.arena.compare.as_mut() {
-        c.turn = 8;
+        c.model.turn = 8;
     }
     let mut h = Harness::builder()
         .with_size(vec2(1400.0, 800.0))

@@ -4,21 +4,20 @@
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+
+mod common;
+use common::corpus::{layouts, replay};
+use common::harness::{click_at, drag, studio};
 use std::path::PathBuf;
+use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::layout::Kind;
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::{Command, Tool};
-use terminal_studio::app::editor::layout::Kind;
 use terminal_studio::app::settings::Settings;
-use terminal_studio::engine::geometry::{Player, Tile};
-
-fn layouts_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("layouts")
-}
 
 /// An app with default settings and autosave into `autosave` (if given).
 fn harness(autosave: Option<PathBuf>) -> Harness<'static, StudioApp> {
-    let app = StudioApp::new(Settings::default(), autosave);
-    Harness::builder().with_size(vec2(1200.0, 800.0)).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+    studio(vec2(1200.0, 800.0), autosave, false)
 }
 
 /// Where a tile's centre is on screen, as the board was last drawn.
@@ -26,34 +25,16 @@ fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> Pos2 {
     h.state().tile_screen_pos(t).expect("the board has been drawn")
 }
 
-fn press(h: &mut Harness<'_, StudioApp>, pos: Pos2, pressed: bool) {
-    h.event(Event::PointerMoved(pos));
-    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers: Modifiers::NONE });
-    h.run();
-}
-
-/// A left click on a tile: press in one frame, release in the next, as a real mouse does.
+/// A left click on a tile.
 fn click_tile(h: &mut Harness<'_, StudioApp>, t: Tile) {
     let pos = tile_pos(h, t);
-    h.event(Event::PointerMoved(pos));
-    h.run();
-    press(h, pos, true);
-    press(h, pos, false);
+    click_at(h, pos);
 }
 
 /// A left drag from one tile to another.
-fn drag(h: &mut Harness<'_, StudioApp>, from: Tile, to: Tile) {
-    let a = tile_pos(h, from);
-    let b = tile_pos(h, to);
-    h.event(Event::PointerMoved(a));
-    h.run();
-    press(h, a, true);
-    for i in 1..=8 {
-        let p = a + (b - a) * (i as f32 / 8.0);
-        h.event(Event::PointerMoved(p));
-        h.run();
-    }
-    press(h, b, false);
+fn drag_tiles(h: &mut Harness<'_, StudioApp>, from: Tile, to: Tile) {
+    let (a, b) = (tile_pos(h, from), tile_pos(h, to));
+    drag(h, a, b);
 }
 
 fn kind_at(h: &Harness<'_, StudioApp>, t: Tile) -> Option<Kind> {
@@ -94,7 +75,7 @@ fn drag_paints_a_line_as_one_undo_step() {
     h.key_press(Key::Num1);
     h.run();
     assert_eq!(h.state().tool(), Tool::Place(Kind::Wall));
-    drag(&mut h, Tile::new(5, 12), Tile::new(15, 12));
+    drag_tiles(&mut h, Tile::new(5, 12), Tile::new(15, 12));
     for x in 5..=15 {
         assert_eq!(kind_at(&h, Tile::new(x, 12)), Some(Kind::Wall), "x = {x}");
     }
@@ -165,7 +146,7 @@ fn save_then_load_round_trips_and_autosave_keeps_every_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let autosave = dir.path().join("autosave.json");
     let file = dir.path().join("mine.json");
-    std::fs::copy(layouts_dir().join("starter.json"), &file).expect("copy example");
+    std::fs::copy(layouts().join("starter.json"), &file).expect("copy example");
 
     let mut h = harness(Some(autosave.clone()));
     h.state_mut().open(&file);
@@ -178,7 +159,7 @@ fn save_then_load_round_trips_and_autosave_keeps_every_edit() {
     h.run();
     click_tile(&mut h, Tile::new(13, 13));
     assert!(autosave.exists(), "the edit was autosaved");
-    let recovered = terminal_studio::app::editor::files::load_layout(&autosave).expect("autosave loads");
+    let recovered = terminal_core::layout::files::load_layout(&autosave).expect("autosave loads");
     assert_eq!(recovered.len(), before + 1);
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -229,7 +210,7 @@ fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut Settings)) -> Harness
     let mut settings = Settings::default();
     overlays(&mut settings);
     let mut app = StudioApp::new(settings, None);
-    app.open(&layouts_dir().join(file));
+    app.open(&layouts().join(file));
     let mut h = Harness::builder()
         .with_size(vec2(1100.0, 720.0))
         .wgpu()
@@ -270,7 +251,7 @@ fn snapshot_shields_and_hovered_path() {
 fn exports_python_and_png() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut h = harness(None);
-    h.state_mut().open(&layouts_dir().join("funnel.json"));
+    h.state_mut().open(&layouts().join("funnel.json"));
     h.run();
     let py = dir.path().join("funnel.py");
     h.state_mut().apply(Command::ExportPython(py.clone()));
@@ -286,8 +267,7 @@ fn exports_python_and_png() {
 
 #[test]
 fn import_a_turn_of_a_replay_and_undo_it() {
-    let replay = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/replays/base-s6/Eric-xin__run_time_terror_C1Terminal__3-4-2025-18-0-5.replay.gz");
+    let replay = replay("base-s6/Eric-xin__run_time_terror_C1Terminal__3-4-2025-18-0-5.replay.gz");
     if !replay.exists() {
         eprintln!("shared replay not found at {}; skipping", replay.display());
         return;

@@ -2,38 +2,22 @@
 //! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, run a
 //! what-if and read its row. Plus an image snapshot of a busy frame (tests/snapshots/).
 
-use egui::{Key, Modifiers, Pos2, vec2};
+use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+
+mod common;
+use common::corpus::{BUSY, LONG, replay};
+use common::harness::{LARGE, click_at, studio};
 use std::path::PathBuf;
+use terminal_core::engine::geometry::{Edge, Player, Tile, all_tiles};
+use terminal_core::session::whatif::StructureEdit;
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::Command;
-use terminal_studio::app::settings::Settings;
 use terminal_studio::app::top_bar::View;
-use terminal_studio::engine::geometry::{Edge, Player, Tile, all_tiles};
-use terminal_studio::session::whatif::StructureEdit;
-
-/// A replay of `../shared/replays` (path relative to it), or `None` with a note when the
-/// shared folder is not beside the repository.
-fn shared_replay(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/replays").join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("shared replay not found at {}; skipping", p.display());
-        None
-    }
-}
-
-fn replay() -> Option<PathBuf> {
-    shared_replay("live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz")
-}
 
 fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
-    let app = StudioApp::new(Settings::default(), None);
-    let b = Harness::builder().with_size(vec2(1400.0, 900.0));
-    let b = if wgpu { b.wgpu() } else { b };
-    b.build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+    studio(LARGE, None, wgpu)
 }
 
 /// Opens `path` in the debugger and shows `turn`, action frame `frame`.
@@ -61,7 +45,7 @@ fn go_to_busy_frame(h: &mut Harness<'_, StudioApp>, from: i32) {
 
 #[test]
 fn open_step_toggle_inspect_and_what_if() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(false);
     h.run();
     // Open through the command a drop or the recent-files menu sends.
@@ -163,7 +147,7 @@ fn open_step_toggle_inspect_and_what_if() {
 
 #[test]
 fn playback_advances_frames() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(false);
     h.state_mut().apply(Command::OpenReplay(path));
     h.run();
@@ -184,28 +168,13 @@ fn playback_advances_frames() {
 
 #[test]
 fn snapshot_busy_frame() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(true);
     h.state_mut().apply(Command::OpenReplay(path));
     h.run();
     go_to_busy_frame(&mut h, 5);
     h.run();
     h.snapshot("viewer_busy_frame");
-}
-
-/// A primary click at a screen position, as a user does it.
-fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
-    h.event(egui::Event::PointerMoved(pos));
-    h.run();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run();
-    }
 }
 
 fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> Pos2 {
@@ -252,7 +221,7 @@ fn edit_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
 
 #[test]
 fn what_if_edited_on_the_board_runs_and_adds_a_row() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(false);
     open_at(&mut h, path, 5, 7);
     h.get_by_label("Edit what-if on the board").click();
@@ -302,11 +271,7 @@ fn editor_layout_simulated_in_the_debugger() {
     let mut h = harness(false);
     h.run();
     // A turret for player 2 in the editor, in the path of player 1's scouts.
-    h.state_mut().editor.layout.place(
-        Player::Two,
-        Tile::new(13, 15),
-        terminal_studio::app::editor::layout::Kind::Turret,
-    );
+    h.state_mut().editor.layout.place(Player::Two, Tile::new(13, 15), terminal_core::layout::Kind::Turret);
     h.get_by_label("Simulate in debugger").click();
     h.run();
     assert_eq!(h.state().view(), View::Debugger);
@@ -344,7 +309,7 @@ fn editor_layout_simulated_in_the_debugger() {
 
 #[test]
 fn snapshot_what_if_on_the_board() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(true);
     open_at(&mut h, path, 6, 0);
     h.get_by_label("Edit what-if on the board").click();
@@ -355,7 +320,7 @@ fn snapshot_what_if_on_the_board() {
 
 #[test]
 fn history_of_a_100_turn_replay_stays_small() {
-    let Some(p) = shared_replay("live-2022/Acceleraizer__c1terminal-algo__99.replay.gz") else { return };
+    let p = replay(LONG);
     let mut h = harness(false);
     h.state_mut().apply(Command::OpenReplay(p));
     h.run();
@@ -391,7 +356,7 @@ fn two_tries(h: &mut Harness<'_, StudioApp>, path: PathBuf) -> (Tile, Tile) {
 
 #[test]
 fn snapshot_watched_try_and_tries_side_by_side() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(true);
     two_tries(&mut h, path);
     h.state_mut().viewer.watch_try(1);
@@ -404,7 +369,7 @@ fn snapshot_watched_try_and_tries_side_by_side() {
     h.state_mut().viewer.compare_tries(0, 1);
     h.run();
     if let Some(c) = h.state_mut().viewer.compare.as_mut() {
-        c.frame = 6;
+        c.model.frame = 6;
     }
     h.run();
     h.snapshot("viewer_tries_side_by_side");
@@ -412,7 +377,7 @@ fn snapshot_watched_try_and_tries_side_by_side() {
 
 #[test]
 fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
-    let Some(path) = replay() else { return };
+    let path = replay(BUSY);
     let mut h = harness(false);
     let (inner, edge) = two_tries(&mut h, path);
     assert!(!shows_turret_at(&h, inner), "the replay has no turret there");
@@ -480,12 +445,12 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
     h.get_by_label("Compare side by side").click();
     h.run();
     let c = h.state().viewer.compare.as_ref().expect("comparison open");
-    assert_eq!(c.turn, 5);
-    assert!(c.differing_tiles().contains(&inner), "{:?}", c.differing_tiles());
+    assert_eq!(c.model.turn, 5);
+    assert!(c.model.differing_tiles().contains(&inner), "{:?}", c.model.differing_tiles());
     assert!(h.query_by_label_contains("B: What-if try 2").is_some());
     h.get_by_label("Frame >").click();
     h.run();
-    assert!(h.state().viewer.compare.as_ref().unwrap().diff_count() > 0);
+    assert!(h.state().viewer.compare.as_ref().unwrap().model.diff_count() > 0);
     h.get_by_label("Close comparison").click();
     h.run();
     assert!(h.state().viewer.compare.is_none());
@@ -494,9 +459,9 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
     h.get_by_label("Compare side by side").click();
     h.run();
     let c = h.state_mut().viewer.compare.as_mut().expect("comparison open");
-    for _ in 0..=c.max_frame() {
-        assert_eq!(c.diff_count(), 0, "frame {}", c.frame);
-        c.step_frame(true);
+    for _ in 0..=c.model.max_frame() {
+        assert_eq!(c.model.diff_count(), 0, "frame {}", c.model.frame);
+        c.model.step_frame(true);
     }
 }
 
@@ -504,7 +469,7 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
 /// what they are instead of calling them units.
 #[test]
 fn event_log_names_removals_and_upgrades() {
-    let Some(path) = shared_replay("live-2022/Acceleraizer__c1terminal-algo__2075.replay.gz") else { return };
+    let path = replay("live-2022/Acceleraizer__c1terminal-algo__2075.replay.gz");
     let mut h = harness(false);
     h.run();
     // Turn 15's first action frame holds both kinds (P1 upgrades, P2 marks for removal).

@@ -1,15 +1,14 @@
 //! `terminal-studio show` against real replays: characters at known tiles.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use terminal_studio::engine::config::{TURRET, WALL};
-use terminal_studio::engine::{Player, Tile};
-use terminal_studio::replay::read_replay;
-use terminal_studio::session::board_text::tile_cells;
+use terminal_core::engine::config::{TURRET, WALL};
+use terminal_core::engine::{Player, Tile};
+use terminal_core::replay::read_replay;
+use terminal_core::session::board_text::tile_cells;
 
-fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/replays").join(rel)
-}
+mod common;
+use common::corpus::replay as corpus;
 
 const REPLAY: &str = "live-2022/Acceleraizer__c1terminal-algo__99.replay.gz";
 

@@ -3,9 +3,9 @@
 //! between the layers, using [`BoardGeometry`] to map tiles to screen rectangles.
 
 use super::icons::{Icon, IconTextures};
-use crate::engine::geometry::{BOARD_SIZE, Edge, HALF, Player, Tile, all_tiles};
 use egui::{Color32, Painter, PointerButton, Pos2, Rect, Response, Sense, Stroke, Ui, Vec2, pos2, vec2};
 use serde::{Deserialize, Serialize};
+use terminal_core::engine::geometry::{BOARD_SIZE, Edge, HALF, Player, Tile, all_tiles};
 
 /// Zoom and pan of the board, persisted with the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,10 +1,10 @@
 //! Everything the UI can ask for. Panels return commands; the app applies them after the
 //! frame's UI is built, so no panel mutates state another panel is still reading.
 
-use super::editor::layout::Kind;
 use super::settings::Theme;
-use crate::engine::geometry::{Player, Tile};
 use std::path::PathBuf;
+use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::layout::Kind;
 
 /// The editor's current tool (what a left click on the board does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Unit icons: PNGs rendered by `build.rs` into OUT_DIR and embedded in the binary.
 
-use super::editor::layout::Kind;
+use terminal_core::layout::Kind;
 
 /// One embedded icon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod board;
 pub mod command;
+pub mod compare_view;
 pub mod editor;
 pub mod icons;
 pub mod settings;
@@ -12,17 +13,17 @@ pub mod status_bar;
 pub mod top_bar;
 pub mod viewer;
 
-use crate::engine::geometry::Tile;
 use command::{Command, Edit, Tool};
 use editor::Editor;
 use editor::canvas::Stroke;
-use editor::layout::EditOutcome;
 use egui::{Pos2, Ui};
 use settings::{Settings, Theme};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
+use terminal_core::engine::geometry::Tile;
+use terminal_core::layout::EditOutcome;
 
 /// Runtime resources: never persisted.
 struct Runtime {
@@ -55,10 +56,11 @@ pub struct StudioApp {
 impl StudioApp {
     /// A fresh app with these settings; `autosave` is where edits are autosaved (None: off).
     pub fn new(settings: Settings, autosave: Option<PathBuf>) -> StudioApp {
-        let (config, message) = match crate::engine::presets::load_config(&settings.ruleset) {
+        let (config, message) = match terminal_core::engine::presets::load_config(&settings.ruleset) {
             Ok(c) => (c, String::new()),
             Err(e) => (
-                crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET).unwrap_or_else(fallback_config),
+                terminal_core::engine::presets::preset(terminal_core::engine::presets::DEFAULT_PRESET)
+                    .unwrap_or_else(fallback_config),
                 format!("ruleset: {e}"),
             ),
         };
@@ -87,7 +89,7 @@ impl StudioApp {
         if !path.exists() {
             return;
         }
-        match editor::files::load_layout(&path) {
+        match terminal_core::layout::files::load_layout(&path) {
             Ok(l) if !l.is_empty() => {
                 self.editor.set_layout(l, None);
                 self.editor.dirty = true;
@@ -208,10 +210,18 @@ impl StudioApp {
                 }
             }
             Command::Undo => {
-                self.rt.message = if self.editor.undo() { "Undone".into() } else { "Nothing to undo".into() };
+                self.rt.message = match self.editor.undo() {
+                    Ok(true) => "Undone".into(),
+                    Ok(false) => "Nothing to undo".into(),
+                    Err(e) => format!("Undone, but the autosave failed: {e}"),
+                };
             }
             Command::Redo => {
-                self.rt.message = if self.editor.redo() { "Redone".into() } else { "Nothing to redo".into() };
+                self.rt.message = match self.editor.redo() {
+                    Ok(true) => "Redone".into(),
+                    Ok(false) => "Nothing to redo".into(),
+                    Err(e) => format!("Redone, but the autosave failed: {e}"),
+                };
             }
             Command::Rename(name) => {
                 if name != self.editor.layout.name {
@@ -223,7 +233,7 @@ impl StudioApp {
             Command::SetPlayer(p) => self.editor.player = p,
             Command::SwitchPlayer => self.editor.player = self.editor.player.opponent(),
             Command::New => {
-                self.editor.set_layout(editor::layout::Layout::default(), None);
+                self.editor.set_layout(terminal_core::layout::Layout::default(), None);
                 self.rt.message = "New layout".into();
             }
             Command::OpenDialog => {
@@ -255,7 +265,7 @@ impl StudioApp {
                         p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 }
                 self.editor.layout.config = Some(self.settings.ruleset.clone());
-                match editor::files::save_layout(&p, &self.editor.layout) {
+                match terminal_core::layout::files::save_layout(&p, &self.editor.layout) {
                     Ok(()) => {
                         self.settings.remember(&p);
                         self.rt.message = format!("Saved {}", display_name(&p));
@@ -274,7 +284,7 @@ impl StudioApp {
             }
             Command::ExportPython(p) => {
                 let text = self.editor.layout.to_python(self.editor.player);
-                self.rt.message = match editor::files::write_atomic(&p, text.as_bytes()) {
+                self.rt.message = match terminal_core::files::write_atomic(&p, text.as_bytes()) {
                     Ok(()) => format!("Exported player {}'s layout to {}", self.editor.player.number(), p.display()),
                     Err(e) => format!("Export failed: {e}"),
                 };
@@ -307,7 +317,8 @@ impl StudioApp {
                     paths: self.settings.overlays.all_paths,
                 };
                 let img = editor::export_png::render(&self.editor.layout, &self.editor.analysis, options);
-                let result = editor::export_png::encode(&img).and_then(|bytes| editor::files::write_atomic(&p, &bytes));
+                let result = editor::export_png::encode(&img)
+                    .and_then(|bytes| terminal_core::files::write_atomic(&p, &bytes).map_err(|e| e.to_string()));
                 self.rt.message = match result {
                     Ok(()) => format!("Exported {}", p.display()),
                     Err(e) => format!("PNG export failed: {e}"),
@@ -318,7 +329,7 @@ impl StudioApp {
                     self.apply(Command::ImportReplay(p));
                 }
             }
-            Command::ImportReplay(p) => match editor::files::ReplayImport::open(&p) {
+            Command::ImportReplay(p) => match terminal_core::layout::files::ReplayImport::open(&p) {
                 Ok(i) => self.editor.import = Some(i),
                 Err(e) => self.rt.message = format!("Import failed: {e}"),
             },
@@ -332,10 +343,10 @@ impl StudioApp {
                         if let Some(c) = replay_config
                             && c != self.editor.config
                         {
-                            let slug = crate::engine::presets::PRESETS
+                            let slug = terminal_core::engine::presets::PRESETS
                                 .iter()
                                 .map(|(slug, _, _)| *slug)
-                                .find(|slug| crate::engine::presets::preset(slug).is_some_and(|p| p == c));
+                                .find(|slug| terminal_core::engine::presets::preset(slug).is_some_and(|p| p == c));
                             match slug {
                                 Some(slug) => {
                                     self.editor.set_config(c);
@@ -353,14 +364,16 @@ impl StudioApp {
                         self.editor.layout = l;
                         self.editor.dirty = true;
                         self.editor.refresh();
-                        let _ = self.editor.end();
+                        if let Err(e) = self.editor.end() {
+                            self.rt.message.push_str(&format!("; the autosave failed: {e}"));
+                        }
                         self.editor.import = None;
                     }
                     None => self.rt.message = "That turn is not in the replay".into(),
                 }
             }
             Command::CloseImport => self.editor.import = None,
-            Command::SetRuleset(spec) => match crate::engine::presets::load_config(&spec) {
+            Command::SetRuleset(spec) => match terminal_core::engine::presets::load_config(&spec) {
                 Ok(c) => {
                     self.editor.set_config(c);
                     self.rt.message = format!("Ruleset: {spec}");
@@ -410,11 +423,11 @@ impl StudioApp {
             self.apply(Command::ImportReplay(path.to_path_buf()));
             return;
         }
-        match editor::files::load_layout(path) {
+        match terminal_core::layout::files::load_layout(path) {
             Ok(l) => {
                 if let Some(spec) = l.config.clone()
                     && spec != self.settings.ruleset
-                    && let Ok(c) = crate::engine::presets::load_config(&spec)
+                    && let Ok(c) = terminal_core::engine::presets::load_config(&spec)
                 {
                     self.editor.set_config(c);
                     self.settings.ruleset = spec;
@@ -453,11 +466,11 @@ pub fn is_replay(path: &Path) -> bool {
     name.ends_with(".replay") || name.ends_with(".replay.gz")
 }
 
-fn fallback_config() -> crate::engine::Config {
+fn fallback_config() -> terminal_core::engine::Config {
     // Every preset parses (tested); this is only reached if the binary's assets were broken.
-    crate::engine::presets::PRESETS
+    terminal_core::engine::presets::PRESETS
         .iter()
-        .find_map(|(_, _, t)| crate::engine::Config::from_json_str(t).ok())
+        .find_map(|(_, _, t)| terminal_core::engine::Config::from_json_str(t).ok())
         .expect("the rulesets embedded in the binary parse (unit-tested in engine::presets)")
 }
 
@@ -495,7 +508,10 @@ impl eframe::App for StudioApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::KEY, &self.settings);
-        let _ = self.editor.autosave();
+        // Called at exit too, when no window is left to show a message in.
+        if let Err(e) = self.editor.autosave() {
+            eprintln!("terminal-studio: the layout's autosave failed: {e}");
+        }
     }
 }
 
@@ -549,7 +565,7 @@ fn open_window(renderer: eframe::Renderer, file: Option<PathBuf>, started: Rc<Ce
         ..Default::default()
     };
     eframe::run_native(
-        "terminal-studio",
+        editor::files::APP_ID,
         options,
         Box::new(move |cc| {
             started.set(true);

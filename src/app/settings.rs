@@ -68,7 +68,7 @@ impl Default for Settings {
         Settings {
             theme: Theme::Dark,
             recent_files: Vec::new(),
-            ruleset: crate::engine::presets::DEFAULT_PRESET.to_string(),
+            ruleset: terminal_core::engine::presets::DEFAULT_PRESET.to_string(),
             overlays: Overlays::default(),
             board_view: BoardView::default(),
         }

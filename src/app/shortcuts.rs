@@ -1,8 +1,8 @@
 //! Keyboard shortcuts: one table, read each frame and shown in the help window.
 
 use super::command::{Command, Edit, Tool};
-use super::editor::layout::Kind;
 use egui::{Key, KeyboardShortcut, Modifiers};
+use terminal_core::layout::Kind;
 
 /// `(keys, what they do)` for the help window.
 pub const HELP: &[(&str, &str)] = &[

@@ -1,8 +1,8 @@
 //! The status bar: tile under the cursor, tool and player, short tallies, the last message.
 
 use super::editor::Editor;
-use crate::engine::geometry::{Player, Tile};
 use egui::Ui;
+use terminal_core::engine::geometry::{Player, Tile};
 
 pub fn show(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>, message: &str) {
     ui.horizontal(|ui| {

@@ -1,22 +1,24 @@
 //! `terminal-studio arena`: run an arena (progress bars, summary table), write it as a
 //! plan (`--plan`), or merge result files (`--merge`).
 
+use super::error::CliError;
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
-use crate::arena::jobfile::{PlanOptions, plan_lines};
-use crate::arena::merge::merge;
-use crate::arena::report::{outcome_text, table, write_csv};
-use crate::arena::{
-    ArenaEvent, ArenaSpec, Entrant, Format, Plan, SprtParams, StopReason, algo_label, default_jobs, start_arena,
-    summarize,
-};
-use crate::engine::presets::{DEFAULT_PRESET, load_config};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use terminal_core::arena::jobfile::{PlanOptions, plan_lines};
+use terminal_core::arena::merge::merge;
+use terminal_core::arena::report::{outcome_text, table, write_csv};
+use terminal_core::arena::{
+    ArenaEvent, ArenaSpec, Entrant, Format, Plan, SprtParams, StopReason, algo_label, default_jobs, start_arena,
+    summarize,
+};
+use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
+use terminal_core::files::write_atomic;
 
 pub struct ArenaArgs {
     pub algos: Vec<PathBuf>,
@@ -56,7 +58,7 @@ fn absolute(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()))
 }
 
-fn build_plan(args: &ArenaArgs) -> Result<Plan, String> {
+fn build_plan(args: &ArenaArgs) -> Result<Plan, CliError> {
     let mut paths: Vec<PathBuf> = args.algos.clone();
     let format = match &args.vs {
         Some(b) => {
@@ -67,24 +69,24 @@ fn build_plan(args: &ArenaArgs) -> Result<Plan, String> {
     };
     let mut entrants = Vec::new();
     for p in paths {
-        crate::runner::locate(&p)?;
+        terminal_core::runner::locate(&p)?;
         let path = absolute(&p);
         entrants.push(Entrant { label: algo_label(&path), path });
     }
-    Plan::new(entrants, format, args.games, args.seed)
+    Ok(Plan::new(entrants, format, args.games, args.seed)?)
 }
 
 fn out_dir(args: &ArenaArgs) -> PathBuf {
     args.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT))
 }
 
-fn run_plan(args: &ArenaArgs) -> Result<ExitCode, String> {
+fn run_plan(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     let plan = build_plan(args)?;
     let out = absolute(&out_dir(args));
     for sub in ["matches", "results"] {
-        std::fs::create_dir_all(out.join(sub)).map_err(|e| format!("{}: {e}", out.join(sub).display()))?;
+        std::fs::create_dir_all(out.join(sub)).map_err(CliError::io(out.join(sub)))?;
     }
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find our own executable: {e}"))?;
+    let exe = std::env::current_exe().map_err(CliError::io("(this program's own executable)"))?;
     let opts = PlanOptions {
         config: args.config.as_deref().map(|c| {
             if Path::new(c).exists() { absolute(Path::new(c)).to_string_lossy().into_owned() } else { c.to_string() }
@@ -97,7 +99,7 @@ fn run_plan(args: &ArenaArgs) -> Result<ExitCode, String> {
     let mut text = lines.join("\n");
     text.push('\n');
     let path = out.join("plan.txt");
-    crate::arena::files::write_atomic(&path, text.as_bytes())?;
+    write_atomic(&path, text.as_bytes()).map_err(CliError::io(&path))?;
     print!("{text}");
     eprintln!(
         "plan: {} games ({} pairings x {}) written to {}; results go to {}/results/, merge with `terminal-studio arena --merge {}`",
@@ -111,9 +113,9 @@ fn run_plan(args: &ArenaArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
+fn run_merge(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     if args.algos.is_empty() {
-        return Err("--merge needs result files or folders".into());
+        return Err(CliError::Usage("--merge needs result files or folders"));
     }
     let m = merge(&args.algos)?;
     for (p, l) in &m.bad_lines {
@@ -140,7 +142,8 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
             text.push_str(&r.to_line()?);
             text.push('\n');
         }
-        crate::arena::files::write_atomic(&out.join("merged.jsonl"), text.as_bytes())?;
+        let merged = out.join("merged.jsonl");
+        write_atomic(&merged, text.as_bytes()).map_err(CliError::io(&merged))?;
         let csv = write_csv(out, &s)?;
         out!(
             "written: {}, {}",
@@ -151,7 +154,7 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_arena(args: &ArenaArgs) -> Result<ExitCode, String> {
+fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     let plan = build_plan(args)?;
     let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
     let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));

@@ -1,9 +1,9 @@
 //! `terminal-studio bench`: turns/s and frames/s re-simulating a replay's turns.
 
-use crate::replay::read_replay;
-use crate::verify::bench::{prepare_turns, simulate_turns};
 use std::path::Path;
 use std::process::ExitCode;
+use terminal_core::replay::read_replay;
+use terminal_core::verify::bench::{prepare_turns, simulate_turns};
 
 pub fn run(path: &Path, seconds: f64, rounds_wanted: Option<u64>) -> ExitCode {
     let replay = match read_replay(path) {

@@ -1,12 +1,12 @@
 //! `terminal-studio bench-paths`: the editor's per-edit cost of recomputing all 56 edge paths.
 
-use crate::app::editor::analysis::{Analysis, edge_paths};
-use crate::app::editor::files::load_layout;
-use crate::app::editor::layout::Layout;
-use crate::engine::presets::{DEFAULT_PRESET, preset};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use terminal_core::engine::presets::{DEFAULT_PRESET, preset};
+use terminal_core::layout::Layout;
+use terminal_core::layout::analysis::{Analysis, edge_paths};
+use terminal_core::layout::files::load_layout;
 
 pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
     let layout = match layout {

@@ -1,7 +1,7 @@
 //! The per-turn time-limit overrides shared by `match` and `arena` (which passes them on
 //! to every match, and writes them into `--plan` lines).
 
-use crate::runner::MatchSpec;
+use terminal_core::runner::MatchSpec;
 
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct TimeLimitArgs {

@@ -2,13 +2,13 @@
 
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
-use crate::arena::files::append_record;
-use crate::arena::{MatchRecord, RecordHead, algo_label};
-use crate::engine::presets::{DEFAULT_PRESET, load_config};
-use crate::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use terminal_core::arena::files::append_record;
+use terminal_core::arena::{MatchRecord, RecordHead, algo_label};
+use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
+use terminal_core::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
 
 pub struct MatchArgs {
     pub algo1: PathBuf,

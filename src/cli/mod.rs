@@ -16,6 +16,7 @@ macro_rules! out {
 mod arena_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
+mod error;
 mod limits;
 mod match_cmd;
 mod show_cmd;

@@ -1,10 +1,10 @@
 //! `terminal-studio show FILE --turn N [--frame K]`: a frame of a replay as text.
 
-use crate::replay::read_replay;
-use crate::session::board_text::render_frame;
-use crate::session::history::History;
 use std::path::Path;
 use std::process::ExitCode;
+use terminal_core::replay::read_replay;
+use terminal_core::session::board_text::render_frame;
+use terminal_core::session::history::History;
 
 pub fn run(path: &Path, turn: i32, frame: usize) -> ExitCode {
     let replay = match read_replay(path) {

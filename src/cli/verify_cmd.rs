@@ -1,9 +1,9 @@
 //! `terminal-studio verify`: fidelity on real replays.
 
-use crate::verify::{ReplayReport, Status, collect_replays, verify_file};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use terminal_core::verify::{ReplayReport, Status, collect_replays, verify_file};
 
 /// Verifies files on `jobs` threads, keeping the input order in the output.
 pub fn verify_all(files: &[PathBuf], jobs: usize, mut each: impl FnMut(&ReplayReport)) -> Vec<ReplayReport> {

@@ -1,23 +1,24 @@
 //! The Arena tab: pick algos, games, jobs, ruleset and output folder; run an arena on its own
-//! threads (`crate::arena::start_arena`) while the UI polls its events every frame; live
+//! threads (`terminal_core::arena::start_arena`) while the UI polls its events every frame; live
 //! results table, win-rate plot with Wilson whiskers, progress with ETA, finished matches
-//! (click: open the replay), and two matches side by side ([`compare`]).
-
-pub mod compare;
+//! (click: open the replay), and two matches side by side ([`crate::app::compare_view`]).
 
 use super::command::Command;
+use super::compare_view::CompareView;
 use super::icons::IconTextures;
-use crate::arena::files::{ReadRecords, read_records};
-use crate::arena::{
-    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, SprtParams, StopReason,
-    Summary, algo_label, default_jobs, summarize,
-};
-use crate::engine::config::TimingRules;
-use crate::engine::presets::{PRESETS, load_config};
 use egui::{Color32, Ui};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use terminal_core::arena::files::{ReadRecords, read_records};
+use terminal_core::arena::{
+    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, SprtParams, StopReason,
+    Summary, algo_label, default_jobs, summarize,
+};
+use terminal_core::engine::config::TimingRules;
+use terminal_core::engine::presets::{PRESETS, load_config};
+use terminal_core::replay::ReplayError;
+use terminal_core::side_by_side::SideBySide;
 
 /// What the arena panels ask for; applied after the panels are drawn.
 #[must_use]
@@ -87,7 +88,7 @@ pub struct ArenaTab {
     pub log: Vec<String>,
     pub message: String,
     selected: Vec<usize>,
-    pub compare: Option<compare::Compare>,
+    pub compare: Option<CompareView>,
 }
 
 impl ArenaTab {
@@ -267,7 +268,7 @@ impl ArenaTab {
             match SprtParams::parse(&self.sprt_text) {
                 Ok(p) => Some(p),
                 Err(e) => {
-                    self.message = e.replacen("--sprt", "SPRT", 1);
+                    self.message = format!("SPRT: {e}");
                     return;
                 }
             }
@@ -303,7 +304,7 @@ impl ArenaTab {
             self.message = format!("Resume: {e}");
             return;
         }
-        match crate::arena::start_arena(spec) {
+        match terminal_core::arena::start_arena(spec) {
             Ok(handle) => {
                 self.records = earlier.records;
                 self.summary = (!self.records.is_empty()).then(|| summarize(&self.records, &order));
@@ -406,8 +407,8 @@ impl ArenaTab {
     }
 
     /// Opens two replays side by side.
-    pub fn open_compare(&mut self, a: &Path, b: &Path) -> Result<(), String> {
-        self.compare = Some(compare::Compare::open(a, b)?);
+    pub fn open_compare(&mut self, a: &Path, b: &Path) -> Result<(), ReplayError> {
+        self.compare = Some(CompareView::new(SideBySide::open(a, b)?));
         Ok(())
     }
 
@@ -782,9 +783,9 @@ fn fmt_duration(d: Duration) -> String {
     if s >= 3600 { format!("{}h{:02}m", s / 3600, (s / 60) % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
 }
 
-/// `<data dir>/terminal-studio/arena`.
+/// `<the studio's data folder>/arena`.
 pub fn arena_data_dir() -> PathBuf {
-    super::editor::files::autosave_path().parent().map(|p| p.join("arena")).unwrap_or_else(std::env::temp_dir)
+    super::editor::files::data_dir().join("arena")
 }
 
 /// A new, unique output folder for one run.

@@ -2,13 +2,13 @@
 //! to paint a line of tiles as one undo step).
 
 use super::Editor;
-use super::analysis::PathEnd;
 use crate::app::board::{self, BoardFrame, BoardGeometry, BoardUnit, BoardView, Palette};
 use crate::app::command::{Command, Edit, Tool};
 use crate::app::icons::{Icon, IconTextures};
 use crate::app::settings::Overlays;
-use crate::engine::geometry::{Edge, Player, Tile, all_tiles};
 use egui::{Color32, Stroke as PenStroke, Ui};
+use terminal_core::engine::geometry::{Edge, Player, Tile, all_tiles};
+use terminal_core::layout::analysis::PathEnd;
 
 /// A drag in progress.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,7 +165,7 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
     let a = &editor.analysis;
     let width = (frame.geometry.tile * 0.12).clamp(1.5, 4.0);
     let hovered_edge = frame.hovered.filter(|t| Edge::ALL.iter().any(|e| e.contains(*t)));
-    let mut shown: Vec<&super::analysis::EdgePath> = Vec::new();
+    let mut shown: Vec<&terminal_core::layout::analysis::EdgePath> = Vec::new();
     if overlays.all_paths {
         shown.extend(a.paths.iter());
     }

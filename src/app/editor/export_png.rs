@@ -1,11 +1,11 @@
 //! Export the board as a PNG image, rendered here with the `image` crate (no GPU, no window).
 
-use super::analysis::{Analysis, PathEnd};
-use super::layout::Layout;
 use crate::app::board::Palette;
 use crate::app::icons::Icon;
-use crate::engine::geometry::{BOARD_SIZE, Edge, Tile, all_tiles};
 use image::{Rgba, RgbaImage, imageops};
+use terminal_core::engine::geometry::{BOARD_SIZE, Edge, Tile, all_tiles};
+use terminal_core::layout::Layout;
+use terminal_core::layout::analysis::{Analysis, PathEnd};
 
 /// Pixels per tile in the exported image.
 pub const TILE_PX: u32 = 24;
@@ -143,10 +143,10 @@ pub fn encode(img: &RgbaImage) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::Kind;
     use super::*;
-    use crate::engine::geometry::Player;
-    use crate::engine::presets::preset;
+    use terminal_core::engine::geometry::Player;
+    use terminal_core::engine::presets::preset;
+    use terminal_core::layout::Kind;
 
     #[test]
     fn renders_and_encodes() {

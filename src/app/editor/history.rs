@@ -3,7 +3,7 @@
 //! A drag that paints many tiles is one step: `begin` before the first tile, `commit` after
 //! the last; `commit` records nothing if the layout did not change.
 
-use super::layout::Layout;
+use terminal_core::layout::Layout;
 
 /// Most undo steps kept.
 const LIMIT: usize = 500;
@@ -82,9 +82,9 @@ impl History {
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::Kind;
     use super::*;
-    use crate::engine::geometry::{Player, Tile};
+    use terminal_core::engine::geometry::{Player, Tile};
+    use terminal_core::layout::Kind;
 
     #[test]
     fn undo_redo_steps() {

@@ -2,21 +2,20 @@
 //! the panels that show them. UI code returns [`Command`]s; [`Editor::apply_edit`] and friends
 //! change the state.
 
-pub mod analysis;
 pub mod canvas;
 pub mod export_png;
 pub mod files;
 pub mod history;
-pub mod layout;
 pub mod panels;
 
 use super::command::{Edit, Tool};
-use crate::engine::config::Config;
-use crate::engine::geometry::Player;
-use analysis::Analysis;
 use history::History;
-use layout::{EditOutcome, Kind, Layout};
 use std::path::PathBuf;
+use terminal_core::engine::config::Config;
+use terminal_core::engine::geometry::Player;
+use terminal_core::layout::analysis::Analysis;
+use terminal_core::layout::files::{LayoutFileError, ReplayImport};
+use terminal_core::layout::{EditOutcome, Kind, Layout};
 
 /// The editor's runtime state.
 pub struct Editor {
@@ -32,7 +31,7 @@ pub struct Editor {
     /// Recomputed whenever the layout or the config changes.
     pub analysis: Analysis,
     /// An open replay-import dialog.
-    pub import: Option<files::ReplayImport>,
+    pub import: Option<ReplayImport>,
     /// Where the autosave goes (None: autosave off, as in some tests).
     pub autosave_path: Option<PathBuf>,
 }
@@ -100,34 +99,36 @@ impl Editor {
     }
 
     /// Ends an edit; autosaves if it changed anything. Returns an autosave error, if any.
-    pub fn end(&mut self) -> Result<(), String> {
+    pub fn end(&mut self) -> Result<(), LayoutFileError> {
         if self.history.commit(&self.layout) {
             return self.autosave();
         }
         Ok(())
     }
 
-    pub fn undo(&mut self) -> bool {
+    /// Undoes one step; `Ok(false)` when there is nothing to undo. An error is the autosave's
+    /// (the undo itself is done).
+    pub fn undo(&mut self) -> Result<bool, LayoutFileError> {
         let done = self.history.undo(&mut self.layout);
-        if done {
-            self.dirty = true;
-            self.refresh();
-            let _ = self.autosave();
-        }
-        done
+        self.after_history_step(done)
     }
 
-    pub fn redo(&mut self) -> bool {
+    /// Redoes one step, as [`Editor::undo`].
+    pub fn redo(&mut self) -> Result<bool, LayoutFileError> {
         let done = self.history.redo(&mut self.layout);
+        self.after_history_step(done)
+    }
+
+    fn after_history_step(&mut self, done: bool) -> Result<bool, LayoutFileError> {
         if done {
             self.dirty = true;
             self.refresh();
-            let _ = self.autosave();
+            self.autosave()?;
         }
-        done
+        Ok(done)
     }
 
-    pub fn autosave(&self) -> Result<(), String> {
+    pub fn autosave(&self) -> Result<(), LayoutFileError> {
         match &self.autosave_path {
             Some(p) => files::autosave(p, &self.layout),
             None => Ok(()),

@@ -2,12 +2,12 @@
 //! and the hovered tile (right); the replay-import window.
 
 use super::Editor;
-use super::layout::Kind;
 use crate::app::command::{Command, Edit, Tool};
 use crate::app::settings::Overlays;
-use crate::engine::geometry::{Edge, Player, Tile};
-use crate::engine::presets::PRESETS;
 use egui::{RichText, Ui};
+use terminal_core::engine::geometry::{Edge, Player, Tile};
+use terminal_core::engine::presets::PRESETS;
+use terminal_core::layout::Kind;
 
 fn stroke_of(edit: Edit) -> [Command; 3] {
     [Command::BeginStroke, Command::Edit(edit), Command::EndStroke]
@@ -180,8 +180,8 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
             Some(p) => {
                 let end = p.tiles.last().copied().unwrap_or(t);
                 let how = match p.end {
-                    super::analysis::PathEnd::Breach => "breaches",
-                    super::analysis::PathEnd::SelfDestruct => "self-destructs",
+                    terminal_core::layout::analysis::PathEnd::Breach => "breaches",
+                    terminal_core::layout::analysis::PathEnd::SelfDestruct => "self-destructs",
                 };
                 ui.label(format!("Path: {} steps, {how} at [{}, {}]", p.tiles.len().saturating_sub(1), end.x, end.y));
             }

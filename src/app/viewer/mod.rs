@@ -1,26 +1,26 @@
 //! The Replays and Debugger views: a replay on the board frame by frame (timeline, playback,
 //! keyboard), the debugger overlays (paths, moved-from tiles, attacks, shields, fading
 //! markers), the unit inspector, the frame's event log, plots over turns, the algos' logs and
-//! what-if tries. The simulation runs in `crate::session` (a worker thread, or inline in tests).
+//! what-if tries. The simulation runs in `terminal_core::session` (a worker thread, or inline in tests).
 
 pub mod panels;
 pub mod whatif_board;
 
 use super::board::{self, BoardUnit, BoardView, Palette};
-use super::editor::layout::Kind;
 use super::icons::{Icon, IconTextures};
-use crate::engine::Player;
-use crate::engine::config::{REMOVE, UPGRADE};
-use crate::engine::geometry::Tile;
-use crate::session::companions::{self, Companions};
-use crate::session::debug::{Marker, PathEnd};
-use crate::session::summary::ReplaySummary;
-use crate::session::whatif::WhatIfTry;
-use crate::session::{Event, FrameView, Request, Session, SessionHandle};
 use egui::{Color32, Key, Modifiers, Stroke, Ui, vec2};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use terminal_core::engine::Player;
+use terminal_core::engine::config::{REMOVE, UPGRADE};
+use terminal_core::engine::geometry::Tile;
+use terminal_core::layout::Kind;
+use terminal_core::session::companions::{self, Companions};
+use terminal_core::session::debug::{Marker, PathEnd};
+use terminal_core::session::summary::ReplaySummary;
+use terminal_core::session::whatif::WhatIfTry;
+use terminal_core::session::{Event, FrameView, Request, Session, SessionHandle};
 
 /// Playback speeds offered.
 pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
@@ -119,7 +119,7 @@ pub struct Viewer {
     /// The two tries picked for "Compare side by side" (indices in `tries`).
     pub compare_pick: [usize; 2],
     /// Two tries side by side (shown instead of the board while open).
-    pub compare: Option<crate::app::arena::compare::Compare>,
+    pub compare: Option<crate::app::compare_view::CompareView>,
     /// The what-if being edited on the board (the board shows it instead of the frame).
     pub board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
@@ -325,9 +325,9 @@ impl Viewer {
                 self.compare_pick[1] = self.tries.len() - 1;
             }
             Event::Progress { .. } => {}
-            Event::Error { message } => {
+            Event::Error(e) => {
                 self.pending_steps = 0;
-                self.message = format!("Error: {message}");
+                self.message = format!("Error: {e}");
             }
         }
     }
@@ -402,7 +402,10 @@ impl Viewer {
             self.message = "pick two tries to compare".into();
             return;
         };
-        let compare = crate::app::arena::compare::Compare::from_tries((ta, self.try_title(a)), (tb, self.try_title(b)));
+        let compare = crate::app::compare_view::CompareView::new(terminal_core::side_by_side::SideBySide::from_tries(
+            (ta, self.try_title(a)),
+            (tb, self.try_title(b)),
+        ));
         self.playing = false;
         self.compare = Some(compare);
     }
@@ -680,7 +683,8 @@ impl Viewer {
             }
         }
         // Structures, their health bars against the replay's own ruleset.
-        let max_health = self.ruleset().map_or([[60.0; 2]; 3], |c| crate::session::summary::structure_max_health(&c));
+        let max_health =
+            self.ruleset().map_or([[60.0; 2]; 3], |c| terminal_core::session::summary::structure_max_health(&c));
         let mut units = Vec::new();
         for p in Player::both() {
             let lists = v.frame.units_of(p);
@@ -808,8 +812,8 @@ impl Viewer {
         let Some(w) = self.board_whatif.as_mut() else { return };
         let pal = frame.palette;
         if let whatif_board::BoardTool::Deploy(_) = w.tool {
-            for e in crate::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {
-                for t in crate::engine::geometry::all_tiles().filter(|t| e.contains(*t)) {
+            for e in terminal_core::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {
+                for t in terminal_core::engine::geometry::all_tiles().filter(|t| e.contains(*t)) {
                     frame.fill_tile(t, pal.player(w.player).gamma_multiply(0.3));
                 }
             }
@@ -825,7 +829,7 @@ impl Viewer {
         // Changed tiles outlined, so the edits stand out from the turn's own structures.
         let changed = Player::both().into_iter().flat_map(|p| w.structure_edits(p));
         for e in changed {
-            use crate::session::whatif::StructureEdit;
+            use terminal_core::session::whatif::StructureEdit;
             let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) =
                 e;
             let r = frame.geometry.tile_rect(tile);
@@ -951,7 +955,7 @@ impl Viewer {
     /// Runs a what-if: the board's edits and deploys if a what-if is being edited, else the
     /// shown turn unchanged (a baseline row for the table).
     pub fn run_whatif(&mut self) {
-        use crate::session::WhatIfSource;
+        use terminal_core::session::WhatIfSource;
         let Some(w) = self.board_whatif.clone() else {
             let label = "as played".to_string();
             for p in Player::both() {
@@ -971,8 +975,8 @@ impl Viewer {
             }
             whatif_board::WhatIfBase::Layout(config) => {
                 // A layout has no stats: full health and resources enough for every deploy.
-                let stats = crate::engine::frame::Stats { hp: 30.0, sp: 1000.0, mp: 1000.0, time_ms: 0 };
-                match crate::session::whatif::game_from_structures(config.clone(), 0, &w.placed(), [stats; 2]) {
+                let stats = terminal_core::engine::frame::Stats { hp: 30.0, sp: 1000.0, mp: 1000.0, time_ms: 0 };
+                match terminal_core::session::whatif::game_from_structures(config.clone(), 0, &w.placed(), [stats; 2]) {
                     Ok(game) => {
                         for p in Player::both() {
                             self.request(Request::SetStructures { player: p, edits: Vec::new() });
@@ -1008,9 +1012,9 @@ impl Viewer {
 
     /// The ruleset of what is shown: the replay's, else the layout what-if's, else the default
     /// ruleset (parsed once: the board asks every frame).
-    fn ruleset(&self) -> Option<std::sync::Arc<crate::engine::Config>> {
+    fn ruleset(&self) -> Option<std::sync::Arc<terminal_core::engine::Config>> {
         use std::sync::{Arc, OnceLock};
-        static DEFAULT: OnceLock<Option<Arc<crate::engine::Config>>> = OnceLock::new();
+        static DEFAULT: OnceLock<Option<Arc<terminal_core::engine::Config>>> = OnceLock::new();
         if let Some(s) = &self.summary {
             return Some(Arc::clone(&s.config));
         }
@@ -1018,14 +1022,16 @@ impl Viewer {
             return Some(Arc::clone(config));
         }
         DEFAULT
-            .get_or_init(|| crate::engine::presets::preset(crate::engine::presets::DEFAULT_PRESET).map(Arc::new))
+            .get_or_init(|| {
+                terminal_core::engine::presets::preset(terminal_core::engine::presets::DEFAULT_PRESET).map(Arc::new)
+            })
             .clone()
     }
 
     fn start_replay_whatif(&mut self) {
         let Some(config) = self.ruleset() else { return };
         let Some((turn, v)) = &self.current else { return };
-        let layout = super::editor::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
+        let layout = terminal_core::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
         self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
     }
@@ -1033,8 +1039,8 @@ impl Viewer {
     /// Starts a what-if from an editor layout (the Editor's "Simulate in debugger").
     pub fn start_layout_whatif(
         &mut self,
-        layout: super::editor::layout::Layout,
-        config: std::sync::Arc<crate::engine::Config>,
+        layout: terminal_core::layout::Layout,
+        config: std::sync::Arc<terminal_core::engine::Config>,
         ctx: Option<&egui::Context>,
     ) {
         self.ensure_backend(ctx);
@@ -1094,8 +1100,8 @@ fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, st
     }
 }
 
-fn draw_annotation(frame: &board::BoardFrame, a: &crate::session::companions::Annotation) {
-    use crate::session::companions::AnnotationKind;
+fn draw_annotation(frame: &board::BoardFrame, a: &terminal_core::session::companions::Annotation) {
+    use terminal_core::session::companions::AnnotationKind;
     let color = a.color.as_deref().and_then(parse_color).unwrap_or(Color32::from_rgb(200, 120, 255));
     let g = frame.geometry;
     match &a.kind {

@@ -2,9 +2,9 @@
 //! end-of-game statistics, the algos' logs and the what-if editor.
 
 use super::{EventKind, SPEEDS, Viewer};
-use crate::engine::Player;
 use egui::Ui;
 use std::path::PathBuf;
+use terminal_core::engine::Player;
 
 /// Player names, HP, SP, MP and compute time of the shown turn.
 pub fn header(ui: &mut Ui, v: &mut Viewer) {
@@ -91,7 +91,7 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
     frame_slider(ui, v, turn, frame, frames);
 }
 
-fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &crate::session::summary::ReplaySummary, turn: i32) {
+fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &terminal_core::session::summary::ReplaySummary, turn: i32) {
     let last_turn = s.turns.last().map_or(0, |t| t.turn);
     let first_turn = s.turns.first().map_or(0, |t| t.turn);
     ui.horizontal(|ui| {

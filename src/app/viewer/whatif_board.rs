@@ -4,13 +4,13 @@
 //! viewer draws it and turns it into session requests.
 
 use crate::app::command::Tool;
-use crate::app::editor::layout::{EditOutcome, Kind, Layout};
-use crate::engine::geometry::{Edge, Player, Tile};
-use crate::engine::pathing::Pathfinder;
-use crate::engine::{Command, Config};
-use crate::session::debug::PathEnd;
-use crate::session::whatif::{PlacedStructure, StructureEdit};
 use std::sync::Arc;
+use terminal_core::engine::geometry::{Edge, Player, Tile};
+use terminal_core::engine::pathing::Pathfinder;
+use terminal_core::engine::{Command, Config};
+use terminal_core::layout::{EditOutcome, Kind, Layout};
+use terminal_core::session::debug::PathEnd;
+use terminal_core::session::whatif::{PlacedStructure, StructureEdit};
 
 /// What a click on the board does.
 #[derive(Clone, Copy, Debug, PartialEq)]

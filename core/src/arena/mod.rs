@@ -1,0 +1,26 @@
+//! The arena: many matches among algos, in parallel, with results on disk as
+//! each match ends and statistics a careful player can trust.
+//!
+//! Files: `plan` (which games, seats, seeds), `record` (one match as a JSON line),
+//! `files` (append + fsync, read back, atomic writes), `pool` (worker threads, the
+//! collector, cancel / pause, resume), `events` (what the GUI receives), `stats` (Wilson,
+//! per-algo and per-pairing tallies, Bradley–Terry Elo with bootstrap, SPRT), `report`
+//! (CSV and text table), `jobfile` (`--plan` command lines), `merge` (`--merge`).
+
+pub mod error;
+pub mod events;
+pub mod files;
+pub mod jobfile;
+pub mod merge;
+pub mod plan;
+pub mod pool;
+pub mod record;
+pub mod report;
+pub mod stats;
+
+pub use error::{ArenaError, PlanError, SprtParseError};
+pub use events::{ArenaEvent, ArenaOutcome, SprtStatus, StopReason};
+pub use plan::{Entrant, Format, Job, Plan};
+pub use pool::{ArenaHandle, ArenaSpec, RESULTS_FILE, default_jobs, run_arena, start_arena};
+pub use record::{MatchRecord, RecordHead, SeatRecord, algo_label};
+pub use stats::{SprtDecision, SprtParams, Summary, summarize};

@@ -1,0 +1,440 @@
+//! Running an arena: a pool of worker threads each playing one match at a time, and a
+//! collector that appends every result to `results.jsonl` as it ends.
+
+use super::error::{ArenaError, panic_text};
+use super::events::{ArenaEvent, ArenaOutcome, SprtStatus, StopReason};
+use super::files::{ReadRecords, append_record, read_records};
+use super::plan::{Format, Job, Plan};
+use super::record::{MatchRecord, RecordHead};
+use super::report::write_csv;
+use super::stats::{SprtDecision, SprtParams, summarize};
+use crate::engine::config::Config;
+use crate::runner::{MatchSpec, ReplayTarget, RunnerError, start_match};
+use crossbeam_channel::{Receiver, Sender};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct ArenaSpec {
+    pub plan: Plan,
+    pub config: Arc<Config>,
+    /// Output folder: `results.jsonl`, `summary.csv`, `pairs.csv`, `matches/`.
+    pub out: PathBuf,
+    /// Worker threads (matches at once); 0 = the number of cores.
+    pub jobs: usize,
+    /// Skip the jobs already in `results.jsonl`. Without it, an existing non-empty
+    /// `results.jsonl` is an error (never mixed by accident).
+    pub resume: bool,
+    pub soft_ms: Option<u64>,
+    pub max_ms: Option<u64>,
+    pub startup_ms: Option<u64>,
+    /// Early stop for two-algo arenas.
+    pub sprt: Option<SprtParams>,
+    /// Extra environment for every algo.
+    pub env: Vec<(String, String)>,
+}
+
+impl ArenaSpec {
+    pub fn new(plan: Plan, config: Arc<Config>, out: impl Into<PathBuf>) -> ArenaSpec {
+        ArenaSpec {
+            plan,
+            config,
+            out: out.into(),
+            jobs: 0,
+            resume: false,
+            soft_ms: None,
+            max_ms: None,
+            startup_ms: None,
+            sprt: None,
+            env: Vec::new(),
+        }
+    }
+
+    pub fn results_path(&self) -> PathBuf {
+        self.out.join(RESULTS_FILE)
+    }
+}
+
+pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// The number of workers `jobs = 0` means.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Shared by the handle, the collector and the workers. Nothing here is polled: paused
+/// workers sleep on `wake`, and a worker waiting for its match also waits on `cancelled`.
+#[derive(Debug)]
+struct Control {
+    cancel: AtomicBool,
+    /// Dropped by `cancel`: `cancelled` then becomes ready for every worker at once.
+    cancel_tx: Mutex<Option<Sender<()>>>,
+    cancelled: Receiver<()>,
+    paused: Mutex<bool>,
+    wake: Condvar,
+    /// No new matches (SPRT decided, or a write failed).
+    stop: AtomicBool,
+}
+
+impl Control {
+    fn new() -> Control {
+        let (tx, rx) = crossbeam_channel::bounded(0);
+        Control {
+            cancel: AtomicBool::new(false),
+            cancel_tx: Mutex::new(Some(tx)),
+            cancelled: rx,
+            paused: Mutex::new(false),
+            wake: Condvar::new(),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+        self.cancel_tx.lock().unwrap_or_else(PoisonError::into_inner).take();
+        // Under the lock, so a worker between its check and its wait cannot miss it.
+        let _guard = self.paused.lock().unwrap_or_else(PoisonError::into_inner);
+        self.wake.notify_all();
+    }
+
+    fn set_paused(&self, paused: bool) {
+        *self.paused.lock().unwrap_or_else(PoisonError::into_inner) = paused;
+        self.wake.notify_all();
+    }
+
+    fn is_paused(&self) -> bool {
+        *self.paused.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+
+    /// Blocks while paused (returns at once when cancelled).
+    fn wait_while_paused(&self) {
+        let mut paused = self.paused.lock().unwrap_or_else(PoisonError::into_inner);
+        while *paused && !self.is_cancelled() {
+            paused = self.wake.wait(paused).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// A running arena. Dropping the handle does not stop it; call `cancel`.
+pub struct ArenaHandle {
+    /// Unbounded (one event per match and a few more): never drops a result.
+    pub events: Receiver<ArenaEvent>,
+    control: Arc<Control>,
+    thread: Option<JoinHandle<Result<ArenaOutcome, ArenaError>>>,
+}
+
+impl ArenaHandle {
+    /// Kills the matches in flight (they are not recorded, so `--resume` replays them)
+    /// and starts no more; the arena then ends with a `Summary`.
+    pub fn cancel(&self) {
+        self.control.cancel();
+    }
+    /// No new matches start until `resume`; the matches in flight finish.
+    pub fn pause(&self) {
+        self.control.set_paused(true);
+    }
+    pub fn resume(&self) {
+        self.control.set_paused(false);
+    }
+    pub fn is_paused(&self) -> bool {
+        self.control.is_paused()
+    }
+    /// Waits for the end (events not yet received are discarded).
+    pub fn wait(mut self) -> Result<ArenaOutcome, ArenaError> {
+        match self.thread.take() {
+            Some(t) => t.join().map_err(|p| ArenaError::Panicked(panic_text(p.as_ref())))?,
+            // `start_arena` only hands out handles with a thread; a second wait is impossible
+            // (it consumes the handle).
+            None => Err(ArenaError::Panicked("the arena thread is gone".into())),
+        }
+    }
+}
+
+/// Checks the output folder and the results so far, then starts the arena on its own
+/// thread. Errors here (bad folder, results present without `resume`) come back at once.
+pub fn start_arena(spec: ArenaSpec) -> Result<ArenaHandle, ArenaError> {
+    std::fs::create_dir_all(spec.out.join("matches")).map_err(ArenaError::io(&spec.out))?;
+    let results = spec.results_path();
+    let mut prior = ReadRecords::default();
+    read_records(&results, &mut prior)?;
+    if !spec.resume && !prior.records.is_empty() {
+        return Err(ArenaError::ResultsPresent { results, count: prior.records.len() });
+    }
+    end_with_newline(&results)?;
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let control = Arc::new(Control::new());
+    let c = Arc::clone(&control);
+    let thread = std::thread::Builder::new()
+        .name("arena".into())
+        .spawn(move || run(spec, prior, &tx, &c))
+        .map_err(|source| ArenaError::Thread { what: "main", source })?;
+    Ok(ArenaHandle { events: rx, control, thread: Some(thread) })
+}
+
+/// Runs an arena on the calling thread, handing each event to `on_event`.
+pub fn run_arena(spec: ArenaSpec, mut on_event: impl FnMut(&ArenaEvent)) -> Result<ArenaOutcome, ArenaError> {
+    let h = start_arena(spec)?;
+    for ev in h.events.iter() {
+        on_event(&ev);
+    }
+    h.wait()
+}
+
+/// A line torn by a kill has no newline: add one so the next record starts a line.
+fn end_with_newline(path: &Path) -> Result<(), ArenaError> {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let Ok(mut f) = std::fs::OpenOptions::new().read(true).append(true).open(path) else {
+        return Ok(());
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        return Ok(());
+    }
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1)).and_then(|_| f.read_exact(&mut last)).map_err(ArenaError::io(path))?;
+    if last[0] != b'\n' {
+        f.write_all(b"\n").and_then(|_| f.sync_data()).map_err(ArenaError::io(path))?;
+    }
+    Ok(())
+}
+
+/// The first replay path of `<job>.replay`, `<job>.retry1.replay`, … not taken (a killed
+/// attempt leaves its partial replay and logs; they are kept, not overwritten).
+fn replay_path(dir: &Path, job: &Job) -> PathBuf {
+    let first = dir.join(format!("{}.replay", job.id));
+    if !first.exists() {
+        return first;
+    }
+    (1u32..).map(|k| dir.join(format!("{}.retry{k}.replay", job.id))).find(|p| !p.exists()).unwrap_or(first)
+}
+
+/// The two algos an SPRT compares, as entrant indices: (tested, reference).
+fn sprt_sides(plan: &Plan) -> Option<(usize, usize)> {
+    if plan.entrants.len() != 2 {
+        return None;
+    }
+    match plan.format {
+        Format::Gauntlet { baseline } => Some((1 - baseline, baseline)),
+        Format::RoundRobin => Some((0, 1)),
+    }
+}
+
+fn sprt_status(plan: &Plan, params: &SprtParams, records: &[MatchRecord]) -> Option<SprtStatus> {
+    let (a, b) = sprt_sides(plan)?;
+    let (first, second) = (plan.entrants[a].label.clone(), plan.entrants[b].label.clone());
+    let mut wins = 0;
+    let mut losses = 0;
+    for r in records {
+        match r.winner_label() {
+            Some(w) if w == first && r.seat_of(&second).is_some() => wins += 1,
+            Some(w) if w == second && r.seat_of(&first).is_some() => losses += 1,
+            _ => {}
+        }
+    }
+    let (lower, upper) = params.bounds();
+    Some(SprtStatus {
+        first,
+        second,
+        wins,
+        losses,
+        llr: params.llr(wins, losses),
+        lower,
+        upper,
+        decision: params.decide(wins, losses),
+    })
+}
+
+enum WorkerMsg {
+    Started(String, usize),
+    Done(Box<MatchRecord>),
+}
+
+fn run(
+    spec: ArenaSpec,
+    prior: ReadRecords,
+    tx: &Sender<ArenaEvent>,
+    control: &Arc<Control>,
+) -> Result<ArenaOutcome, ArenaError> {
+    let started = Instant::now();
+    let results_path = spec.results_path();
+    let planned: HashSet<&str> = spec.plan.jobs.iter().map(|j| j.id.as_str()).collect();
+    let mut records: Vec<MatchRecord> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for r in prior.records {
+        // A job id recorded twice (two runs appending by hand) counts once.
+        if seen.insert(r.job_id.clone()) {
+            records.push(r);
+        }
+    }
+    let done_ids: HashSet<String> =
+        records.iter().filter(|r| planned.contains(r.job_id.as_str())).map(|r| r.job_id.clone()).collect();
+    let total = spec.plan.jobs.len();
+    let todo: Vec<Job> = spec.plan.jobs.iter().filter(|j| !done_ids.contains(&j.id)).cloned().collect();
+    let already = total - todo.len();
+    let workers = (if spec.jobs == 0 { default_jobs() } else { spec.jobs }).clamp(1, todo.len().max(1));
+    let _ = tx.send(ArenaEvent::Started { total, already_done: already, workers });
+    let outside = records.iter().filter(|r| !planned.contains(r.job_id.as_str())).count();
+    if outside > 0 {
+        let _ = tx.send(ArenaEvent::Warning(format!(
+            "{outside} records in {} are not jobs of this plan (another --games or other algos?): kept in the summary",
+            results_path.display()
+        )));
+    }
+    for (path, line) in &prior.bad_lines {
+        let _ = tx.send(ArenaEvent::Warning(format!("{}:{line}: not a result record (skipped)", path.display())));
+    }
+
+    let order: Vec<String> = spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
+    let mut stop = StopReason::Completed;
+    if let Some(p) = &spec.sprt {
+        match sprt_status(&spec.plan, p, &records) {
+            Some(s) if s.decision != SprtDecision::Continue => {
+                control.stop.store(true, Ordering::SeqCst);
+                stop = StopReason::Sprt(s.decision);
+            }
+            Some(_) => {}
+            None => {
+                let _ = tx.send(ArenaEvent::Warning("--sprt needs exactly two algos: ignored".into()));
+            }
+        }
+    }
+
+    let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
+    for j in todo {
+        let _ = job_tx.send(j);
+    }
+    drop(job_tx);
+    let (res_tx, res_rx) = crossbeam_channel::unbounded::<WorkerMsg>();
+    let shared = Arc::new(spec.clone());
+    let mut threads = Vec::new();
+    for w in 0..workers {
+        let (jobs, results, ctl, sp) = (job_rx.clone(), res_tx.clone(), Arc::clone(control), Arc::clone(&shared));
+        let t = std::thread::Builder::new()
+            .name(format!("arena-worker-{w}"))
+            .spawn(move || worker(w, &sp, &jobs, &results, &ctl))
+            .map_err(|source| ArenaError::Thread { what: "worker", source });
+        match t {
+            Ok(t) => threads.push(t),
+            Err(e) if threads.is_empty() => return Err(e),
+            Err(e) => {
+                let _ = tx.send(ArenaEvent::Warning(e.to_string()));
+            }
+        }
+    }
+    drop(res_tx);
+
+    let mut played_now = 0usize;
+    let mut done = already;
+    for msg in res_rx.iter() {
+        let rec = match msg {
+            WorkerMsg::Started(id, w) => {
+                let _ = tx.send(ArenaEvent::MatchStarted { job_id: id, worker: w });
+                continue;
+            }
+            WorkerMsg::Done(r) => r,
+        };
+        if let Err(e) = append_record(&results_path, &rec) {
+            // Without a place for results, running on would lose them: stop everything.
+            control.cancel();
+            stop = StopReason::Error(e.to_string());
+            let _ = tx.send(ArenaEvent::Warning(format!("cannot write the result of {}: {e}", rec.job_id)));
+            continue;
+        }
+        played_now += 1;
+        done += 1;
+        records.push((*rec).clone());
+        let _ = tx.send(ArenaEvent::MatchFinished(rec));
+        let remaining = total.saturating_sub(done);
+        let eta = (played_now > 0).then(|| started.elapsed().mul_f64(remaining as f64 / played_now as f64));
+        let _ = tx.send(ArenaEvent::Progress { done, total, eta });
+        if let (Some(p), false) = (&spec.sprt, control.stop.load(Ordering::SeqCst))
+            && let Some(st) = sprt_status(&spec.plan, p, &records)
+            && st.decision != SprtDecision::Continue
+        {
+            control.stop.store(true, Ordering::SeqCst);
+            stop = StopReason::Sprt(st.decision);
+            let _ = tx.send(ArenaEvent::SprtStop { decision: st.decision, llr: st.llr });
+        }
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    if control.is_cancelled() && stop == StopReason::Completed {
+        stop = StopReason::Cancelled;
+    }
+    let summary = summarize(&records, &order);
+    let csv_paths = match write_csv(&spec.out, &summary) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = tx.send(ArenaEvent::Warning(format!("cannot write the CSV summary: {e}")));
+            Vec::new()
+        }
+    };
+    let outcome = ArenaOutcome {
+        stop,
+        sprt: spec.sprt.as_ref().and_then(|p| sprt_status(&spec.plan, p, &records)),
+        summary,
+        records,
+        planned: total,
+        played_now,
+        elapsed: started.elapsed(),
+        results_path,
+        csv_paths,
+    };
+    let _ = tx.send(ArenaEvent::Summary(Box::new(outcome.clone())));
+    Ok(outcome)
+}
+
+fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<WorkerMsg>, control: &Control) {
+    let dir = spec.out.join("matches");
+    loop {
+        control.wait_while_paused();
+        if control.is_cancelled() || control.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(job) = jobs.try_recv() else { return };
+        let _ = results.send(WorkerMsg::Started(job.id.clone(), w));
+        let (e1, e2) = (&spec.plan.entrants[job.seat1], &spec.plan.entrants[job.seat2]);
+        let replay = replay_path(&dir, &job);
+        let mut ms = MatchSpec::new(&e1.path, &e2.path, Arc::clone(&spec.config));
+        ms.replay = ReplayTarget::File(replay.clone());
+        ms.seed = Some(job.seed);
+        ms.soft_ms = spec.soft_ms;
+        ms.max_ms = spec.max_ms;
+        ms.startup_ms = spec.startup_ms;
+        ms.env = spec.env.clone();
+        // The result line is synced by the collector; syncing every replay too would put
+        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
+        ms.sync_replay = false;
+        let head = RecordHead {
+            job_id: job.id.clone(),
+            game: job.game,
+            algo1: e1.label.clone(),
+            algo2: e2.label.clone(),
+            algo1_path: e1.path.to_string_lossy().into_owned(),
+            algo2_path: e2.path.to_string_lossy().into_owned(),
+            seed: Some(job.seed),
+            replay: replay.to_string_lossy().into_owned(),
+        };
+        let result = start_match(ms).wait_unless(&control.cancelled, |_| {});
+        let rec = match result {
+            Ok(r) => MatchRecord::from_result(head, &r),
+            // Not recorded: `--resume` plays it again.
+            Err(RunnerError::Cancelled) => return,
+            Err(e) => MatchRecord::from_error(head, &e),
+        };
+        // Labels are the arena's (the folder names), whatever the runner called them.
+        if results.send(WorkerMsg::Done(Box::new(rec))).is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,489 @@
+//! `game-configs.json`: every number the engine uses, read from the config (CONFIG.md).
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Unit type indices (the index into `unitInformation` and into each frame's unit lists).
+pub const WALL: usize = 0;
+pub const SUPPORT: usize = 1;
+pub const TURRET: usize = 2;
+pub const SCOUT: usize = 3;
+pub const DEMOLISHER: usize = 4;
+pub const INTERCEPTOR: usize = 5;
+pub const REMOVE: usize = 6;
+pub const UPGRADE: usize = 7;
+/// Number of real unit types (structures and mobiles).
+pub const UNIT_TYPES: usize = 6;
+
+/// A config that could not be read, with the JSON path of the offending field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "field `{}`: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A ruleset that could not be had: a config file unreadable or invalid, or a name that is
+/// neither a preset nor a file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigLoadError {
+    #[error("{}: {source}", path.display())]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{}: {source}", path.display())]
+    Invalid { path: std::path::PathBuf, source: ConfigError },
+    #[error("`{spec}` is neither a preset ({presets}) nor a config file")]
+    Unknown { spec: String, presets: String },
+}
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError { field: field.into(), message: message.into() }
+}
+
+/// The gameplay properties of one unit type (one form: base or upgraded).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnitStats {
+    pub shorthand: String,
+    pub display: String,
+    pub is_structure: bool,
+    pub start_health: f32,
+    pub cost_sp: f32,
+    pub cost_mp: f32,
+    pub hit_radius: f32,
+    pub attack_range: f32,
+    pub damage_walker: f32,
+    pub damage_tower: f32,
+    pub shield_range: f32,
+    pub shield_per_unit: f32,
+    pub shield_bonus_per_y: f32,
+    pub shield_decay: f32,
+    pub refund_percentage: f32,
+    pub turns_to_remove: i32,
+    pub generates_mp: f32,
+    pub generates_sp: f32,
+    pub speed: f32,
+    pub breach_damage: f32,
+    pub breach_reward_sp: f32,
+    pub sd_damage_walker: f32,
+    pub sd_damage_tower: f32,
+    pub sd_range: f32,
+    pub sd_steps_required: i32,
+    /// The upgraded form (copy of this entry patched with `upgrade`), if the type has one.
+    pub upgrade: Option<Box<UnitStats>>,
+}
+
+impl UnitStats {
+    pub fn can_attack(&self) -> bool {
+        self.attack_range > 0.0 && (self.damage_walker > 0.0 || self.damage_tower > 0.0)
+    }
+
+    pub fn can_shield(&self) -> bool {
+        self.shield_range > 0.0 && (self.shield_per_unit > 0.0 || self.shield_bonus_per_y > 0.0)
+    }
+
+    /// Shield granted by a Support of this form standing `rows` from its owner's back row.
+    pub fn shield_amount(&self, rows: i32) -> f32 {
+        self.shield_per_unit + self.shield_bonus_per_y * rows as f32
+    }
+}
+
+/// Squared reach: a tile at squared distance `d2` is reached iff `d2 <= reach2(range, radius)`.
+pub fn reach2(range: f32, hit_radius: f32) -> i32 {
+    let r = range as f64 + hit_radius as f64;
+    (r * r).floor() as i32
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResourceRules {
+    pub starting_hp: f32,
+    pub starting_sp: f32,
+    pub starting_mp: f32,
+    pub sp_per_round: f32,
+    pub mp_per_round: f32,
+    pub mp_growth_rate: f32,
+    pub round_start_mp_ramp: i32,
+    pub turn_interval_mp_schedule: i32,
+    pub mp_decay_per_round: f32,
+    pub max_mp: f32,
+    pub mp_cap_growth_rate: f32,
+    pub turn_interval_mp_cap_schedule: i32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimingRules {
+    pub soft_ms: u64,
+    pub max_ms: u64,
+    pub start_game_ms: u64,
+    pub end_game_ms: u64,
+    pub wait_forever: bool,
+    pub replay_save: i64,
+    pub store_bot_times: bool,
+}
+
+impl Default for TimingRules {
+    fn default() -> Self {
+        TimingRules {
+            soft_ms: 5000,
+            max_ms: 35000,
+            start_game_ms: 3000,
+            end_game_ms: 3000,
+            wait_forever: false,
+            replay_save: 1,
+            store_bot_times: true,
+        }
+    }
+}
+
+/// Number of unit forms: each of the 6 types, base and upgraded.
+pub const FORMS: usize = UNIT_TYPES * 2;
+
+/// Index of a unit form in the reach tables.
+pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
+    unit_type * 2 + upgraded as usize
+}
+
+/// Squared reaches precomputed for every (acting form, target form) pair, so the hot loops
+/// compare integers only. The target's hit radius is added (H-C8).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReachTable {
+    /// Per form: has an attack / a shield (hot-loop filters).
+    pub can_attack: [bool; FORMS],
+    pub can_shield: [bool; FORMS],
+    /// True if any Support form's shields decay.
+    pub any_shield_decay: bool,
+    /// Per form: the largest whole-tile offset its attack can reach on either axis.
+    pub attack_box: [i32; FORMS],
+    /// Per form: the same for its shield.
+    pub shield_box: [i32; FORMS],
+    pub attack: [[i32; FORMS]; FORMS],
+    pub shield: [[i32; FORMS]; FORMS],
+    pub self_destruct: [[i32; FORMS]; FORMS],
+}
+
+impl ReachTable {
+    fn new(units: &[UnitStats]) -> ReachTable {
+        let form = |i: usize| -> &UnitStats {
+            let base = &units[i / 2];
+            match (&base.upgrade, i % 2 == 1) {
+                (Some(up), true) => up,
+                _ => base,
+            }
+        };
+        let mut t = ReachTable::default();
+        for a in 0..FORMS.min(units.len() * 2) {
+            t.can_attack[a] = form(a).can_attack();
+            t.can_shield[a] = form(a).can_shield();
+            t.any_shield_decay |= t.can_shield[a] && form(a).shield_decay > 0.0;
+            for b in 0..FORMS.min(units.len() * 2) {
+                let (fa, fb) = (form(a), form(b));
+                t.attack[a][b] = if fa.attack_range > 0.0 { reach2(fa.attack_range, fb.hit_radius) } else { -1 };
+                t.shield[a][b] = if fa.shield_range > 0.0 { reach2(fa.shield_range, fb.hit_radius) } else { -1 };
+                t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, fb.hit_radius) } else { -1 };
+            }
+            let reach_box = |reaches: &[i32; FORMS]| {
+                let max = reaches.iter().copied().max().unwrap_or(-1);
+                if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 }
+            };
+            t.attack_box[a] = reach_box(&t.attack[a]);
+            t.shield_box[a] = reach_box(&t.shield[a]);
+        }
+        t
+    }
+}
+
+/// A parsed game config.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Unit types 0–5.
+    pub units: Vec<UnitStats>,
+    pub remove_shorthand: String,
+    pub upgrade_shorthand: String,
+    pub resources: ResourceRules,
+    pub timing: TimingRules,
+    /// True for the 2018–2019 format (`stability` keys, 7 unit lists, no upgrades).
+    pub legacy: bool,
+    /// The parsed JSON as read, echoed to algos and written into replays.
+    pub raw: Value,
+    /// Squared reaches of every form pair (derived).
+    pub reach: ReachTable,
+}
+
+impl PartialEq for Config {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+    }
+}
+
+fn num(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<f32>, ConfigError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => {
+            n.as_f64().map(|v| Some(v as f32)).ok_or_else(|| err(format!("{path}.{key}"), "not a finite number"))
+        }
+        Some(Value::Bool(b)) => Ok(Some(if *b { 1.0 } else { 0.0 })),
+        Some(other) => Err(err(format!("{path}.{key}"), format!("expected a number, found {}", kind_of(other)))),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    obj.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Reads one unit entry's gameplay keys, starting from `base` (copy-then-patch).
+fn read_unit(
+    obj: &Map<String, Value>,
+    path: &str,
+    base: &UnitStats,
+    legacy_index: Option<usize>,
+) -> Result<UnitStats, ConfigError> {
+    let mut u = base.clone();
+    u.upgrade = None;
+    if let Some(s) = text(obj, "shorthand") {
+        u.shorthand = s;
+    }
+    if let Some(s) = text(obj, "display") {
+        u.display = s;
+    }
+    macro_rules! set {
+        ($field:ident, $key:expr) => {
+            if let Some(v) = num(obj, $key, path)? {
+                u.$field = v;
+            }
+        };
+        ($field:ident, $key:expr, int) => {
+            if let Some(v) = num(obj, $key, path)? {
+                u.$field = v as i32;
+            }
+        };
+    }
+    if let Some(c) = num(obj, "unitCategory", path)? {
+        u.is_structure = c == 0.0;
+    }
+    set!(start_health, "startHealth");
+    set!(cost_sp, "cost1");
+    set!(cost_mp, "cost2");
+    set!(hit_radius, "getHitRadius");
+    set!(attack_range, "attackRange");
+    set!(damage_walker, "attackDamageWalker");
+    set!(damage_tower, "attackDamageTower");
+    set!(shield_range, "shieldRange");
+    set!(shield_per_unit, "shieldPerUnit");
+    set!(shield_bonus_per_y, "shieldBonusPerY");
+    set!(shield_decay, "shieldDecay");
+    set!(refund_percentage, "refundPercentage");
+    set!(turns_to_remove, "turnsRequiredToRemove", int);
+    set!(generates_mp, "generatesResource1");
+    set!(generates_sp, "generatesResource2");
+    set!(speed, "speed");
+    set!(breach_damage, "playerBreachDamage");
+    set!(breach_reward_sp, "metalForBreach");
+    set!(sd_damage_walker, "selfDestructDamageWalker");
+    set!(sd_damage_tower, "selfDestructDamageTower");
+    set!(sd_range, "selfDestructRange");
+    set!(sd_steps_required, "selfDestructStepsRequired", int);
+    if let Some(index) = legacy_index {
+        // 2018–2019 keys (CONFIG.md §7).
+        u.is_structure = index < SCOUT;
+        if let Some(c) = num(obj, "cost", path)? {
+            if u.is_structure { u.cost_sp = c } else { u.cost_mp = c }
+        }
+        set!(start_health, "stability");
+        if let Some(r) = num(obj, "range", path)? {
+            if index == SUPPORT { u.shield_range = r } else { u.attack_range = r }
+        }
+        if let Some(d) = num(obj, "damage", path)? {
+            u.damage_walker = d;
+        }
+        set!(damage_walker, "damageI");
+        set!(damage_tower, "damageF");
+        set!(shield_per_unit, "shieldAmount");
+        set!(breach_damage, "damageToPlayer");
+    }
+    Ok(u)
+}
+
+impl Config {
+    /// Parses a config from JSON text (`origin` names the file in errors).
+    pub fn from_json_str(text: &str) -> Result<Config, ConfigError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| err("", format!("invalid JSON at line {} column {}: {e}", e.line(), e.column())))?;
+        Config::from_value(value)
+    }
+
+    /// Loads a config file from disk, naming the file in any error.
+    pub fn load(path: &std::path::Path) -> Result<Config, ConfigLoadError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigLoadError::Io { path: path.to_path_buf(), source })?;
+        Config::from_json_str(&text).map_err(|source| ConfigLoadError::Invalid { path: path.to_path_buf(), source })
+    }
+
+    pub fn from_value(value: Value) -> Result<Config, ConfigError> {
+        let root = value.as_object().ok_or_else(|| err("", "the config is not a JSON object"))?;
+        let infos = root
+            .get("unitInformation")
+            .and_then(Value::as_array)
+            .ok_or_else(|| err("unitInformation", "missing or not a list"))?;
+        if infos.len() < 7 {
+            return Err(err("unitInformation", format!("expected at least 7 unit entries, found {}", infos.len())));
+        }
+        let legacy = infos.iter().any(|u| u.get("stability").is_some());
+        let mut units = Vec::with_capacity(UNIT_TYPES);
+        for (i, info) in infos.iter().take(UNIT_TYPES).enumerate() {
+            let path = format!("unitInformation[{i}]");
+            let obj = info.as_object().ok_or_else(|| err(&path, "not an object"))?;
+            let mut base = UnitStats { is_structure: i < SCOUT, ..UnitStats::default() };
+            base = read_unit(obj, &path, &base, legacy.then_some(i))?;
+            if base.shorthand.is_empty() {
+                return Err(err(format!("{path}.shorthand"), "missing"));
+            }
+            if let Some(up) = obj.get("upgrade") {
+                let up_path = format!("{path}.upgrade");
+                let up_obj = up.as_object().ok_or_else(|| err(&up_path, "not an object"))?;
+                let upgraded = read_unit(up_obj, &up_path, &base, legacy.then_some(i))?;
+                base.upgrade = Some(Box::new(upgraded));
+            }
+            units.push(base);
+        }
+        let shorthand_at =
+            |i: usize| infos.get(i).and_then(|u| u.get("shorthand")).and_then(Value::as_str).map(str::to_owned);
+        let remove_shorthand = shorthand_at(REMOVE).ok_or_else(|| err("unitInformation[6].shorthand", "missing"))?;
+        let upgrade_shorthand = shorthand_at(UPGRADE).unwrap_or_default();
+
+        let empty = Map::new();
+        let res = root.get("resources").and_then(Value::as_object).unwrap_or(&empty);
+        let r = |k: &str| num(res, k, "resources").map(|v| v.unwrap_or(0.0));
+        let mut resources = ResourceRules {
+            starting_hp: r("startingHP")?,
+            starting_sp: r("startingCores")?,
+            starting_mp: r("startingBits")?,
+            sp_per_round: r("coresPerRound")?,
+            mp_per_round: r("bitsPerRound")?,
+            mp_growth_rate: r("bitGrowthRate")?,
+            round_start_mp_ramp: r("roundStartBitRamp")? as i32,
+            turn_interval_mp_schedule: r("turnIntervalForBitSchedule")? as i32,
+            mp_decay_per_round: r("bitDecayPerRound")?,
+            max_mp: r("maxBits")?,
+            mp_cap_growth_rate: r("bitRampBitCapGrowthRate")?,
+            turn_interval_mp_cap_schedule: r("turnIntervalForBitCapSchedule")? as i32,
+        };
+        if resources.max_mp <= 0.0 {
+            resources.max_mp = f32::MAX;
+        }
+        if let Some(reward) = num(res, "coresForPlayerDamage", "resources")?.filter(|_| legacy) {
+            for u in units.iter_mut().filter(|u| !u.is_structure) {
+                u.breach_reward_sp = reward;
+            }
+        }
+
+        let tim = root.get("timingAndReplay").and_then(Value::as_object).unwrap_or(&empty);
+        let mut timing = TimingRules::default();
+        let t = |k: &str| num(tim, k, "timingAndReplay");
+        if let Some(v) = t("waitTimeBotSoft")? {
+            timing.soft_ms = v.max(0.0) as u64;
+        }
+        if let Some(v) = t("waitTimeBotMax")? {
+            timing.max_ms = v.max(0.0) as u64;
+        }
+        if let Some(v) = t("waitTimeStartGame")? {
+            timing.start_game_ms = v.max(0.0) as u64;
+        }
+        if let Some(v) = t("waitTimeEndGame")? {
+            timing.end_game_ms = v.max(0.0) as u64;
+        }
+        if let Some(v) = t("replaySave")? {
+            timing.replay_save = v as i64;
+        }
+        timing.wait_forever = tim.get("waitForever").and_then(Value::as_bool).unwrap_or(false);
+        timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
+
+        let reach = ReachTable::new(&units);
+        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, raw: value, reach })
+    }
+
+    pub fn unit(&self, unit_type: usize) -> &UnitStats {
+        &self.units[unit_type]
+    }
+
+    /// The stats of a structure's current form.
+    pub fn form(&self, unit_type: usize, upgraded: bool) -> &UnitStats {
+        let base = &self.units[unit_type];
+        match (&base.upgrade, upgraded) {
+            (Some(up), true) => up,
+            _ => base,
+        }
+    }
+
+    /// SP invested in a structure: base price plus the upgrade price if upgraded.
+    pub fn invested_sp(&self, unit_type: usize, upgraded: bool) -> f32 {
+        let base = &self.units[unit_type];
+        match (&base.upgrade, upgraded) {
+            (Some(up), true) => base.cost_sp + up.cost_sp,
+            _ => base.cost_sp,
+        }
+    }
+
+    /// MP income credited at the start of turn `turn` (CONFIG.md §6.3).
+    pub fn mp_income(&self, turn: i32) -> f32 {
+        let r = &self.resources;
+        if turn < r.round_start_mp_ramp || r.turn_interval_mp_schedule <= 0 {
+            r.mp_per_round
+        } else {
+            let steps = (turn - r.round_start_mp_ramp) / r.turn_interval_mp_schedule + 1;
+            r.mp_per_round + r.mp_growth_rate * steps as f32
+        }
+    }
+
+    /// The MP cap in force at turn `turn` (H-C3).
+    pub fn mp_cap(&self, turn: i32) -> f32 {
+        let r = &self.resources;
+        if r.mp_cap_growth_rate > 0.0
+            && r.turn_interval_mp_cap_schedule > 0
+            && turn >= r.round_start_mp_ramp
+            && r.max_mp < f32::MAX
+        {
+            let steps = (turn - r.round_start_mp_ramp) / r.turn_interval_mp_cap_schedule + 1;
+            r.max_mp + r.mp_cap_growth_rate * steps as f32
+        } else {
+            r.max_mp
+        }
+    }
+
+    /// Resolves a command shorthand: the first entry whose shorthand contains `token` (H-P6).
+    pub fn resolve_shorthand(&self, token: &str) -> Option<usize> {
+        if token.is_empty() {
+            return None;
+        }
+        let all = self
+            .units
+            .iter()
+            .map(|u| u.shorthand.as_str())
+            .chain([self.remove_shorthand.as_str(), self.upgrade_shorthand.as_str()]);
+        all.enumerate().find(|(_, s)| !s.is_empty() && s.contains(token)).map(|(i, _)| i)
+    }
+
+    /// The config line sent to algos and written to replays (compact JSON).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(&self.raw).unwrap_or_default()
+    }
+}

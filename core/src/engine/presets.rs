@@ -1,0 +1,81 @@
+//! Config presets shipped in the binary (`core/configs/`): the current-format rulesets.
+
+use super::config::{Config, ConfigLoadError};
+
+/// `(slug, description, JSON text)` of every shipped ruleset.
+pub const PRESETS: &[(&str, &str, &str)] = &[
+    ("base-s6", "Base game, season 6 on (the rules page's BEFORE column)", include_str!("../../configs/base-s6.json")),
+    (
+        "special-2025",
+        "Special competition 2025 (the rules page's AFTER column)",
+        include_str!("../../configs/special-2025.json"),
+    ),
+    ("special-2024", "Summer competition 2024", include_str!("../../configs/special-2024.json")),
+    ("special-2026", "Special competition July 2026", include_str!("../../configs/special-2026.json")),
+    ("citadel-2026", "Citadel competition 2026", include_str!("../../configs/citadel-2026.json")),
+    ("s8-2021a", "Season 8 (2021), config a", include_str!("../../configs/s8-2021a.json")),
+    ("s8-2021b", "Season 8 (2021), config b", include_str!("../../configs/s8-2021b.json")),
+    ("s7-2020", "Season 7 (2020 starter-kit default)", include_str!("../../configs/s7-2020.json")),
+    ("live-2022", "Live ruleset 2020–2023", include_str!("../../configs/live-2022.json")),
+];
+
+/// The default ruleset for new matches and layouts.
+pub const DEFAULT_PRESET: &str = "base-s6";
+
+/// Loads a shipped preset by slug.
+pub fn preset(slug: &str) -> Option<Config> {
+    PRESETS.iter().find(|(s, _, _)| *s == slug).and_then(|(_, _, text)| Config::from_json_str(text).ok())
+}
+
+/// A preset slug or a path to a `game-configs.json` file.
+pub fn load_config(spec: &str) -> Result<Config, ConfigLoadError> {
+    if let Some(c) = preset(spec) {
+        return Ok(c);
+    }
+    let path = std::path::Path::new(spec);
+    if path.exists() {
+        return Config::load(path);
+    }
+    let names: Vec<&str> = PRESETS.iter().map(|(s, _, _)| *s).collect();
+    Err(ConfigLoadError::Unknown { spec: spec.to_string(), presets: names.join(", ") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses() {
+        for (slug, _, _) in PRESETS {
+            let c = preset(slug).unwrap_or_else(|| panic!("{slug} does not parse"));
+            assert!(!c.legacy, "{slug}");
+            assert_eq!(c.units.len(), 6);
+        }
+    }
+
+    #[test]
+    fn upgrade_is_copy_then_patch() {
+        let c = preset("special-2025").expect("preset");
+        let support = c.unit(1);
+        let up = support.upgrade.as_deref().expect("support upgrade");
+        assert_eq!(up.cost_sp, 4.0, "absent cost1 inherits the base price");
+        assert_eq!(up.shield_range, 10.0);
+        assert_eq!(up.start_health, 35.0, "absent startHealth inherits");
+        assert_eq!(c.invested_sp(2, true), 2.0 + 5.0);
+        assert_eq!(up.shield_amount(9), 7.6000004);
+    }
+
+    #[test]
+    fn mp_income_schedule() {
+        let c = preset("base-s6").expect("preset");
+        assert_eq!(c.mp_income(1), 5.0);
+        assert_eq!(c.mp_income(9), 5.0);
+        assert_eq!(c.mp_income(10), 6.0);
+        assert_eq!(c.mp_income(19), 6.0);
+        assert_eq!(c.mp_income(100), 15.0);
+        let c = preset("citadel-2026").expect("preset");
+        assert_eq!(c.mp_income(4), 1.0);
+        assert_eq!(c.mp_income(5), 2.0);
+        assert_eq!(c.mp_income(10), 3.0);
+    }
+}

@@ -1,0 +1,70 @@
+//! File helpers every part shares: atomic writes and recognising replay files by name.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes a whole file atomically: a temporary file beside it, fsynced, renamed over the
+/// target, then the folder fsynced, so a crash leaves either the old file or the new one,
+/// never half of one. Creates the folder if needed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        // Directories cannot be opened for syncing on every platform; the rename stands anyway.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    };
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Whether a path names a replay file (`.replay`, or gzipped `.replay.gz`), by its name only.
+pub fn is_replay(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    name.ends_with(".replay") || name.ends_with(".replay.gz")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_the_file_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("sub").join("a.txt");
+        write_atomic(&path, b"one").expect("first write");
+        write_atomic(&path, b"two").expect("second write");
+        assert_eq!(std::fs::read(&path).expect("read"), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("sub")).expect("read dir").collect();
+        assert_eq!(names.len(), 1, "only the target remains");
+    }
+
+    #[test]
+    fn a_failed_write_names_the_problem_and_keeps_the_old_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // A folder where the file should be: the rename fails.
+        let path = dir.path().join("taken");
+        std::fs::create_dir_all(path.join("inner")).expect("mkdir");
+        assert!(write_atomic(&path, b"x").is_err());
+        assert!(path.join("inner").is_dir());
+        assert_eq!(std::fs::read_dir(dir.path()).expect("read dir").count(), 1, "temp file removed");
+    }
+
+    #[test]
+    fn replay_names() {
+        assert!(is_replay(Path::new("a/b/X.replay")));
+        assert!(is_replay(Path::new("X.REPLAY.GZ")));
+        assert!(!is_replay(Path::new("replay.gz/x.json")));
+        assert!(!is_replay(Path::new("x.replay.json")));
+    }
+}

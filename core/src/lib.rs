@@ -1,0 +1,14 @@
+//! The core of Terminal Studio, with no UI: a clean-room engine for Correlation One's
+//! Terminal, the replay reader/writer, the fidelity verifier, the algo runner, the arena,
+//! debugging sessions, the layout model and the side-by-side frame comparison. The studio
+//! (GUI and CLI) and the Python module build on it.
+
+pub mod arena;
+pub mod engine;
+pub mod files;
+pub mod layout;
+pub mod replay;
+pub mod runner;
+pub mod session;
+pub mod side_by_side;
+pub mod verify;

@@ -1,0 +1,273 @@
+//! Algo processes: finding the start script, spawning it in its own process group, the
+//! stdin writer and stdout reader threads, and killing the whole group at the end.
+
+use super::lines::BoundedLines;
+use crossbeam_channel::{Receiver, Sender};
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Longest stdout line kept (a reply line is a few KB at most; longer lines are cut and
+/// then fail to parse, as garbage should).
+const MAX_REPLY_LINE: usize = 4 << 20;
+/// Stdout lines queued but not yet consumed before the algo is blocked on its pipe.
+const STDOUT_QUEUE: usize = 4096;
+/// Bytes queued for an algo's stdin that it has not read yet; beyond this (an algo that
+/// stopped reading, e.g. hung) further lines are dropped instead of piling up in memory.
+const STDIN_BACKLOG: usize = 64 << 20;
+
+/// Where an algo lives: its start script, the folder, and its name (the folder's name,
+/// PROTOCOL.md §2).
+#[derive(Debug, Clone)]
+pub struct AlgoLocation {
+    pub script: PathBuf,
+    pub dir: PathBuf,
+    pub name: String,
+}
+
+/// Why an algo argument does not lead to a start script; each names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum LocateError {
+    #[error("{}: only run.ps1 (Windows) found, no run.sh", .0.display())]
+    OnlyPowerShell(PathBuf),
+    #[error("{}: no run.sh in this folder", .0.display())]
+    NoStartScript(PathBuf),
+    #[error("{}: no such algo folder or start script", .0.display())]
+    Missing(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// Resolves an algo argument: a folder holding `run.sh`, or the start script itself.
+pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
+    let script = if path.is_dir() {
+        let sh = path.join("run.sh");
+        if !sh.is_file() {
+            return Err(if path.join("run.ps1").is_file() {
+                LocateError::OnlyPowerShell(path.to_path_buf())
+            } else {
+                LocateError::NoStartScript(path.to_path_buf())
+            });
+        }
+        sh
+    } else if path.is_file() {
+        path.to_path_buf()
+    } else {
+        return Err(LocateError::Missing(path.to_path_buf()));
+    };
+    let script = script.canonicalize().map_err(|source| LocateError::Io { path: script.clone(), source })?;
+    let dir = script.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "algo".into());
+    Ok(AlgoLocation { script, dir, name })
+}
+
+/// What the stdout reader thread queues.
+#[derive(Debug)]
+pub enum StdoutMsg {
+    /// A line and the moment it was read.
+    Line(String, Instant),
+    /// The algo closed its stdout (exited or crashed), at this moment.
+    Eof(Instant),
+}
+
+/// A running algo. Dropping it kills the whole process group.
+pub struct AlgoProcess {
+    /// Process id of `bash run.sh`, which is also the process group id.
+    pub pid: u32,
+    stdin: Option<Sender<Arc<str>>>,
+    backlog: Arc<AtomicUsize>,
+    /// Lines not delivered because the backlog was full.
+    pub dropped_lines: u64,
+    pub stdout: Receiver<StdoutMsg>,
+    /// Disconnected (always ready) once the script's process has exited and been reaped.
+    exited: Receiver<()>,
+    exit_status: Arc<Mutex<Option<ExitStatus>>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl AlgoProcess {
+    /// Starts `bash <script>` (or the script itself if it is an executable that is not a
+    /// `.sh` file) in the algo folder, in a new process group. `on_stderr` runs on its own
+    /// thread and consumes the stderr pipe.
+    pub fn spawn<F>(loc: &AlgoLocation, env: &[(String, String)], on_stderr: F) -> std::io::Result<AlgoProcess>
+    where
+        F: FnOnce(std::process::ChildStderr) + Send + 'static,
+    {
+        let direct = loc.script.extension().is_none_or(|e| e != "sh") && is_executable(&loc.script);
+        let mut cmd = if direct {
+            std::process::Command::new(&loc.script)
+        } else {
+            let mut c = std::process::Command::new("bash");
+            c.arg(&loc.script);
+            c
+        };
+        cmd.current_dir(&loc.dir)
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = cmd.spawn()?;
+        let pid = child.id();
+        let missing = || std::io::Error::other("child pipe missing");
+        let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+            (Some(i), Some(o), Some(e)) => (i, o, e),
+            _ => {
+                kill_group(pid);
+                let _ = child.wait();
+                return Err(missing());
+            }
+        };
+        let mut threads = Vec::with_capacity(4);
+        let (in_tx, in_rx) = crossbeam_channel::unbounded::<Arc<str>>();
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let writer_backlog = Arc::clone(&backlog);
+        threads.push(
+            std::thread::Builder::new()
+                .name(format!("algo-{pid}-stdin"))
+                .spawn(move || write_stdin(stdin, in_rx, &writer_backlog))?,
+        );
+        let (out_tx, out_rx) = crossbeam_channel::bounded(STDOUT_QUEUE);
+        threads.push(
+            std::thread::Builder::new()
+                .name(format!("algo-{pid}-stdout"))
+                .spawn(move || read_stdout(stdout, out_tx))?,
+        );
+        threads.push(std::thread::Builder::new().name(format!("algo-{pid}-stderr")).spawn(move || on_stderr(stderr))?);
+        let (exit_tx, exit_rx) = crossbeam_channel::bounded::<()>(0);
+        let exit_status = Arc::new(Mutex::new(None));
+        let status_slot = Arc::clone(&exit_status);
+        threads.push(std::thread::Builder::new().name(format!("algo-{pid}-wait")).spawn(move || {
+            let status = child.wait().ok();
+            if let Ok(mut slot) = status_slot.lock() {
+                *slot = status;
+            }
+            drop(exit_tx);
+        })?);
+        Ok(AlgoProcess {
+            pid,
+            stdin: Some(in_tx),
+            backlog,
+            dropped_lines: 0,
+            stdout: out_rx,
+            exited: exit_rx,
+            exit_status,
+            threads,
+        })
+    }
+
+    /// Becomes ready (disconnected) when the script's process has exited.
+    pub fn exited(&self) -> &Receiver<()> {
+        &self.exited
+    }
+
+    /// Queues one line for the algo's stdin (a newline is added). Lines for an algo that
+    /// stopped reading are dropped.
+    pub fn send(&mut self, line: Arc<str>) {
+        let Some(tx) = &self.stdin else { return };
+        let len = line.len() + 1;
+        if self.backlog.load(Ordering::Relaxed) + len > STDIN_BACKLOG {
+            self.dropped_lines += 1;
+            return;
+        }
+        self.backlog.fetch_add(len, Ordering::Relaxed);
+        let _ = tx.send(line);
+    }
+
+    /// Closes stdin once the queued lines are written (the algo then sees end of input).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits until the process exits or the deadline passes; returns its status if it
+    /// exited.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        let _ = self.exited.recv_deadline(deadline);
+        self.exit_status.lock().ok().and_then(|s| *s)
+    }
+
+    /// Kills every process of the algo's group (the script, its interpreter and anything
+    /// they started) and reaps the script. Safe to call more than once.
+    pub fn kill(&mut self) {
+        kill_group(self.pid);
+        self.close_stdin();
+    }
+
+    /// Kills the group and waits (bounded) for the helper threads to finish.
+    pub fn shutdown(mut self, deadline: Instant) -> Option<ExitStatus> {
+        self.kill();
+        let status = self.wait_until(deadline);
+        // The pipes close when the group dies; the helper threads then end on their own.
+        for t in std::mem::take(&mut self.threads) {
+            if Instant::now() >= deadline {
+                break;
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            } else {
+                // Detach: a grandchild outside the group may still hold a pipe open.
+                drop(t);
+            }
+        }
+        status
+    }
+}
+
+impl Drop for AlgoProcess {
+    fn drop(&mut self) {
+        kill_group(self.pid);
+    }
+}
+
+/// SIGKILL to the whole process group `pgid` (errors, e.g. no such group, are ignored).
+pub fn kill_group(pgid: u32) {
+    if let Ok(raw) = i32::try_from(pgid)
+        && raw > 1
+    {
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(raw), nix::sys::signal::Signal::SIGKILL);
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+fn write_stdin(stdin: std::process::ChildStdin, rx: Receiver<Arc<str>>, backlog: &AtomicUsize) {
+    let mut w = std::io::BufWriter::with_capacity(256 * 1024, stdin);
+    for line in rx.iter() {
+        backlog.fetch_sub(line.len() + 1, Ordering::Relaxed);
+        if w.write_all(line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {
+            return;
+        }
+        // Batch frames that are already queued; flush when the queue is empty.
+        if rx.is_empty() && w.flush().is_err() {
+            return;
+        }
+    }
+    let _ = w.flush();
+}
+
+fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>) {
+    let mut lines = BoundedLines::new(stdout, MAX_REPLY_LINE);
+    let mut buf = Vec::new();
+    loop {
+        match lines.next_line(&mut buf) {
+            Ok(Some(_)) => {
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                if tx.send(StdoutMsg::Line(line, Instant::now())).is_err() {
+                    return;
+                }
+            }
+            Ok(None) | Err(_) => {
+                let _ = tx.send(StdoutMsg::Eof(Instant::now()));
+                return;
+            }
+        }
+    }
+}

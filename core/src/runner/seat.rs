@@ -1,0 +1,128 @@
+//! One player's seat in a match: the algo process (or why it could not start), its stderr
+//! capture and what the runner records about it.
+
+use super::annotations::AnnotationSink;
+use super::events::EventSink;
+use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::result::PlayerResult;
+use super::spec::{MatchSpec, sibling};
+use super::stderr::{StderrCapture, StderrSummary};
+use crate::engine::geometry::Player;
+use crossbeam_channel::Receiver;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+/// The name of a player whose algo could not be started (PROTOCOL.md §2).
+pub const FAILED_TO_LOAD: &str = "FailedToLoad";
+
+pub struct Seat {
+    pub player: Player,
+    pub name: String,
+    pub process: Option<AlgoProcess>,
+    /// The process closed its stdout: it is charged a crash at the next turn it must answer.
+    pub dead: bool,
+    /// The turn of the latest turn frame sent (for annotations without a `turn`).
+    pub turn: Arc<AtomicI32>,
+    stderr: Option<Receiver<StderrSummary>>,
+    pub result: PlayerResult,
+}
+
+/// Everything a seat needs to start its algo.
+pub struct SeatContext<'a> {
+    pub spec: &'a MatchSpec,
+    pub env: &'a [(String, String)],
+    pub replay_path: &'a Path,
+    pub annotations: &'a Arc<AnnotationSink>,
+    pub events: &'a EventSink,
+}
+
+impl Seat {
+    /// Starts the algo; a seat whose algo cannot be started plays as `FailedToLoad`.
+    pub fn start(
+        player: Player,
+        location: Result<AlgoLocation, LocateError>,
+        algo_path: &Path,
+        ctx: &SeatContext<'_>,
+    ) -> Seat {
+        let mut seat = Seat {
+            player,
+            name: FAILED_TO_LOAD.into(),
+            process: None,
+            dead: true,
+            turn: Arc::new(AtomicI32::new(0)),
+            stderr: None,
+            result: PlayerResult { algo_path: algo_path.to_path_buf(), ..PlayerResult::default() },
+        };
+        let loc = match location {
+            Ok(loc) => loc,
+            Err(e) => {
+                seat.result.load_error = Some(e.to_string());
+                return seat;
+            }
+        };
+        let capture = StderrCapture {
+            player,
+            name: loc.name.clone(),
+            log_path: sibling(ctx.replay_path, &format!(".p{}.stderr.log", player.number())),
+            cap: ctx.spec.stderr_cap,
+            verbose: ctx.spec.verbose,
+            annotations: Arc::clone(ctx.annotations),
+            turn: Arc::clone(&seat.turn),
+            events: ctx.events.clone(),
+        };
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        match AlgoProcess::spawn(&loc, ctx.env, move |stream| {
+            let _ = tx.send(capture.run(stream));
+        }) {
+            Ok(p) => {
+                seat.result.pid = Some(p.pid);
+                seat.process = Some(p);
+                seat.stderr = Some(rx);
+                seat.dead = false;
+                seat.name = loc.name;
+            }
+            Err(e) => seat.result.load_error = Some(format!("{}: cannot start: {e}", loc.script.display())),
+        }
+        seat.result.name = seat.name.clone();
+        seat
+    }
+
+    pub fn set_turn(&self, turn: i32) {
+        self.turn.store(turn, Ordering::Relaxed);
+    }
+
+    /// The exit status, if the process has exited by `deadline`.
+    pub fn exit_status(&mut self, deadline: Instant) -> Option<String> {
+        self.process.as_mut().and_then(|p| p.wait_until(deadline)).map(|s| s.to_string())
+    }
+
+    /// Sends end of input; the algo is expected to exit after the end frame.
+    pub fn close_stdin(&mut self) {
+        if let Some(p) = self.process.as_mut() {
+            p.close_stdin();
+        }
+    }
+
+    /// Waits for a clean exit until `grace`, then kills the whole process group and
+    /// collects the stderr summary.
+    pub fn shut_down(&mut self, grace: Instant) {
+        if let Some(mut p) = self.process.take() {
+            self.result.lines_not_delivered = p.dropped_lines;
+            let clean = p.wait_until(grace);
+            let status = p.shutdown(Instant::now() + Duration::from_millis(500));
+            self.result.exit_status = clean.or(status).map(|s| s.to_string()).or(self.result.exit_status.take());
+        }
+        if let Some(rx) = self.stderr.take()
+            && let Ok(sum) = rx.recv_timeout(Duration::from_millis(500))
+        {
+            {
+                self.result.stderr_log = sum.log_path;
+                self.result.stderr_bytes = sum.bytes_total;
+                self.result.stderr_dropped_bytes = sum.bytes_dropped;
+                self.result.annotations = sum.annotations;
+            }
+        }
+    }
+}

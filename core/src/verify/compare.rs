@@ -1,0 +1,146 @@
+//! Frame comparison as REPLAY.md §4 prescribes: ordered lists as sequences, the lists the
+//! engine does not order as multisets; floats compared exactly as `f32`.
+
+use crate::engine::frame::*;
+use std::fmt::Debug;
+
+/// The first difference between an expected and an actual frame, described for a person
+/// (which list or field, at which index, both values).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct FrameDifference(pub String);
+
+fn show<T: Debug>(items: &[T]) -> String {
+    let s = format!("{items:?}");
+    if s.len() > 600 { format!("{}… ({} items)", &s[..600], items.len()) } else { s }
+}
+
+fn sequence<T: Debug + PartialEq>(what: &str, expected: &[T], actual: &[T]) -> Result<(), FrameDifference> {
+    if expected == actual {
+        return Ok(());
+    }
+    let first = expected.iter().zip(actual).position(|(a, b)| a != b).unwrap_or(expected.len().min(actual.len()));
+    Err(FrameDifference(format!(
+        "{what}: first difference at index {first} (expected {} items, got {})\n    expected: {}\n    actual:   {}",
+        expected.len(),
+        actual.len(),
+        expected.get(first).map(|e| format!("{e:?}")).unwrap_or_else(|| "(nothing)".into()),
+        actual.get(first).map(|e| format!("{e:?}")).unwrap_or_else(|| "(nothing)".into()),
+    )))
+}
+
+fn keys<T: Debug>(items: &[T]) -> Vec<String> {
+    let mut k: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
+    k.sort();
+    k
+}
+
+fn multiset<T: Debug>(what: &str, expected: &[T], actual: &[T]) -> Result<(), FrameDifference> {
+    let (e, a) = (keys(expected), keys(actual));
+    if e == a {
+        return Ok(());
+    }
+    let missing: Vec<&String> = e.iter().filter(|x| !a.contains(x)).collect();
+    let extra: Vec<&String> = a.iter().filter(|x| !e.contains(x)).collect();
+    Err(FrameDifference(format!(
+        "{what} (unordered) differ\n    missing: {}\n    extra:   {}",
+        show(&missing),
+        show(&extra)
+    )))
+}
+
+fn canonical_self_destruct(list: &[SelfDestructEvent]) -> Vec<SelfDestructEvent> {
+    list.iter()
+        .map(|e| {
+            let mut e = e.clone();
+            e.victims.sort();
+            e
+        })
+        .collect()
+}
+
+/// Compares the events of two frames. `Err` describes the first difference.
+pub fn compare_events(expected: &Events, actual: &Events) -> Result<(), FrameDifference> {
+    sequence("spawn events", &expected.spawn, &actual.spawn)?;
+    sequence("move events", &expected.moves, &actual.moves)?;
+    sequence("attack events", &expected.attack, &actual.attack)?;
+    // Damage: the self-destruct hits first (unordered), then one per attack, in order.
+    let sd_hits = |e: &Events| e.self_destruct.iter().map(|s| s.victims.len()).sum::<usize>();
+    let (pe, pa) = (sd_hits(expected).min(expected.damage.len()), sd_hits(actual).min(actual.damage.len()));
+    multiset("self-destruct damage events", &expected.damage[..pe], &actual.damage[..pa])?;
+    sequence("attack damage events", &expected.damage[pe..], &actual.damage[pa..])?;
+    multiset(
+        "selfDestruct events",
+        &canonical_self_destruct(&expected.self_destruct),
+        &canonical_self_destruct(&actual.self_destruct),
+    )?;
+    // Shields: grouped by Support in ascending id; recipients of one Support unordered.
+    let groups = |e: &Events| {
+        let mut g: Vec<u32> = e.shield.iter().map(|s| s.support_id).collect();
+        g.dedup();
+        g
+    };
+    sequence("shield groups (support ids)", &groups(expected), &groups(actual))?;
+    multiset("shield events", &expected.shield, &actual.shield)?;
+    multiset("death events", &expected.death, &actual.death)?;
+    multiset("breach events", &expected.breach, &actual.breach)?;
+    sequence("melee events", &expected.melee, &actual.melee)?;
+    Ok(())
+}
+
+fn compare_end_stats(expected: &EndStats, actual: &EndStats) -> Result<(), FrameDifference> {
+    let mut e = expected.clone();
+    let mut a = actual.clone();
+    // Wall-clock duration and algo names are not simulated.
+    e.duration = 0;
+    a.duration = 0;
+    for p in e.players.iter_mut().chain(a.players.iter_mut()) {
+        p.name.clear();
+    }
+    if e == a {
+        Ok(())
+    } else {
+        Err(FrameDifference(format!("endStats differ\n    expected: {e:?}\n    actual:   {a:?}")))
+    }
+}
+
+/// Compares two frames. `Err` describes the first difference found.
+pub fn compare_frames(expected: &Frame, actual: &Frame) -> Result<(), FrameDifference> {
+    let (et, at) = (&expected.turn_info, &actual.turn_info);
+    if et.phase != at.phase
+        || et.turn != at.turn
+        || et.action_frame != at.action_frame
+        || (et.total_frame.is_some() && et.total_frame != at.total_frame)
+    {
+        return Err(FrameDifference(format!("turnInfo differs: expected {et:?}, got {at:?}")));
+    }
+    for (i, name) in ["p1Stats", "p2Stats"].iter().enumerate() {
+        let (e, a) = (&expected.stats[i], &actual.stats[i]);
+        if e.hp.to_bits() != a.hp.to_bits()
+            || e.sp.to_bits() != a.sp.to_bits()
+            || e.mp.to_bits() != a.mp.to_bits()
+            || e.time_ms != a.time_ms
+        {
+            return Err(FrameDifference(format!(
+                "{name} differ: expected [{}, {}, {}, {}], got [{}, {}, {}, {}]",
+                e.hp, e.sp, e.mp, e.time_ms, a.hp, a.sp, a.mp, a.time_ms
+            )));
+        }
+    }
+    for (p, name) in ["p1Units", "p2Units"].iter().enumerate() {
+        let lists = expected.units[p].len().max(actual.units[p].len());
+        let empty = Vec::new();
+        for i in 0..lists {
+            let e = expected.units[p].get(i).unwrap_or(&empty);
+            let a = actual.units[p].get(i).unwrap_or(&empty);
+            sequence(&format!("{name}[{i}]"), e, a)?;
+        }
+    }
+    compare_events(&expected.events, &actual.events)?;
+    match (&expected.end_stats, &actual.end_stats) {
+        (Some(e), Some(a)) => compare_end_stats(e, a),
+        (None, None) => Ok(()),
+        (Some(_), None) => Err(FrameDifference("endStats missing".into())),
+        (None, Some(_)) => Err(FrameDifference("unexpected endStats".into())),
+    }
+}

@@ -1,0 +1,214 @@
+//! The verifier: re-simulates every turn of a real replay from its turn frame and compares
+//! every following frame (REPLAY.md §8).
+
+pub mod bench;
+mod compare;
+pub mod rebuild;
+
+pub use compare::{FrameDifference, compare_events, compare_frames};
+pub use rebuild::{TurnInputs, game_at_turn_frame, turn_inputs};
+
+use crate::engine::frame::Phase;
+use crate::replay::{Replay, read_replay};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Exact,
+    Diverged,
+    Skipped,
+    Error,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Exact => "exact",
+            Status::Diverged => "diverged",
+            Status::Skipped => "skipped",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// The verdict on one replay.
+#[derive(Debug, Clone)]
+pub struct ReplayReport {
+    pub file: PathBuf,
+    pub ruleset: Option<String>,
+    pub frames_total: usize,
+    pub frames_exact: usize,
+    pub status: Status,
+    pub first_divergence: Option<String>,
+    /// Why a replay was skipped or could not be read.
+    pub reason: Option<String>,
+}
+
+impl ReplayReport {
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "file": self.file.display().to_string(),
+            "ruleset": self.ruleset,
+            "frames_total": self.frames_total,
+            "frames_exact": self.frames_exact,
+            "status": self.status.as_str(),
+            "first_divergence": self.first_divergence,
+            "reason": self.reason,
+        })
+    }
+}
+
+/// The ruleset of a replay: the name of its folder under `replays/` (our corpus layout).
+pub fn ruleset_of(path: &Path) -> Option<String> {
+    path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned())
+}
+
+/// Verifies one replay file.
+pub fn verify_file(path: &Path) -> ReplayReport {
+    let mut report = ReplayReport {
+        file: path.to_path_buf(),
+        ruleset: ruleset_of(path),
+        frames_total: 0,
+        frames_exact: 0,
+        status: Status::Error,
+        first_divergence: None,
+        reason: None,
+    };
+    match read_replay(path) {
+        Err(e) => report.reason = Some(e.to_string()),
+        Ok(replay) => verify_replay(&replay, &mut report),
+    }
+    report
+}
+
+/// Verifies a replay in memory, filling `report`.
+pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
+    if replay.legacy {
+        report.status = Status::Skipped;
+        report.reason = Some("legacy 2018–2019 format (not simulated)".into());
+        report.frames_total = replay.frames.len();
+        return;
+    }
+    let config = Arc::new(replay.config.clone());
+    let frames = &replay.frames;
+    report.frames_total = frames.len();
+    let mut carry = None;
+    let mut first: Option<String> = None;
+    let mut exact = 0usize;
+    // Turn 0's turn frame is compared with a fresh game.
+    if let Some(f0) = frames.first() {
+        let mut fresh = crate::engine::Game::new(Arc::clone(&config));
+        match compare_frames(f0, &fresh.turn_frame()) {
+            Ok(()) => exact += 1,
+            Err(d) => first = first.or(Some(format!("turn 0, turn frame: {d}"))),
+        }
+    }
+    let ids = rebuild::running_max_ids(frames);
+    let early_2020 = rebuild::is_early_2020(replay, &config, &ids);
+    for start in replay.turn_starts() {
+        let (mut game, inputs) = match game_at_turn_frame(replay, &config, start, &ids, carry.take()) {
+            Ok((game, mut inputs)) => {
+                inputs.early_2020 |= early_2020;
+                (game, inputs)
+            }
+            Err(e) => {
+                first = first.or(Some(e.to_string()));
+                continue;
+            }
+        };
+        let mut k = start + 1;
+        inputs.apply(&mut game);
+        while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
+            let ours = game.action_frame();
+            let theirs = &frames[k];
+            match compare_frames(theirs, &ours) {
+                Ok(()) => exact += 1,
+                Err(d) => {
+                    if first.is_none() && std::env::var_os("TS_VERIFY_DUMP").is_some() {
+                        eprintln!("expected: {}", crate::replay::frame_to_json(theirs, false, true));
+                        eprintln!("actual:   {}", crate::replay::frame_to_json(&ours, false, true));
+                    }
+                    first = first.or_else(|| {
+                        Some(format!(
+                            "turn {}, action frame {}: {d}",
+                            theirs.turn_info.turn, theirs.turn_info.action_frame
+                        ))
+                    })
+                }
+            }
+            k += 1;
+            if game.action_phase_done() {
+                break;
+            }
+        }
+        // Frames the replay has in this action phase that we did not produce.
+        while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
+            first = first.or_else(|| {
+                Some(format!(
+                    "turn {}, action frame {}: the engine ended the action phase earlier",
+                    frames[k].turn_info.turn, frames[k].turn_info.action_frame
+                ))
+            });
+            k += 1;
+        }
+        let Some(next) = frames.get(k) else {
+            carry = Some(game.players.clone());
+            continue;
+        };
+        let last_info = frames[k - 1].turn_info;
+        if !game.over {
+            game.end_turn();
+        }
+        let ours = if game.over { game.end_frame(&last_info, 0) } else { game.turn_frame() };
+        let what = if next.turn_info.phase == Phase::End {
+            "end frame".to_string()
+        } else {
+            format!("turn {}, turn frame", next.turn_info.turn)
+        };
+        match compare_frames(next, &ours) {
+            Ok(()) => exact += 1,
+            Err(d) => first = first.or(Some(format!("{what}: {d}"))),
+        }
+        carry = Some(game.players.clone());
+    }
+    report.frames_exact = exact.min(report.frames_total);
+    report.status =
+        if first.is_none() && report.frames_exact == report.frames_total { Status::Exact } else { Status::Diverged };
+    report.first_divergence = first;
+    if early_2020 {
+        report.reason = Some(
+            "early-2020 engine build (upgrades echoed as base-type spawns, REPLAY.md §6): simulated with its targeting rules (health without shields, ids compared as text; docs/fidelity.md)".into(),
+        );
+    }
+}
+
+/// Finds replay files under the given paths (files, or folders searched recursively).
+pub fn collect_replays(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(dir) = stack.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+                for e in entries.flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if is_replay_name(&path) {
+                        out.push(path);
+                    }
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    out
+}
+
+fn is_replay_name(p: &Path) -> bool {
+    let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    name.ends_with(".replay") || name.ends_with(".replay.gz")
+}

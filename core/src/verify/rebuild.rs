@@ -1,0 +1,188 @@
+//! Rebuilding the engine state from a replay's turn frame, and the turn's inputs (commands
+//! from the spawn events, compute times, crashes) that a replay records.
+
+use crate::engine::commands::{Command, CommandKind};
+use crate::engine::config::{Config, REMOVE, UPGRADE};
+use crate::engine::frame::{Frame, Phase};
+use crate::engine::game::{Game, PlayerState};
+use crate::engine::geometry::{Edge, Player};
+use crate::engine::unit::Unit;
+use crate::replay::Replay;
+use std::sync::Arc;
+
+/// For each frame, the highest unit id seen in the replay up to and including it.
+pub fn running_max_ids(frames: &[Frame]) -> Vec<u32> {
+    let mut max = 0u32;
+    frames
+        .iter()
+        .map(|f| {
+            for lists in &f.units {
+                for l in lists {
+                    for u in l {
+                        max = max.max(u.id);
+                    }
+                }
+            }
+            for s in &f.events.spawn {
+                max = max.max(s.id);
+            }
+            max
+        })
+        .collect()
+}
+
+/// What a replay tells about one turn's inputs.
+#[derive(Debug, Clone, Default)]
+pub struct TurnInputs {
+    /// Per player: (build line, deploy line), reconstructed from the spawn events.
+    pub lines: [(Vec<Command>, Vec<Command>); 2],
+    pub time_ms: [i64; 2],
+    pub crashed: [bool; 2],
+    pub penalised: [bool; 2],
+    /// The replay echoes upgrades as base-type spawns (the early-2020 engine).
+    pub early_2020: bool,
+}
+
+impl TurnInputs {
+    /// Charges time (or the crash penalty) and applies the commands.
+    pub fn apply(&self, game: &mut Game) {
+        game.early_2020 = self.early_2020;
+        for p in Player::both() {
+            let i = p.index();
+            if self.crashed[i] {
+                game.player_mut(p).stats.time_ms = self.time_ms[i];
+                game.player_mut(p).total_computation_time += self.time_ms[i];
+                game.crash(p);
+            } else {
+                game.charge_time(p, self.time_ms[i], self.penalised[i]);
+            }
+        }
+        let [(b1, d1), (b2, d2)] = &self.lines;
+        game.apply_turn_commands([(b1, d1), (b2, d2)]);
+    }
+}
+
+/// Reconstructs the commands of a turn from action frame 0's spawn events: per player the
+/// entries before that player's first mobile unit form the build line, the rest the deploy
+/// line. A structure spawn on a tile already holding the same player's structure is an
+/// upgrade (the early-2020 convention, REPLAY.md §6).
+pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInputs {
+    let mut inputs = TurnInputs::default();
+    let Some(frame0) = replay.frames.get(turn_frame + 1).filter(|f| f.turn_info.phase == Phase::Action) else {
+        return inputs;
+    };
+    let config = &game.config;
+    let mut occupied: std::collections::HashMap<crate::engine::Tile, Player> =
+        game.units.iter().filter(|u| u.is_structure).map(|u| (u.tile, u.owner)).collect();
+    // Segments in application order: P1 build, P2 build, P1 deploy, P2 deploy. Each entry
+    // goes to the earliest segment at or after the current one that can hold it.
+    const SEGMENTS: [(usize, bool); 4] = [(0, false), (1, false), (0, true), (1, true)];
+    let mut segment = 0usize;
+    for s in &frame0.events.spawn {
+        let i = s.owner.index();
+        let t = s.unit_type as usize;
+        let kind = match t {
+            REMOVE => CommandKind::Remove,
+            UPGRADE => CommandKind::Upgrade,
+            t if t < config.units.len() && config.unit(t).is_structure && occupied.get(&s.tile) == Some(&s.owner) => {
+                inputs.early_2020 = true;
+                CommandKind::Upgrade
+            }
+            t => CommandKind::Spawn(t as u8),
+        };
+        let mobile =
+            matches!(kind, CommandKind::Spawn(t) if config.units.get(t as usize).is_some_and(|u| !u.is_structure));
+        if matches!(kind, CommandKind::Spawn(_)) && !mobile {
+            occupied.insert(s.tile, s.owner);
+        }
+        segment = (segment..4).find(|&k| SEGMENTS[k].0 == i && (SEGMENTS[k].1 || !mobile)).unwrap_or(3);
+        let c = Command { kind, tile: s.tile };
+        if SEGMENTS[segment].1 { inputs.lines[i].1.push(c) } else { inputs.lines[i].0.push(c) }
+    }
+    let end = replay.end_frame().and_then(|f| f.end_stats.as_ref());
+    let is_last_turn = replay.frames.iter().skip(turn_frame + 1).all(|f| f.turn_info.phase != Phase::Deploy);
+    for p in Player::both() {
+        let i = p.index();
+        inputs.time_ms[i] = frame0.stats[i].time_ms;
+        let ps = end.map(|e| &e.players[i]);
+        inputs.penalised[i] = ps.is_none_or(|ps| ps.name != "ByHand");
+        // A crash costs startingHP + 1 at the last turn; a fatal hard timeout is charged as time.
+        inputs.crashed[i] = is_last_turn && ps.is_some_and(|ps| ps.crashed && !ps.timeout_death);
+    }
+    inputs
+}
+
+/// Why a replay's turn frame does not describe a game that can be simulated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RebuildError {
+    #[error("turn {turn}: removal mark for unknown structure {id}")]
+    UnknownRemovalMark { turn: i32, id: u32 },
+}
+
+/// The game as it stands at a replay's turn frame (index `start`), plus that turn's inputs.
+/// `carry` brings the end-of-game totals over from the previous simulated turn.
+pub fn game_at_turn_frame(
+    replay: &Replay,
+    config: &Arc<Config>,
+    start: usize,
+    max_ids: &[u32],
+    carry: Option<[PlayerState; 2]>,
+) -> Result<(Game, TurnInputs), RebuildError> {
+    let frame = &replay.frames[start];
+    let mut game = Game::new(Arc::clone(config));
+    if let Some(players) = carry {
+        game.players = players;
+    }
+    let turn = frame.turn_info.turn;
+    game.turn = turn;
+    game.action_frame = -1;
+    game.frames_sent = frame.turn_info.total_frame.unwrap_or(start as i64) + 1;
+    game.action_frames_sent =
+        replay.frames[..start].iter().filter(|f| f.turn_info.phase == Phase::Action).count() as i64;
+    game.next_id = max_ids.get(start).copied().unwrap_or(0) + 1;
+    for p in Player::both() {
+        let i = p.index();
+        game.players[i].stats = frame.stats[i];
+        if let Some(end) = replay.end_frame().and_then(|f| f.end_stats.as_ref()) {
+            game.players[i].name = end.players[i].name.clone();
+        }
+        let lists = &frame.units[i];
+        let upgraded: std::collections::HashSet<u32> =
+            lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
+        for (t, list) in lists.iter().take(6).enumerate() {
+            for e in list {
+                let stats = config.unit(t);
+                let unit = if stats.is_structure {
+                    let mut u = Unit::new_structure(e.id, t as u8, p, e.tile, e.health);
+                    u.upgraded = upgraded.contains(&e.id);
+                    u
+                } else {
+                    let edge = Edge::deploy_edge_of(p, e.tile).map(Edge::opposite).unwrap_or(Edge::TopRight);
+                    Unit::new_mobile(e.id, t as u8, p, e.tile, e.health, edge)
+                };
+                game.insert_unit(unit);
+            }
+        }
+        if let Some(marks) = lists.get(REMOVE) {
+            for m in marks {
+                let Some(index) = game.unit_index(m.id) else {
+                    return Err(RebuildError::UnknownRemovalMark { turn, id: m.id });
+                };
+                let u = &game.units[index];
+                let delay = config.form(u.unit_type as usize, u.upgraded).turns_to_remove;
+                let left = m.health.round() as i32;
+                game.units[index].marked_turn = Some(turn - (delay - left));
+            }
+        }
+    }
+    let inputs = turn_inputs(replay, &game, start);
+    Ok((game, inputs))
+}
+
+/// True if any turn of the replay echoes an upgrade as a base-type spawn (early 2020).
+pub fn is_early_2020(replay: &Replay, config: &Arc<Config>, max_ids: &[u32]) -> bool {
+    replay
+        .turn_starts()
+        .into_iter()
+        .any(|s| game_at_turn_frame(replay, config, s, max_ids, None).is_ok_and(|(_, i)| i.early_2020))
+}

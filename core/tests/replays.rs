@@ -1,0 +1,149 @@
+//! The replay reader, writer and verifier against the real replays in `../shared/replays`.
+
+use std::path::Path;
+use terminal_core::replay::{frame_to_json, read_replay, read_replay_bytes};
+use terminal_core::verify::{Status, collect_replays, compare_frames, verify_file};
+
+#[path = "../../tests/common/corpus.rs"]
+mod corpus;
+use corpus::{CURRENT_RULESETS as CURRENT, first_of as sample, replays as corpus};
+const LEGACY: &[&str] = &["compat-mode-4", "legacy-2018", "legacy-2019-cmu", "legacy-2019-s3"];
+
+/// Every current-format replay of the corpus is frame-exact, the early-2020 engine build's
+/// included (docs/fidelity.md); legacy replays are skipped, never failed.
+#[test]
+fn whole_corpus_is_frame_exact() {
+    let files = collect_replays(&[corpus()]);
+    assert!(files.len() >= 400, "expected the shared corpus, found {} files", files.len());
+    let reports: Vec<_> = std::thread::scope(|s| {
+        let half = files.len() / 2;
+        let (a, b) = files.split_at(half);
+        let ha = s.spawn(|| a.iter().map(|f| verify_file(f)).collect::<Vec<_>>());
+        let hb = s.spawn(|| b.iter().map(|f| verify_file(f)).collect::<Vec<_>>());
+        let mut r = ha.join().expect("worker");
+        r.extend(hb.join().expect("worker"));
+        r
+    });
+    let mut exact_frames = 0usize;
+    let mut total_frames = 0usize;
+    let mut early_2020 = 0usize;
+    for r in &reports {
+        let ruleset = r.ruleset.clone().unwrap_or_default();
+        if LEGACY.contains(&ruleset.as_str()) {
+            assert_eq!(r.status, Status::Skipped, "{}", r.file.display());
+            continue;
+        }
+        assert!(CURRENT.contains(&ruleset.as_str()), "unknown ruleset {ruleset}");
+        total_frames += r.frames_total;
+        exact_frames += r.frames_exact;
+        if r.status != Status::Exact {
+            panic!("{} is {:?}: {:?}", r.file.display(), r.status, r.first_divergence);
+        }
+        if r.reason.as_deref().is_some_and(|x| x.starts_with("early-2020")) {
+            early_2020 += 1;
+        }
+    }
+    assert_eq!(exact_frames, total_frames);
+    // The early-2020 batch is recognised and simulated with its own rules, not skipped.
+    assert!(early_2020 >= 50, "only {early_2020} early-2020 replays recognised");
+}
+
+#[test]
+fn writer_round_trips_every_frame() {
+    for ruleset in CURRENT {
+        let replay = read_replay(&sample(ruleset)).expect("readable");
+        for f in &replay.frames {
+            let line = frame_to_json(f, false, true);
+            let v: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
+            let text = format!("\n{}\n\n{line}\n", replay.config.to_line());
+            let back = read_replay_bytes(Path::new("roundtrip"), text.as_bytes()).expect("re-read");
+            assert_eq!(back.frames.len(), 1);
+            compare_frames(f, &back.frames[0]).unwrap_or_else(|d| panic!("{ruleset}: {d}"));
+            assert!(v.get("turnInfo").is_some());
+        }
+    }
+}
+
+#[test]
+fn writer_reproduces_local_engine_lines_byte_for_byte() {
+    // special-2025 local runs: the writer's key order and number format are the engine's.
+    let path = corpus().join(
+        "special-2025/Eric-xin__run_time_terror_C1Terminal__p1-20-04-2025-21-02-58-1745179378439--464915450.replay.gz",
+    );
+    let bytes = std::fs::read(&path).expect("replay");
+    let text = String::from_utf8(terminal_core::replay::reader::maybe_gunzip(&bytes).expect("gzip").into_owned())
+        .expect("utf8");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let replay = read_replay(&path).expect("readable");
+    let mut same = 0;
+    for (f, original) in replay.frames.iter().zip(&lines[1..]) {
+        if f.end_stats.is_some() {
+            continue;
+        }
+        assert_eq!(&frame_to_json(f, false, true), original);
+        same += 1;
+    }
+    assert!(same > 10, "only {same} frames compared");
+    assert_eq!(same + 1, replay.frames.len(), "every frame but the end frame");
+}
+
+#[test]
+fn reader_accepts_every_variant() {
+    let replay = read_replay(&sample("special-2025")).expect("readable");
+    let config = replay.config.to_line();
+    let frames: Vec<String> = replay.frames.iter().take(5).map(|f| frame_to_json(f, false, true)).collect();
+    let body = frames.join("\n");
+    let variants = [
+        format!("\n{config}\n\n{body}\n"),                          // usual layout
+        format!("{config}\n{body}"),                                // no leading blank line, no final newline
+        format!("\r\n{config}\r\n\r\n{}\r\n", frames.join("\r\n")), // CRLF
+        format!("{config}\n\n\n{body}\n\n\n"),                      // extra blank lines
+    ];
+    for v in &variants {
+        let r = read_replay_bytes(Path::new("variant"), v.as_bytes()).expect("variant reads");
+        assert_eq!(r.frames.len(), 5);
+        assert!(r.end_frame().is_none(), "missing end frame is accepted");
+    }
+    // Integers where floats are expected, and numeric ids.
+    let ints = format!(
+        "{config}\n{}",
+        r#"{"turnInfo":[0,0,-1,0],"p1Stats":[30,40,5,0],"p2Stats":[30,40,5,0],"p1Units":[[[1,13,60,7]],[],[],[],[],[],[],[]],"p2Units":[[],[],[],[],[],[],[]],"events":{}}"#
+    );
+    let r = read_replay_bytes(Path::new("ints"), ints.as_bytes()).expect("ints");
+    assert_eq!(r.frames[0].units[0][0][0].id, 7);
+    assert_eq!(r.frames[0].stats[0].hp, 30.0);
+}
+
+#[test]
+fn legacy_replays_load() {
+    for ruleset in LEGACY {
+        let r = read_replay(&sample(ruleset)).unwrap_or_else(|e| panic!("{ruleset}: {e}"));
+        assert!(r.legacy, "{ruleset}");
+        assert!(!r.frames.is_empty());
+        assert_eq!(r.frames[0].units[0].len(), 7, "7 unit lists");
+        assert_eq!(verify_file(&sample(ruleset)).status, Status::Skipped);
+    }
+}
+
+#[test]
+fn bad_input_names_file_line_and_field() {
+    let replay = read_replay(&sample("base-s6")).expect("readable");
+    let config = replay.config.to_line();
+    let bad =
+        format!("\n{config}\n\n{}\n", r#"{"turnInfo":[0,0,-1,0],"p1Stats":[30,"forty",5,0],"p2Stats":[30,40,5,0]}"#);
+    let e = read_replay_bytes(Path::new("broken.replay"), bad.as_bytes()).expect_err("must fail");
+    assert_eq!(e.file, "broken.replay");
+    assert_eq!(e.line, Some(4));
+    assert_eq!(e.field, "p1Stats[1]");
+    let shown = e.to_string();
+    assert!(shown.contains("broken.replay:4") && shown.contains("p1Stats[1]"), "{shown}");
+
+    let bad_unit = format!("{config}\n{}", r#"{"turnInfo":[0,0,-1,0],"p1Units":[[[1,13,60.0,"x7"]]]}"#);
+    let e = read_replay_bytes(Path::new("ids.replay"), bad_unit.as_bytes()).expect_err("must fail");
+    assert_eq!(e.field, "p1Units[0][0][3]");
+
+    let e = read_replay_bytes(Path::new("empty.replay"), b"").expect_err("no config");
+    assert!(e.to_string().contains("no config"));
+    let e = read_replay_bytes(Path::new("gz.replay.gz"), &[0x1f, 0x8b, 0, 1, 2]).expect_err("bad gzip");
+    assert!(e.to_string().contains("gzip"));
+}

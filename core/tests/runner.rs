@@ -1,0 +1,437 @@
+//! Integration tests of the runner: real matches between the test algos of `tests/algos/`,
+//! asserting the official treatment of every misbehaviour (PROTOCOL.md §5–§9).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use terminal_core::engine::config::Config;
+use terminal_core::engine::frame::Phase;
+use terminal_core::engine::game::Rejection;
+use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::engine::presets::preset;
+use terminal_core::replay::{Replay, read_replay};
+use terminal_core::runner::{
+    FAILED_TO_LOAD, MatchEvent, MatchResult, MatchSpec, ReplayTarget, run_match_blocking, start_match,
+};
+use terminal_core::verify::{Status, verify_file};
+
+#[path = "../../tests/common/corpus.rs"]
+mod corpus;
+#[path = "../../tests/common/processes.rs"]
+mod processes;
+use corpus::algo;
+use processes::assert_no_leftovers;
+
+fn base_config() -> Arc<Config> {
+    Arc::new(preset("base-s6").expect("base-s6 preset"))
+}
+
+/// base-s6 with another starting HP (short games for the time-limit tests).
+fn config_with_hp(hp: f64) -> Arc<Config> {
+    let mut raw = base_config().raw.clone();
+    raw["resources"]["startingHP"] = serde_json::Value::from(hp);
+    Arc::new(Config::from_value(raw).expect("patched config"))
+}
+
+fn spec(a: &str, b: &str, dir: &Path) -> MatchSpec {
+    let mut s = MatchSpec::new(algo(a), algo(b), base_config());
+    s.replay = ReplayTarget::Dir(dir.to_path_buf());
+    s
+}
+
+fn run(spec: MatchSpec) -> MatchResult {
+    let r = run_match_blocking(spec).expect("match runs");
+    assert_no_leftovers(&r);
+    r
+}
+
+fn assert_exact(path: &Path) {
+    let report = verify_file(path);
+    assert_eq!(report.status, Status::Exact, "{report:?}");
+    assert_eq!(report.frames_exact, report.frames_total);
+    assert!(report.frames_total > 0);
+}
+
+fn replay_of(r: &MatchResult) -> Replay {
+    read_replay(&r.replay_path).expect("replay readable")
+}
+
+/// Index of turn `turn`'s action frame 0 in the replay's frames.
+fn action_frame0(replay: &Replay, turn: i32) -> usize {
+    replay
+        .frames
+        .iter()
+        .position(|f| f.turn_info.phase == Phase::Action && f.turn_info.turn == turn && f.turn_info.action_frame == 0)
+        .expect("action frame 0 of the turn")
+}
+
+#[test]
+fn builder_vs_random_is_verified_exact() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-builder", "py-random", dir.path());
+    s.seed = Some(7);
+    let r = run(s);
+    assert_exact(&r.replay_path);
+    let replay = replay_of(&r);
+    let end = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert_eq!(end.players[0].name, "py-builder");
+    assert_eq!(end.players[1].name, "py-random");
+    assert_eq!(end.winner, r.winner);
+    assert!(r.players.iter().all(|p| !p.crashed && p.hard_timeouts.is_empty()));
+    let turns_played = if r.turns == 100 { 100 } else { r.turns + 1 };
+    assert_eq!(r.overhead.turns as i32, turns_played);
+    // Per-turn compute times are recorded in the stats.
+    let total: i64 = r.players[0].turn_times_ms.iter().sum();
+    assert_eq!(total, end.players[0].total_computation_time);
+}
+
+#[test]
+fn idle_vs_idle_plays_100_turns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-idle", "py-idle", dir.path()));
+    assert_eq!(r.turns, 100);
+    assert_eq!(r.frames, 100);
+    assert_eq!([r.players[0].final_hp, r.players[1].final_hp], [30.0, 30.0]);
+    assert_exact(&r.replay_path);
+    // Non-empty lines = frames + 1 (config); turn frames, action frames and the end frame.
+    assert_eq!(replay_of(&r).frames.len(), 201);
+    assert!(r.overhead.mean_us() < 1000.0, "runner overhead {:?}", r.overhead);
+}
+
+#[test]
+fn mirrored_builders_see_their_own_view() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-builder", "py-builder", dir.path()));
+    let replay = replay_of(&r);
+    // After turn 0 both built the same layout in their own view: player 2's structures
+    // are the 180° rotation of player 1's.
+    let f = &replay.frames[action_frame0(&replay, 0)];
+    let tiles =
+        |p: Player| -> BTreeSet<Tile> { f.real_units(p).filter(|(t, _)| *t < 3).map(|(_, u)| u.tile).collect() };
+    let p1 = tiles(Player::One);
+    assert!(!p1.is_empty());
+    let rotated: BTreeSet<Tile> = p1.iter().map(|t| t.rotated()).collect();
+    assert_eq!(tiles(Player::Two), rotated);
+    assert!(r.rejected.is_empty(), "{:?}", r.rejected);
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn crash_costs_starting_hp_plus_one_and_ends_the_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-crash", "py-idle", dir.path());
+    s.env.push(("CRASH_TURN".into(), "2".into()));
+    let r = run(s);
+    let p = &r.players[0];
+    assert!(p.crashed);
+    assert_eq!(p.crash_turn, Some(2));
+    assert_eq!(p.final_hp, 30.0 - 31.0);
+    assert_eq!(r.turns, 2);
+    assert_eq!(r.winner, 2);
+    let replay = replay_of(&r);
+    let end = replay.end_frame().expect("end frame");
+    assert_eq!(end.turn_info.turn, 2);
+    let stats = end.end_stats.as_ref().expect("end stats");
+    assert!(stats.players[0].crashed && !stats.players[1].crashed);
+    // The game ends right after the crash turn's action frame 0.
+    let last_action = &replay.frames[replay.frames.len() - 2];
+    assert_eq!((last_action.turn_info.turn, last_action.turn_info.action_frame), (2, 0));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(log.contains("crashed"), "{log}");
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn an_algo_that_cannot_start_plays_as_failed_to_load() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo2 = dir.path().join("no-such-algo");
+    let r = run(s);
+    let p = &r.players[1];
+    assert_eq!(p.name, FAILED_TO_LOAD);
+    assert!(p.crashed && p.load_error.is_some());
+    assert_eq!(p.final_hp, -1.0);
+    assert_eq!((r.turns, r.winner), (0, 1));
+    let replay = replay_of(&r);
+    let stats = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert_eq!(stats.players[1].name, FAILED_TO_LOAD);
+    assert_eq!(stats.players[0].points_scored, 31.0);
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn a_hung_algo_has_its_turns_skipped_and_penalised() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-hang", "py-idle", dir.path());
+    s.config = config_with_hp(3.0);
+    s.soft_ms = Some(0);
+    s.max_ms = Some(1000);
+    let started = Instant::now();
+    let r = run(s);
+    let p = &r.players[0];
+    // Turns 1, 2, 3 time out at the hard limit: skipped, 1 HP each (floor(1000/1000)).
+    assert_eq!(p.hard_timeouts, vec![1, 2, 3]);
+    assert_eq!(p.time_penalties, vec![(1, 1), (2, 1), (3, 1)]);
+    assert_eq!(p.time_damage_taken, 3);
+    assert!(p.final_hp <= 0.0);
+    assert!(!p.crashed && !p.timeout_death);
+    assert_eq!((r.turns, r.winner), (3, 2));
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let replay = replay_of(&r);
+    for turn in 1..=3 {
+        let f = &replay.frames[action_frame0(&replay, turn)];
+        assert!(f.stats[0].time_ms >= 1000);
+        assert!(f.events.spawn.iter().all(|s| s.owner == Player::Two));
+    }
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn garbage_lines_are_ignored_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-garbage", "py-idle", dir.path()));
+    assert_eq!(r.turns, 100);
+    assert!(!r.players[0].crashed);
+    let issues = r.line_issues.iter().filter(|i| i.player == Player::One).count();
+    assert!(issues >= 100, "{issues} line issues");
+    assert!(r.rejected.is_empty());
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn stray_stdout_lines_shift_the_commands() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-stray", "py-idle", dir.path()));
+    assert!(!r.players[0].crashed);
+    assert!(r.turns >= 2);
+    // Turn 0 is answered properly; at turn 1 the queued stray lines of turn 0's action
+    // frames are taken as the reply (H-P4).
+    let turn1: Vec<_> = r.line_issues.iter().filter(|i| i.player == Player::One && i.turn == 1).collect();
+    assert_eq!(turn1.len(), 2, "{:?}", r.line_issues);
+    assert!(r.line_issues.iter().all(|i| i.turn > 0));
+    let replay = replay_of(&r);
+    let f1 = &replay.frames[action_frame0(&replay, 1)];
+    assert!(f1.events.spawn.iter().all(|s| s.owner != Player::One));
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn illegal_commands_are_rejected_and_logged_legal_ones_applied() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // As player 2, so its own-view commands go through the rotation.
+    let r = run(spec("py-idle", "py-illegal", dir.path()));
+    let reasons: BTreeSet<String> =
+        r.rejected.iter().filter(|c| c.player == Player::Two).map(|c| format!("{:?}", c.reason)).collect();
+    for want in [
+        Rejection::OffBoard,
+        Rejection::EnemyHalf,
+        Rejection::Occupied,
+        Rejection::NotAnEdge,
+        Rejection::CannotAfford,
+        Rejection::NoOwnStructure,
+    ] {
+        assert!(reasons.contains(&format!("{want:?}")), "{want:?} not in {reasons:?}");
+    }
+    // Rejections are reported in the player's own view.
+    assert!(
+        r.rejected
+            .iter()
+            .any(|c| c.turn == 0 && c.command.tile == Tile::new(13, 14) && c.reason == Rejection::EnemyHalf)
+    );
+    assert!(r.line_issues.iter().any(|i| i.message.contains("unknown shorthand")));
+    // The legal wall at its own (13, 0) stands at the true (14, 27).
+    let replay = replay_of(&r);
+    let f = &replay.frames[action_frame0(&replay, 0)];
+    assert!(f.events.spawn.iter().any(|s| s.owner == Player::Two && s.unit_type == 0 && s.tile == Tile::new(14, 27)));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(log.contains("rejected"), "{log}");
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn a_slow_turn_costs_one_hp_per_whole_second_over_the_soft_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-slow", "py-idle", dir.path());
+    s.env.push(("SLOW_SECONDS".into(), "2.5".into()));
+    s.soft_ms = Some(1000);
+    let r = run(s);
+    let replay = replay_of(&r);
+    let i = action_frame0(&replay, 1);
+    let t = replay.frames[i].stats[0].time_ms;
+    assert!(t >= 2500, "turn 1 took {t} ms");
+    let expected = (t - 1000) / 1000;
+    assert!(expected >= 1);
+    let p = &r.players[0];
+    assert_eq!(p.time_penalties, vec![(1, expected)]);
+    assert_eq!(p.time_damage_taken, expected);
+    // Shown from action frame 0 on; the turn frame still has the old HP.
+    let before = replay.frames[i - 1].stats[0].hp;
+    assert_eq!(replay.frames[i].stats[0].hp, before - expected as f32);
+    let stats = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert_eq!(stats.players[0].time_damage_taken, expected);
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn a_stderr_flood_is_capped_in_the_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-stderr-flood", "py-idle", dir.path());
+    s.env.push(("STDERR_MB".into(), "5".into()));
+    s.env.push(("FLOOD_TURNS".into(), "2".into()));
+    let cap = s.stderr_cap;
+    let r = run(s);
+    assert_eq!(r.turns, 100);
+    let p = &r.players[0];
+    let log = p.stderr_log.as_ref().expect("stderr log");
+    let size = std::fs::metadata(log).expect("log file").len();
+    assert!(size <= cap + 200, "log is {size} bytes");
+    assert!(size >= cap / 2);
+    assert!(p.stderr_bytes >= 5 << 20);
+    assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
+    let text = std::fs::read_to_string(log).expect("log text");
+    assert!(text.contains("dropped beyond"));
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn draw_annotations_are_recorded_per_turn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-idle", "py-annotate", dir.path()));
+    let path = r.annotations_path.as_ref().expect("annotations file");
+    let text = std::fs::read_to_string(path).expect("annotations");
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(lines.len() as u64, r.players[1].annotations);
+    assert!(!lines.is_empty());
+    assert!(lines.iter().all(|l| l["player"] == 2 && l["draw"]["kind"].is_string()));
+    assert!(lines.iter().any(|l| l["turn"] == 0));
+    let log = std::fs::read_to_string(r.players[1].stderr_log.as_ref().expect("log")).expect("log");
+    assert!(log.contains("plain debug line") && !log.contains("#draw"));
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn a_start_script_path_works_too() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo1 = algo("py-idle").join("run.sh");
+    s.replay = ReplayTarget::File(dir.path().join("x.replay"));
+    let r = run(s.clone());
+    assert_eq!(r.players[0].name, "py-idle");
+    assert_eq!(r.replay_path, dir.path().join("x.replay"));
+    assert_exact(&r.replay_path);
+    // An existing replay file is never overwritten.
+    assert!(run_match_blocking(s).is_err());
+}
+
+#[test]
+fn a_rust_algo_folder_works() {
+    let dir = algo("rust-scout");
+    let built = std::process::Command::new("cargo")
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(dir.join("target"))
+        .status()
+        .expect("cargo runs");
+    assert!(built.success());
+    let out = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("rust-scout", "py-idle", out.path()));
+    assert_eq!(r.players[0].name, "rust-scout");
+    assert!(!r.players[0].crashed);
+    assert_eq!(r.winner, 1);
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn start_match_streams_events_and_can_be_cancelled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let handle = start_match(spec("py-idle", "py-builder", dir.path()));
+    let mut frames = 0;
+    let mut started = false;
+    let result = loop {
+        match handle.events.recv_timeout(Duration::from_secs(30)) {
+            Ok(MatchEvent::Started { names, .. }) => {
+                assert_eq!(names, ["py-idle".to_string(), "py-builder".to_string()]);
+                started = true;
+            }
+            Ok(MatchEvent::Frame { .. }) => frames += 1,
+            Ok(MatchEvent::Log { .. }) => {}
+            Ok(MatchEvent::Finished(r)) => break r,
+            Ok(MatchEvent::Failed(e)) => panic!("match failed: {e}"),
+            Err(e) => panic!("no event: {e}"),
+        }
+    };
+    assert!(started && frames > 0);
+    assert_no_leftovers(&result);
+    assert_exact(&result.replay_path);
+
+    // py-hang never answers turn 1; with the default 35 s hard limit only cancel ends it.
+    let handle = start_match(spec("py-hang", "py-idle", dir.path()));
+    let t0 = Instant::now();
+    loop {
+        match handle.events.recv_timeout(Duration::from_secs(30)) {
+            Ok(MatchEvent::Frame { summary, .. }) if summary.turn == 1 => break,
+            Ok(MatchEvent::Failed(e)) => panic!("match failed: {e}"),
+            Ok(_) => {}
+            Err(e) => panic!("no event: {e}"),
+        }
+    }
+    handle.cancel();
+    let cancelled = handle.wait();
+    assert!(matches!(cancelled, Err(terminal_core::runner::RunnerError::Cancelled)));
+    assert!(t0.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_crash_is_seen_even_when_a_child_keeps_stdout_open() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("crash-with-child");
+    std::fs::create_dir(&folder).expect("folder");
+    let script = format!(
+        "#!/usr/bin/env bash\nsleep 600 &\nexec python3 -u \"{}\"\n",
+        algo("py-crash").join("algo.py").display()
+    );
+    std::fs::write(folder.join("run.sh"), script).expect("run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo2 = folder;
+    s.env.push(("CRASH_TURN".into(), "1".into()));
+    s.max_ms = Some(20_000);
+    let t0 = Instant::now();
+    let r = run(s);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    let p = &r.players[1];
+    assert_eq!(p.name, "crash-with-child");
+    assert!(p.crashed && p.hard_timeouts.is_empty());
+    assert_eq!(p.crash_turn, Some(1));
+    assert_eq!((r.turns, r.winner), (1, 1));
+    assert_exact(&r.replay_path);
+}
+
+#[test]
+fn start_up_time_is_covered_by_the_start_up_allowance() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("slow-start");
+    std::fs::create_dir(&folder).expect("folder");
+    let script =
+        format!("#!/usr/bin/env bash\nsleep 2.2\nexec python3 -u \"{}\"\n", algo("py-idle").join("algo.py").display());
+    std::fs::write(folder.join("run.sh"), script).expect("run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.algo1 = folder;
+    s.soft_ms = Some(1000);
+    // Default allowance (waitTimeStartGame, 3 s): the 2.2 s start-up costs nothing.
+    let r = run(s.clone());
+    let p = &r.players[0];
+    assert!(p.turn0_raw_ms.is_some_and(|t| t >= 2200), "{p:?}");
+    assert_eq!(p.turn_times_ms.first(), Some(&0));
+    assert_eq!(p.time_damage_taken, 0);
+    assert_exact(&r.replay_path);
+    // Without an allowance turn 0 is charged in full: floor((t − 1000) / 1000) ≥ 1 HP.
+    s.startup_ms = Some(0);
+    let r = run(s);
+    let p = &r.players[0];
+    let t = p.turn_times_ms.first().copied().unwrap_or(0);
+    assert!(t >= 2200);
+    assert_eq!(p.time_penalties, vec![(0, (t - 1000) / 1000)]);
+    assert_exact(&r.replay_path);
+}

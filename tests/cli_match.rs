@@ -1,0 +1,81 @@
+//! `terminal-studio match` on the command line: its summary and replay, its exit codes, and
+//! its algos stopped when it is stopped.
+
+mod common;
+use common::corpus::algo;
+use common::processes::{assert_no_leftovers, children_of};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use terminal_core::runner::MatchResult;
+use terminal_core::verify::{Status, verify_file};
+
+fn assert_exact(path: &Path) {
+    let report = verify_file(path);
+    assert_eq!(report.status, Status::Exact, "{report:?}");
+    assert_eq!(report.frames_exact, report.frames_total);
+}
+
+#[test]
+fn the_match_command_prints_a_summary_and_the_replay_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-idle"))
+        .arg(algo("py-crash"))
+        .args(["--config", "special-2025", "--seed", "3", "--out"])
+        .arg(dir.path())
+        .env("CRASH_TURN", "0")
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let summary = lines.next().unwrap_or_default();
+    assert!(summary.starts_with("winner: p1 (py-idle)"), "{summary}");
+    assert!(summary.contains("p2: crashed at turn 0"), "{summary}");
+    let path = lines.next().and_then(|l| l.strip_prefix("replay: ")).expect("replay line");
+    assert_exact(Path::new(path));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["match", "a", "b", "--config", "no-such-preset"])
+        .output()
+        .expect("binary runs");
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn the_match_command_stops_its_algos_on_sigterm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-hang"))
+        .arg(algo("py-idle"))
+        .arg("--out")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    // Wait until both algos run (py-hang then hangs at turn 1 for the default 35 s).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let algos = loop {
+        let c = children_of(child.id());
+        if c.len() == 2 {
+            break c;
+        }
+        assert!(Instant::now() < deadline, "algos did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("kill");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130));
+    let r = MatchResult {
+        players: [
+            terminal_core::runner::PlayerResult { pid: Some(algos[0]), ..Default::default() },
+            terminal_core::runner::PlayerResult { pid: Some(algos[1]), ..Default::default() },
+        ],
+        ..Default::default()
+    };
+    assert_no_leftovers(&r);
+}

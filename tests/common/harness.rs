@@ -1,0 +1,84 @@
+//! The egui_kittest harness of the studio and the user gestures the GUI stories share:
+//! clicks and drags as a real mouse makes them, typing into a labelled field, waiting for
+//! background work.
+
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use terminal_studio::app::StudioApp;
+use terminal_studio::app::settings::Settings;
+
+/// The window size most stories use.
+pub const LARGE: Vec2 = vec2(1400.0, 900.0);
+
+/// The studio with default settings in a window of `size`, autosaving into `autosave` if
+/// given; `wgpu` renders real pixels (for snapshots).
+pub fn studio(size: Vec2, autosave: Option<PathBuf>, wgpu: bool) -> Harness<'static, StudioApp> {
+    studio_with(Settings::default(), size, autosave, wgpu)
+}
+
+/// The studio with the given settings.
+pub fn studio_with(
+    settings: Settings,
+    size: Vec2,
+    autosave: Option<PathBuf>,
+    wgpu: bool,
+) -> Harness<'static, StudioApp> {
+    let app = StudioApp::new(settings, autosave);
+    let b = Harness::builder().with_size(size);
+    let b = if wgpu { b.wgpu() } else { b };
+    b.build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// The pointer pressed or released at `pos`, in a frame of its own.
+pub fn press(h: &mut Harness<'_, StudioApp>, pos: Pos2, pressed: bool) {
+    h.event(Event::PointerMoved(pos));
+    h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers: Modifiers::NONE });
+    h.run();
+}
+
+/// A primary click at a screen position: move there, press in one frame, release in the
+/// next, as a real mouse does.
+pub fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
+    h.event(Event::PointerMoved(pos));
+    h.run();
+    press(h, pos, true);
+    press(h, pos, false);
+}
+
+/// A primary drag from one point to another in eight moves.
+pub fn drag(h: &mut Harness<'_, StudioApp>, a: Pos2, b: Pos2) {
+    h.event(Event::PointerMoved(a));
+    h.run();
+    press(h, a, true);
+    for i in 1..=8 {
+        h.event(Event::PointerMoved(a + (b - a) * (i as f32 / 8.0)));
+        h.run();
+    }
+    press(h, b, false);
+}
+
+/// Replaces the text of the field labelled `label` with `text`, then leaves the field.
+pub fn type_into(h: &mut Harness<'_, StudioApp>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run_ok();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.run_ok();
+    h.key_press(Key::Escape);
+    h.run_ok();
+}
+
+/// Steps the UI until `done` holds, failing with `what` and the app's message after `secs`.
+pub fn step_until(h: &mut Harness<'_, StudioApp>, secs: u64, what: &str, done: impl Fn(&StudioApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !done(h.state()) {
+        let app = h.state();
+        assert!(Instant::now() < deadline, "{what}: not reached in time ({} {})", app.message(), app.arena.message);
+        std::thread::sleep(Duration::from_millis(30));
+        h.step();
+    }
+    h.run_ok();
+}

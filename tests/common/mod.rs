@@ -1,0 +1,6 @@
+//! Helpers the studio's integration tests share.
+#![allow(dead_code)]
+
+pub mod corpus;
+pub mod harness;
+pub mod processes;
