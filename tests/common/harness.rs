@@ -44,8 +44,10 @@ pub fn press(h: &mut Harness<'_, StudioApp>, pos: Pos2, pressed: bool) {
 pub fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
     h.event(Event::PointerMoved(pos));
     h.run();
-    press(h, pos, true);
-    press(h, pos, false);
+    for pressed in [true, false] {
+        h.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers: Modifiers::NONE });
+        h.run();
+    }
 }
 
 /// A primary drag from one point to another in eight moves.
