@@ -6,8 +6,9 @@ use common::corpus::algo;
 use common::processes::{assert_no_leftovers, children_of};
 use std::path::Path;
 use std::time::{Duration, Instant};
+use terminal_core::replay::read_replay;
 use terminal_core::runner::MatchResult;
-use terminal_core::verify::{Status, verify_file};
+use terminal_core::verify::{Status, compare_replays, verify_file};
 
 fn assert_exact(path: &Path) {
     let report = verify_file(path);
@@ -78,4 +79,51 @@ fn the_match_command_stops_its_algos_on_sigterm() {
         ..Default::default()
     };
     assert_no_leftovers(&r);
+}
+
+/// `match ghost:R:1 ghost:R:2`, with no `--config`, plays R's own ruleset and writes R again.
+#[test]
+fn ghosts_on_the_command_line_replay_a_recorded_match() {
+    let recorded = common::corpus::first_of("special-2025");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(format!("ghost:{}:1", recorded.display()))
+        .arg(format!("ghost:{}:2", recorded.display()))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let path = text.lines().find_map(|l| l.strip_prefix("replay: ")).expect("replay line");
+    let (a, b) = (read_replay(&recorded).expect("recorded"), read_replay(Path::new(path)).expect("played"));
+    let m = compare_replays(&a.frames, &b.frames);
+    assert!(m.is_exact(), "{m:?}");
+}
+
+/// A seat that is neither an algo nor a ghost stops the command before anything starts.
+#[test]
+fn a_typo_in_an_algo_path_is_an_error_not_a_lost_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let typo = dir.path().join("py-idel");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-idle"))
+        .arg(&typo)
+        .arg("--out")
+        .arg(dir.path().join("replays"))
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&typo.display().to_string()), "the path is named: {err}");
+    assert!(!dir.path().join("replays").exists(), "no match was started");
+    let ghost = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["match", "ghost:/no/such.replay:1"])
+        .arg(algo("py-idle"))
+        .output()
+        .expect("binary runs");
+    assert_eq!(ghost.status.code(), Some(2), "{ghost:?}");
+    assert!(String::from_utf8_lossy(&ghost.stderr).contains("/no/such.replay"));
 }

@@ -12,7 +12,7 @@ use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::engine::presets::preset;
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::runner::{
-    FAILED_TO_LOAD, MatchEvent, MatchResult, MatchSpec, ReplayTarget, run_match_blocking, start_match,
+    FAILED_TO_LOAD, MatchEvent, MatchResult, MatchSpec, ReplayTarget, SeatSpec, run_match_blocking, start_match,
 };
 use terminal_core::verify::{Status, verify_file};
 
@@ -146,7 +146,7 @@ fn crash_costs_starting_hp_plus_one_and_ends_the_game() {
 fn an_algo_that_cannot_start_plays_as_failed_to_load() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut s = spec("py-idle", "py-idle", dir.path());
-    s.algo2 = dir.path().join("no-such-algo");
+    s.seats[1] = SeatSpec::Algo(dir.path().join("no-such-algo"));
     let r = run(s);
     let p = &r.players[1];
     assert_eq!(p.name, FAILED_TO_LOAD);
@@ -314,7 +314,7 @@ fn draw_annotations_are_recorded_per_turn() {
 fn a_start_script_path_works_too() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut s = spec("py-idle", "py-idle", dir.path());
-    s.algo1 = algo("py-idle").join("run.sh");
+    s.seats[0] = SeatSpec::Algo(algo("py-idle").join("run.sh"));
     s.replay = ReplayTarget::File(dir.path().join("x.replay"));
     let r = run(s.clone());
     assert_eq!(r.players[0].name, "py-idle");
@@ -394,7 +394,7 @@ fn a_crash_is_seen_even_when_a_child_keeps_stdout_open() {
     );
     std::fs::write(folder.join("run.sh"), script).expect("run.sh");
     let mut s = spec("py-idle", "py-idle", dir.path());
-    s.algo2 = folder;
+    s.seats[1] = SeatSpec::Algo(folder);
     s.env.push(("CRASH_TURN".into(), "1".into()));
     s.max_ms = Some(20_000);
     let t0 = Instant::now();
@@ -417,7 +417,7 @@ fn start_up_time_is_covered_by_the_start_up_allowance() {
         format!("#!/usr/bin/env bash\nsleep 2.2\nexec python3 -u \"{}\"\n", algo("py-idle").join("algo.py").display());
     std::fs::write(folder.join("run.sh"), script).expect("run.sh");
     let mut s = spec("py-idle", "py-idle", dir.path());
-    s.algo1 = folder;
+    s.seats[0] = SeatSpec::Algo(folder);
     s.soft_ms = Some(1000);
     // Default allowance (waitTimeStartGame, 3 s): the 2.2 s start-up costs nothing.
     let r = run(s.clone());

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use terminal_core::arena::{ArenaError, PlanError, SprtParseError};
 use terminal_core::engine::config::ConfigLoadError;
-use terminal_core::runner::LocateError;
+use terminal_core::runner::{GhostError, LocateError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -15,6 +15,8 @@ pub enum CliError {
     Config(#[from] ConfigLoadError),
     #[error(transparent)]
     Algo(#[from] LocateError),
+    #[error(transparent)]
+    Ghost(#[from] GhostError),
     #[error("--sprt: {0}")]
     Sprt(#[from] SprtParseError),
     #[error("cannot serialise a result record: {0}")]

@@ -1,5 +1,6 @@
 //! `terminal-studio match`: a thin shell over the runner.
 
+use super::error::CliError;
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
 use std::path::PathBuf;
@@ -7,12 +8,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use terminal_core::arena::files::append_record;
 use terminal_core::arena::{MatchRecord, RecordHead, algo_label};
+use terminal_core::engine::config::Config;
+use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
-use terminal_core::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, run_match_blocking, start_match};
+use terminal_core::runner::{
+    MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, locate, run_match_blocking, start_match,
+};
 
 pub struct MatchArgs {
-    pub algo1: PathBuf,
-    pub algo2: PathBuf,
+    /// As typed: algo paths or `ghost:REPLAY[:1|2]`.
+    pub seats: [String; 2],
     pub config: Option<String>,
     pub replay: Option<PathBuf>,
     pub out: Option<PathBuf>,
@@ -24,15 +29,16 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> ExitCode {
-    let config = match load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET)) {
-        Ok(c) => c,
+    let (seats, config) = match seats_and_config(&args) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let head = record_head(&args);
-    let mut spec = MatchSpec::new(args.algo1, args.algo2, Arc::new(config));
+    let head = record_head(&args, &seats);
+    let [seat1, seat2] = seats;
+    let mut spec = MatchSpec::new(seat1, seat2, config);
     spec.replay = match (args.replay, args.out) {
         (Some(path), _) => ReplayTarget::File(path),
         (None, Some(dir)) => ReplayTarget::Dir(dir),
@@ -82,10 +88,35 @@ pub fn run(args: MatchArgs) -> ExitCode {
     }
 }
 
+/// The seats as typed, checked before anything starts (a typo in an algo path is an error,
+/// not a match the missing player loses), and the ruleset: `--config`, else the first
+/// ghost's replay config, else the default preset.
+fn seats_and_config(args: &MatchArgs) -> Result<([SeatSpec; 2], Arc<Config>), CliError> {
+    let mut seats = Vec::with_capacity(2);
+    for arg in &args.seats {
+        let seat = SeatSpec::parse(arg)?;
+        if let SeatSpec::Algo(path) = &seat {
+            locate(path)?;
+        }
+        seats.push(seat);
+    }
+    let config = match (&args.config, seats.iter().find_map(SeatSpec::ghost)) {
+        (Some(c), _) => Arc::new(load_config(c)?),
+        (None, Some(g)) => Arc::clone(&g.config),
+        (None, None) => Arc::new(load_config(DEFAULT_PRESET)?),
+    };
+    let [a, b]: [SeatSpec; 2] = seats.try_into().map_err(|_| CliError::Usage("a match has two seats"))?;
+    Ok(([a, b], config))
+}
+
 /// The identity of the match in its `--result-json` record.
-fn record_head(args: &MatchArgs) -> RecordHead {
-    let (a, b) = (algo_label(&args.algo1), algo_label(&args.algo2));
+fn record_head(args: &MatchArgs, seats: &[SeatSpec; 2]) -> RecordHead {
     let abs = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()).to_string_lossy().into_owned();
+    let [(a, a_path), (b, b_path)] = [Player::One, Player::Two].map(|p| match &seats[p.index()] {
+        SeatSpec::Algo(path) => (algo_label(path), abs(path)),
+        SeatSpec::Ghost(g) => (g.name_in(p), g.describe()),
+        SeatSpec::Human(h) => (h.name.clone(), format!("human:{}", h.name)),
+    });
     let job_id = args.job_id.clone().unwrap_or_else(|| format!("{a}__{b}__g0"));
     let game = job_id.rsplit_once("__g").and_then(|(_, g)| g.parse().ok()).unwrap_or(0);
     RecordHead {
@@ -93,8 +124,8 @@ fn record_head(args: &MatchArgs) -> RecordHead {
         game,
         algo1: a,
         algo2: b,
-        algo1_path: abs(&args.algo1),
-        algo2_path: abs(&args.algo2),
+        algo1_path: a_path,
+        algo2_path: b_path,
         seed: args.seed,
         replay: args.replay.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default(),
     }

@@ -57,12 +57,18 @@ pub enum Command {
         /// Print only diverged replays and the summary.
         #[arg(long, short)]
         quiet: bool,
+        /// Play each replay's two players as ghosts against each other through the runner
+        /// and compare the new replay with the recorded one, frame by frame.
+        #[arg(long)]
+        ghosts: bool,
     },
-    /// Play a match between two algos (folders holding run.sh, or start scripts).
+    /// Play a match: each seat an algo (a folder holding run.sh, or a start script) or a
+    /// ghost, `ghost:REPLAY[:1|2]`, the commands player 1 or 2 of a recorded replay issued.
     Match {
-        algo1: PathBuf,
-        algo2: PathBuf,
-        /// A preset name or a game-configs.json file.
+        seat1: String,
+        seat2: String,
+        /// A preset name or a game-configs.json file (default: a ghost's replay config, else
+        /// base-s6).
         #[arg(long)]
         config: Option<String>,
         /// The replay file to write (must not exist).
@@ -167,13 +173,14 @@ pub enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Verify { paths, json, jobs, quiet }) => verify_cmd::run(&paths, json, jobs, quiet),
+        Some(Command::Verify { paths, json, jobs, quiet, ghosts }) => {
+            verify_cmd::run(&paths, json, jobs, quiet, ghosts)
+        }
         Some(Command::Bench { replay, seconds, rounds }) => bench_cmd::run(&replay, seconds, rounds),
         Some(Command::Show { replay, turn, frame }) => show_cmd::run(&replay, turn, frame),
-        Some(Command::Match { algo1, algo2, config, replay, out, seed, limits, verbose, result_json, job_id }) => {
+        Some(Command::Match { seat1, seat2, config, replay, out, seed, limits, verbose, result_json, job_id }) => {
             match_cmd::run(match_cmd::MatchArgs {
-                algo1,
-                algo2,
+                seats: [seat1, seat2],
                 config,
                 replay,
                 out,

@@ -1,24 +1,30 @@
 //! `terminal-studio verify`: fidelity on real replays.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use terminal_core::runner::ghost::ghost_report;
 use terminal_core::verify::{ReplayReport, Status, collect_replays, verify_file};
 
-/// Verifies files on `jobs` threads, keeping the input order in the output.
-pub fn verify_all(files: &[PathBuf], jobs: usize, mut each: impl FnMut(&ReplayReport)) -> Vec<ReplayReport> {
+/// Verifies files on `jobs` threads with `check`, keeping the input order in the output.
+pub fn verify_all(
+    files: &[PathBuf],
+    jobs: usize,
+    check: impl Fn(&Path) -> ReplayReport + Sync,
+    mut each: impl FnMut(&ReplayReport),
+) -> Vec<ReplayReport> {
     let (tx, rx) = crossbeam_channel::unbounded();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut reports: Vec<Option<ReplayReport>> = vec![None; files.len()];
     std::thread::scope(|s| {
         for _ in 0..jobs.max(1) {
             let tx = tx.clone();
-            let next = &next;
+            let (next, check) = (&next, &check);
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(f) = files.get(i) else { break };
-                    if tx.send((i, verify_file(f))).is_err() {
+                    if tx.send((i, check(f))).is_err() {
                         break;
                     }
                 }
@@ -37,7 +43,9 @@ pub fn verify_all(files: &[PathBuf], jobs: usize, mut each: impl FnMut(&ReplayRe
     reports.into_iter().flatten().collect()
 }
 
-pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> ExitCode {
+/// `ghosts`: instead of re-simulating each turn from the replay, play the replay's two
+/// players as ghosts against each other through the runner and compare the whole new replay.
+pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool, ghosts: bool) -> ExitCode {
     let files = collect_replays(paths);
     if files.is_empty() {
         eprintln!("no replay files found under {paths:?}");
@@ -45,7 +53,18 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
     }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let started = std::time::Instant::now();
-    let reports = verify_all(&files, jobs, |r| {
+    let scratch = match ghosts.then(tempfile_dir).transpose() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: cannot make a folder for the ghost replays: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let check = |f: &Path| match &scratch {
+        Some(dir) => ghost_report(f, dir),
+        None => verify_file(f),
+    };
+    let reports = verify_all(&files, jobs, check, |r| {
         if json {
             out!("{}", r.to_json());
             return;
@@ -139,5 +158,16 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool) -> E
             started.elapsed().as_secs_f64()
         );
     }
+    // Only a folder left empty goes: diverged ghost replays are kept there for a look.
+    if let Some(dir) = &scratch {
+        let _ = std::fs::remove_dir(dir);
+    }
     if total.diverged == 0 && total.errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// A fresh folder under the system's temp folder for the ghost replays of one run.
+fn tempfile_dir() -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("terminal-studio-ghosts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }

@@ -10,13 +10,16 @@
 
 mod annotations;
 mod events;
+pub mod ghost;
 mod handle;
+pub mod human;
 mod lines;
 mod match_log;
 mod process;
 mod reply;
 mod result;
 mod seat;
+pub mod seat_spec;
 mod session;
 mod spec;
 mod stderr;
@@ -24,9 +27,12 @@ pub mod view;
 
 pub use annotations::DRAW_PREFIX;
 pub use events::{FrameSummary, MatchEvent};
+pub use ghost::{Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
+pub use human::{HumanSeat, HumanTurn};
 pub use process::{AlgoLocation, LocateError, kill_group, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
+pub use seat_spec::{GHOST_PREFIX, SeatSpec};
 pub use spec::{DEFAULT_STDERR_CAP, MatchSpec, ReplayTarget, TimeLimits, sibling};
 pub use stderr::StderrSummary;

@@ -5,6 +5,7 @@
 //! during action frames are therefore consumed as the next turn's commands.
 
 use super::process::StdoutMsg;
+use crate::engine::commands::Command;
 use crossbeam_channel::{Receiver, select};
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,11 @@ pub enum Reply {
     Dead { at: Instant },
     /// The match was cancelled.
     Cancelled,
+    /// Commands from a seat without a process (a ghost or a person), in the seat's own
+    /// view, with the compute time to charge and whether over-time is penalised.
+    Commands { build: Vec<Command>, deploy: Vec<Command>, time_ms: i64, penalised: bool },
+    /// A ghost's recorded crash in this turn, after `time_ms`.
+    RecordedCrash { time_ms: i64 },
 }
 
 /// After the process exits, how long the rest of its stdout may take to arrive (a

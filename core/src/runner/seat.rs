@@ -1,14 +1,18 @@
 //! One player's seat in a match: the algo process (or why it could not start), its stderr
-//! capture and what the runner records about it.
+//! capture and what the runner records about it; or a ghost or a person, who answer
+//! without a process.
 
 use super::annotations::AnnotationSink;
 use super::events::EventSink;
+use super::ghost::Ghost;
+use super::human::HumanSeat;
 use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::reply::{Reply, collect};
 use super::result::PlayerResult;
 use super::spec::{MatchSpec, sibling};
 use super::stderr::{StderrCapture, StderrSummary};
 use crate::engine::geometry::Player;
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, select};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -27,6 +31,9 @@ pub struct Seat {
     pub turn: Arc<AtomicI32>,
     stderr: Option<Receiver<StderrSummary>>,
     pub result: PlayerResult,
+    /// A ghost and the recorded player it replays.
+    ghost: Option<(Ghost, Player)>,
+    human: Option<HumanSeat>,
 }
 
 /// Everything a seat needs to start its algo.
@@ -54,6 +61,8 @@ impl Seat {
             turn: Arc::new(AtomicI32::new(0)),
             stderr: None,
             result: PlayerResult { algo_path: algo_path.to_path_buf(), ..PlayerResult::default() },
+            ghost: None,
+            human: None,
         };
         let loc = match location {
             Ok(loc) => loc,
@@ -87,6 +96,86 @@ impl Seat {
         }
         seat.result.name = seat.name.clone();
         seat
+    }
+
+    /// A seat played by a recorded player of a replay.
+    pub fn ghost(player: Player, ghost: Ghost) -> Seat {
+        let name = ghost.name_in(player);
+        let recorded = ghost.player_in(player);
+        Seat {
+            player,
+            name: name.clone(),
+            process: None,
+            dead: false,
+            turn: Arc::new(AtomicI32::new(0)),
+            stderr: None,
+            result: PlayerResult { name, algo_path: ghost.describe().into(), ..PlayerResult::default() },
+            ghost: Some((ghost, recorded)),
+            human: None,
+        }
+    }
+
+    /// A seat played by a person at the studio.
+    pub fn human(player: Player, human: HumanSeat) -> Seat {
+        let name = human.name.clone();
+        Seat {
+            player,
+            name: name.clone(),
+            process: None,
+            dead: false,
+            turn: Arc::new(AtomicI32::new(0)),
+            stderr: None,
+            result: PlayerResult {
+                name: name.clone(),
+                algo_path: format!("human:{name}").into(),
+                ..Default::default()
+            },
+            ghost: None,
+            human: Some(human),
+        }
+    }
+
+    /// The ghost of this seat and the recorded player it replays.
+    pub fn ghost_of(&self) -> Option<&(Ghost, Player)> {
+        self.ghost.as_ref()
+    }
+
+    /// Waits for this seat's answer to the turn frame of `turn` sent at `sent`: an algo's two
+    /// lines until `deadline`, a ghost's recorded commands at once, a person's when they end
+    /// the turn (no limit).
+    pub fn reply(&self, turn: i32, sent: Instant, deadline: Option<Instant>, cancel: &Receiver<()>) -> Reply {
+        if let Some((ghost, recorded)) = &self.ghost {
+            let i = recorded.index();
+            return match ghost.turn(turn) {
+                Some(t) if t.crashed[i] => Reply::RecordedCrash { time_ms: t.time_ms[i] },
+                Some(t) => Reply::Commands {
+                    build: t.lines[i].0.clone(),
+                    deploy: t.lines[i].1.clone(),
+                    time_ms: t.time_ms[i],
+                    penalised: t.penalised[i],
+                },
+                None => Reply::Commands { build: Vec::new(), deploy: Vec::new(), time_ms: 0, penalised: false },
+            };
+        }
+        if let Some(h) = &self.human {
+            return loop {
+                select! {
+                    recv(h.turns) -> m => match m {
+                        Ok(t) if t.turn == turn => {
+                            break Reply::Commands { build: t.build, deploy: t.deploy, time_ms: 0, penalised: false };
+                        }
+                        // A turn ended twice, or late: not this turn's commands.
+                        Ok(_) => continue,
+                        Err(_) => break Reply::Dead { at: Instant::now() },
+                    },
+                    recv(cancel) -> _ => break Reply::Cancelled,
+                }
+            };
+        }
+        match (&self.process, self.dead) {
+            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
+            _ => Reply::Dead { at: sent },
+        }
     }
 
     pub fn set_turn(&self, turn: i32) {

@@ -11,10 +11,11 @@
 use super::annotations::AnnotationSink;
 use super::events::{EventSink, FrameSummary, MatchEvent};
 use super::match_log::MatchLog;
-use super::process::locate;
-use super::reply::{Reply, collect};
+use super::process::{LocateError, locate};
+use super::reply::Reply;
 use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
 use super::seat::{Seat, SeatContext};
+use super::seat_spec::SeatSpec;
 use super::spec::{MatchSpec, ReplayTarget, TimeLimits, effective_config, sibling, time_limits, unique_replay_path};
 use super::view::{flip_frame, rotate_commands};
 use crate::engine::commands::{Command, parse_line, to_line};
@@ -144,12 +145,30 @@ impl Session<'_> {
                 self.log.flush();
                 Err(RunnerError::Cancelled)
             }
+            Reply::Commands { mut build, mut deploy, time_ms, penalised } => {
+                self.charge(game, p, time_ms, penalised);
+                if p == Player::Two {
+                    rotate_commands(&mut build);
+                    rotate_commands(&mut deploy);
+                }
+                Ok((build, deploy))
+            }
+            Reply::RecordedCrash { time_ms } => {
+                let ps = game.player_mut(p);
+                ps.stats.time_ms = time_ms;
+                ps.total_computation_time += time_ms;
+                game.crash(p);
+                self.seats[i].result.crash_turn = Some(turn);
+                let damage = self.config.resources.starting_hp + 1.0;
+                self.log.line(Some(turn), Some(p), &format!("the recorded player crashed in this turn: −{damage} HP"));
+                Ok((Vec::new(), Vec::new()))
+            }
             Reply::Lines { build, deploy, at } => {
                 let raw = ms(at.saturating_duration_since(sent));
                 if turn == 0 {
                     self.seats[i].result.turn0_raw_ms = Some(raw);
                 }
-                self.charge(game, p, charged(raw));
+                self.charge(game, p, charged(raw), true);
                 let b = self.read_line(turn, p, 0, &build);
                 let d = self.read_line(turn, p, 1, &deploy);
                 Ok((b, d))
@@ -163,7 +182,7 @@ impl Session<'_> {
                     Some(p),
                     &format!("no answer within the hard limit ({max} ms; {partial} of 2 lines arrived): turn skipped"),
                 );
-                self.charge(game, p, t);
+                self.charge(game, p, t, true);
                 Ok((Vec::new(), Vec::new()))
             }
             Reply::Dead { at } => {
@@ -192,9 +211,9 @@ impl Session<'_> {
         }
     }
 
-    fn charge(&mut self, game: &mut Game, p: Player, t: i64) {
+    fn charge(&mut self, game: &mut Game, p: Player, t: i64, penalise: bool) {
         let turn = game.turn;
-        let lost = game.charge_time(p, t, true);
+        let lost = game.charge_time(p, t, penalise);
         let r = &mut self.seats[p.index()].result;
         r.turn_times_ms.push(t);
         if lost > 0 {
@@ -236,10 +255,14 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     let started = Instant::now();
     let config = effective_config(spec).map_err(RunnerError::Config)?;
     let limits = time_limits(spec, &config);
-    let locations = [locate(&spec.algo1), locate(&spec.algo2)];
-    let names = locations
-        .each_ref()
-        .map(|l| l.as_ref().map(|l| l.name.clone()).unwrap_or_else(|_| super::seat::FAILED_TO_LOAD.into()));
+    let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
+    let names = [Player::One, Player::Two].map(|p| match (&spec.seats[p.index()], &locations[p.index()]) {
+        (_, Some(Ok(l))) => l.name.clone(),
+        (_, Some(Err(_))) => super::seat::FAILED_TO_LOAD.into(),
+        (SeatSpec::Ghost(g), None) => g.name_in(p),
+        (SeatSpec::Human(h), None) => h.name.clone(),
+        (SeatSpec::Algo(_), None) => super::seat::FAILED_TO_LOAD.into(),
+    });
     let writer = open_replay(spec, &config, &names)?;
     let replay_path = writer.path().to_path_buf();
     let annotations = Arc::new(AnnotationSink::new(sibling(&replay_path, ".annotations.jsonl")));
@@ -253,7 +276,13 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     }
     let ctx = SeatContext { spec, env: &env, replay_path: &replay_path, annotations: &annotations, events };
     let [l1, l2] = locations;
-    let mut seats = [Seat::start(Player::One, l1, &spec.algo1, &ctx), Seat::start(Player::Two, l2, &spec.algo2, &ctx)];
+    let mut seats =
+        [(Player::One, l1), (Player::Two, l2)].map(|(p, location)| match (&spec.seats[p.index()], location) {
+            (SeatSpec::Algo(path), Some(location)) => Seat::start(p, location, path, &ctx),
+            (SeatSpec::Ghost(g), _) => Seat::ghost(p, g.clone()),
+            (SeatSpec::Human(h), _) => Seat::human(p, h.clone()),
+            (SeatSpec::Algo(path), None) => Seat::start(p, Err(LocateError::Missing(path.clone())), path, &ctx),
+        });
     log.line(
         None,
         None,
@@ -269,6 +298,15 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     for s in &seats {
         if let Some(e) = &s.result.load_error {
             log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));
+        }
+        if let Some((g, recorded)) = s.ghost_of() {
+            let what = format!(
+                "a ghost: player {} of {} ({} turns recorded), in this seat's own view",
+                recorded.number(),
+                g.replay.display(),
+                g.last_turn() + 1
+            );
+            log.line(None, Some(s.player), &what);
         }
     }
     events.send(MatchEvent::Started {
@@ -286,6 +324,8 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     for s in &seats {
         game.player_mut(s.player).name = s.name.clone();
     }
+    // Ghosts of an early-2020 replay on both seats replay that engine build's conventions.
+    game.early_2020 = seats.iter().all(|s| s.ghost_of().is_some_and(|(g, _)| g.early_2020));
     let mut session =
         Session { config, limits, writer, seats, events, log, rejected: Vec::new(), line_issues: Vec::new() };
     let mut overhead = Overhead::default();
@@ -302,10 +342,7 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         let extra = if turn == 0 { limits.startup_ms } else { 0 };
         // A limit too large to represent means no limit.
         let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
-        let replies = session.seats.each_ref().map(|s| match (&s.process, s.dead) {
-            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
-            _ => Reply::Dead { at: sent },
-        });
+        let replies = session.seats.each_ref().map(|s| s.reply(turn, sent, deadline, cancel));
         let answered = Instant::now();
         let [r1, r2] = replies;
         let c1 = session.take_reply(&mut game, Player::One, r1, sent)?;

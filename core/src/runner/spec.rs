@@ -1,5 +1,6 @@
 //! What to run: the match specification, time limits and replay naming.
 
+use super::seat_spec::SeatSpec;
 use crate::engine::config::Config;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -21,9 +22,9 @@ pub const DEFAULT_STDERR_CAP: u64 = 1 << 20;
 /// A match to run.
 #[derive(Debug, Clone)]
 pub struct MatchSpec {
-    /// Algo folders (holding `run.sh`) or start scripts.
-    pub algo1: PathBuf,
-    pub algo2: PathBuf,
+    /// Who plays player 1 and player 2: algo folders (holding `run.sh`) or start scripts,
+    /// ghosts of recorded replays, or people at the studio.
+    pub seats: [SeatSpec; 2],
     pub config: Arc<Config>,
     pub replay: ReplayTarget,
     /// Exported to both algos as `TERMINAL_STUDIO_SEED` and, unless `env` sets it,
@@ -48,10 +49,9 @@ pub struct MatchSpec {
 }
 
 impl MatchSpec {
-    pub fn new(algo1: impl Into<PathBuf>, algo2: impl Into<PathBuf>, config: Arc<Config>) -> MatchSpec {
+    pub fn new(seat1: impl Into<SeatSpec>, seat2: impl Into<SeatSpec>, config: Arc<Config>) -> MatchSpec {
         MatchSpec {
-            algo1: algo1.into(),
-            algo2: algo2.into(),
+            seats: [seat1.into(), seat2.into()],
             config,
             replay: ReplayTarget::Dir(PathBuf::from("replays")),
             seed: None,
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn overrides_are_written_into_the_config() {
         let Some(c) = crate::engine::presets::preset("base-s6") else { panic!("preset") };
-        let mut spec = MatchSpec::new("a", "b", Arc::new(c));
+        let mut spec = MatchSpec::new(PathBuf::from("a"), PathBuf::from("b"), Arc::new(c));
         spec.soft_ms = Some(1000);
         spec.max_ms = Some(1500);
         let eff = effective_config(&spec).expect("config");

@@ -144,3 +144,37 @@ pub fn compare_frames(expected: &Frame, actual: &Frame) -> Result<(), FrameDiffe
         (None, Some(_)) => Err(FrameDifference("unexpected endStats".into())),
     }
 }
+
+/// How closely one replay's frames follow another's.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReplayMatch {
+    pub frames_total: usize,
+    pub frames_exact: usize,
+    /// The first frame that differs: its index and the difference.
+    pub first_difference: Option<(usize, FrameDifference)>,
+}
+
+impl ReplayMatch {
+    pub fn is_exact(&self) -> bool {
+        self.first_difference.is_none() && self.frames_exact == self.frames_total
+    }
+}
+
+/// Compares `actual` with `expected` frame by frame, in order; frames one has and the other
+/// lacks count as differing.
+pub fn compare_replays(expected: &[Frame], actual: &[Frame]) -> ReplayMatch {
+    let mut m = ReplayMatch { frames_total: expected.len().max(actual.len()), ..ReplayMatch::default() };
+    for (k, (e, a)) in expected.iter().zip(actual).enumerate() {
+        match compare_frames(e, a) {
+            Ok(()) => m.frames_exact += 1,
+            Err(d) if m.first_difference.is_none() => m.first_difference = Some((k, d)),
+            Err(_) => {}
+        }
+    }
+    if m.first_difference.is_none() && expected.len() != actual.len() {
+        let k = expected.len().min(actual.len());
+        let d = FrameDifference(format!("expected {} frames, got {}", expected.len(), actual.len()));
+        m.first_difference = Some((k, d));
+    }
+    m
+}

@@ -1,0 +1,192 @@
+//! A ghost: one player of a recorded replay, replayed turn by turn. Its commands are
+//! recovered from the replay's spawn events (builds, upgrades, removal marks, then mobile
+//! deploys, in the recorded order), with the compute time and the crash the replay records,
+//! so two ghosts of one replay reproduce it frame for frame.
+
+use crate::engine::commands::Command;
+use crate::engine::config::Config;
+use crate::engine::geometry::Player;
+use crate::replay::{ReplayError, read_replay};
+use crate::verify::rebuild::{RebuildError, game_at_turn_frame, is_early_2020, running_max_ids};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a replay cannot be a ghost.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GhostError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("{}: a legacy-format replay (2018–2019) cannot be a ghost: its era is not simulated", .0.display())]
+    Legacy(PathBuf),
+    #[error("{}: the replay has no turn to replay", .0.display())]
+    NoTurns(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Rebuild { path: PathBuf, source: RebuildError },
+}
+
+/// What both players did in one recorded turn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecordedTurn {
+    pub turn: i32,
+    /// Per player: (build line, deploy line), in that player's own view (as its algo sent
+    /// them: player 2's coordinates are flipped).
+    pub lines: [(Vec<Command>, Vec<Command>); 2],
+    pub time_ms: [i64; 2],
+    /// Whether the engine charged time penalties (it does not for a player named `ByHand`).
+    pub penalised: [bool; 2],
+    /// The player crashed in this turn.
+    pub crashed: [bool; 2],
+}
+
+/// A recorded replay's players, ready to be seated.
+#[derive(Debug, Clone)]
+pub struct Ghost {
+    pub replay: PathBuf,
+    /// The recorded player this ghost replays; `None`: the seat it sits in.
+    pub player: Option<Player>,
+    /// The replay's own config (the ruleset the players played under).
+    pub config: Arc<Config>,
+    /// The recorded players' names.
+    pub names: [String; 2],
+    /// The replay echoes upgrades as spawns (the early-2020 engine build).
+    pub early_2020: bool,
+    turns: Arc<Vec<RecordedTurn>>,
+}
+
+impl Ghost {
+    /// Reads `path` and recovers every turn's commands for both players.
+    pub fn load(path: &Path, player: Option<Player>) -> Result<Ghost, GhostError> {
+        let replay = read_replay(path)?;
+        if replay.legacy {
+            return Err(GhostError::Legacy(path.to_path_buf()));
+        }
+        let config = Arc::new(replay.config.clone());
+        let ids = running_max_ids(&replay.frames);
+        let early_2020 = is_early_2020(&replay, &config, &ids);
+        let mut turns = Vec::new();
+        for start in replay.turn_starts() {
+            let (game, inputs) = game_at_turn_frame(&replay, &config, start, &ids, None)
+                .map_err(|source| GhostError::Rebuild { path: path.to_path_buf(), source })?;
+            let mut lines = inputs.lines;
+            for c in lines[1].0.iter_mut().chain(lines[1].1.iter_mut()) {
+                c.tile = c.tile.rotated();
+            }
+            turns.push(RecordedTurn {
+                turn: game.turn,
+                lines,
+                time_ms: inputs.time_ms,
+                penalised: inputs.penalised,
+                crashed: inputs.crashed,
+            });
+        }
+        if turns.is_empty() {
+            return Err(GhostError::NoTurns(path.to_path_buf()));
+        }
+        let names = replay
+            .end_frame()
+            .and_then(|f| f.end_stats.as_ref())
+            .map(|e| e.players.clone().map(|p| p.name))
+            .unwrap_or_default();
+        Ok(Ghost { replay: path.to_path_buf(), player, config, names, early_2020, turns: Arc::new(turns) })
+    }
+
+    /// The recorded player replayed by a ghost sitting in `seat`.
+    pub fn player_in(&self, seat: Player) -> Player {
+        self.player.unwrap_or(seat)
+    }
+
+    /// The recorded turn `turn`, if the replay has it (after its last turn a ghost is idle).
+    pub fn turn(&self, turn: i32) -> Option<&RecordedTurn> {
+        self.turns.iter().find(|t| t.turn == turn)
+    }
+
+    /// The replay's last turn.
+    pub fn last_turn(&self) -> i32 {
+        self.turns.last().map_or(0, |t| t.turn)
+    }
+
+    /// The seat's name in a match: the recorded player's name, marked as a ghost.
+    pub fn name_in(&self, seat: Player) -> String {
+        let p = self.player_in(seat);
+        let name = &self.names[p.index()];
+        if name.is_empty() { format!("ghost-p{}", p.number()) } else { format!("ghost-{name}") }
+    }
+
+    /// `ghost:PATH:N` (with N when a player was chosen).
+    pub fn describe(&self) -> String {
+        match self.player {
+            Some(p) => format!("{}{}:{}", super::seat_spec::GHOST_PREFIX, self.replay.display(), p.number()),
+            None => format!("{}{}", super::seat_spec::GHOST_PREFIX, self.replay.display()),
+        }
+    }
+}
+
+/// Why a ghost-against-ghost replay could not be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum ReproduceError {
+    #[error(transparent)]
+    Ghost(#[from] GhostError),
+    #[error(transparent)]
+    Runner(#[from] super::RunnerError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+}
+
+/// Plays the two recorded players of `path` against each other through the runner (the
+/// replay written into `out`) and compares the new replay with the recorded one.
+pub fn reproduce(path: &Path, out: &Path) -> Result<(super::MatchResult, crate::verify::ReplayMatch), ReproduceError> {
+    let one = Ghost::load(path, Some(Player::One))?;
+    let mut two = one.clone();
+    two.player = Some(Player::Two);
+    let mut spec = super::MatchSpec::new(
+        super::SeatSpec::Ghost(one.clone()),
+        super::SeatSpec::Ghost(two),
+        Arc::clone(&one.config),
+    );
+    spec.replay = super::ReplayTarget::Dir(out.to_path_buf());
+    spec.sync_replay = false;
+    let result = super::run_match_blocking(spec)?;
+    let recorded = read_replay(path)?;
+    let played = read_replay(&result.replay_path)?;
+    let m = crate::verify::compare_replays(&recorded.frames, &played.frames);
+    Ok((result, m))
+}
+
+/// A verifier report for `path` played ghost against ghost (replay written into `out`):
+/// exact when every frame of the new replay equals the recorded one; legacy replays are
+/// skipped as in the verifier.
+pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
+    use crate::verify::{ReplayReport, Status, ruleset_of};
+    let mut report = ReplayReport {
+        file: path.to_path_buf(),
+        ruleset: ruleset_of(path),
+        frames_total: 0,
+        frames_exact: 0,
+        status: Status::Error,
+        first_divergence: None,
+        reason: None,
+    };
+    match reproduce(path, out) {
+        Ok((result, m)) => {
+            report.frames_total = m.frames_total;
+            report.frames_exact = m.frames_exact;
+            report.status = if m.is_exact() { Status::Exact } else { Status::Diverged };
+            report.first_divergence = m.first_difference.map(|(k, d)| format!("frame {k}: {d}"));
+            // The new replay has served its purpose; a diverged one is kept for a look.
+            if report.status == Status::Exact {
+                let _ = std::fs::remove_file(&result.replay_path);
+                if let Some(log) = &result.match_log {
+                    let _ = std::fs::remove_file(log);
+                }
+            } else {
+                report.reason = Some(format!("ghost replay kept at {}", result.replay_path.display()));
+            }
+        }
+        Err(ReproduceError::Ghost(GhostError::Legacy(_))) => {
+            report.status = Status::Skipped;
+            report.reason = Some("legacy 2018–2019 format (not simulated)".into());
+        }
+        Err(e) => report.reason = Some(e.to_string()),
+    }
+    report
+}
