@@ -237,3 +237,60 @@ fn a_paused_arena_starts_no_new_match_until_resumed() {
     let o = summary.expect("summary");
     assert_eq!((o.stop.clone(), o.records.len()), (StopReason::Completed, 10));
 }
+
+/// A gauntlet of py-idle against the ghosts of player 2 of the base-s6 replays: every game's
+/// comparison and the totals equal what the replay files say when read directly.
+#[test]
+fn a_gauntlet_against_ghosts_matches_the_replays_read_by_hand() {
+    use terminal_core::arena::ghosts::{GhostChoice, compare, ghost_games, totals};
+    use terminal_core::engine::geometry::Player;
+    let dir = corpus::replay("base-s6");
+    let (games, skipped) = ghost_games(&dir, &GhostChoice::Seat(Player::Two)).expect("games");
+    assert!(skipped.is_empty(), "{skipped:?}");
+    assert_eq!(games.len(), 3);
+    let out = tempfile::tempdir().expect("tempdir");
+    let plan = Plan::vs_ghosts(entrant("py-idle"), &games, 7).expect("plan");
+    assert_eq!(plan.jobs.len(), 3);
+    assert!(plan.jobs.iter().all(|j| j.seat1 == 0), "the algo takes seat 1, each ghost keeps seat 2");
+    let mut spec = ArenaSpec::new(plan, Arc::new(preset("live-2022").expect("preset")), out.path());
+    spec.ghost_rulesets = true;
+    spec.jobs = 2;
+    let outcome = run_arena(spec, |_| {}).expect("arena");
+    assert_eq!(outcome.records.len(), 3);
+    let rows = compare(&games, &outcome.records);
+    let mut recorded_wins = 0;
+    let mut now_wins = 0;
+    let mut conceded = 0u64;
+    for row in &rows {
+        // The recorded side, read from the replay file: player 1's result, HP, breaches against it.
+        let r = terminal_core::replay::read_replay(&row.game.replay).expect("recorded replay");
+        let end = r.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+        let last = r.frames.last().expect("frames");
+        let against: usize =
+            r.frames.iter().map(|f| f.events.breach.iter().filter(|b| b.owner == Player::Two).count()).sum();
+        assert_eq!(row.game.recorded.won, end.winner == 1);
+        assert_eq!(row.game.recorded.hp, last.stats[0].hp);
+        assert_eq!(row.game.recorded.turns, end.turns);
+        assert_eq!(row.game.recorded.breaches_conceded as usize, against);
+        recorded_wins += usize::from(end.winner == 1);
+        // The new side, read from the match's own replay: played under the ghost's ruleset.
+        let rec = outcome.records.iter().find(|m| m.algo2 == row.game.label).expect("record of the game");
+        let played = terminal_core::replay::read_replay(std::path::Path::new(&rec.replay)).expect("new replay");
+        assert_eq!(played.config.raw, r.config.raw, "the ghost's own ruleset");
+        let pend = played.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+        let now = row.now.expect("played");
+        let breaches: usize =
+            played.frames.iter().map(|f| f.events.breach.iter().filter(|b| b.owner == Player::Two).count()).sum();
+        assert_eq!(now.won, pend.winner == 1);
+        assert_eq!(now.hp, played.frames.last().expect("frames").stats[0].hp);
+        assert_eq!(now.breaches_conceded as usize, breaches);
+        assert!(breaches > 0, "an idle algo concedes breaches");
+        now_wins += usize::from(pend.winner == 1);
+        conceded += breaches as u64;
+    }
+    let t = totals(&rows);
+    assert_eq!((t.games, t.played), (3, 3));
+    assert_eq!((t.recorded_wins, t.wins), (recorded_wins, now_wins));
+    assert_eq!(t.breaches_conceded, conceded);
+    assert_eq!(now_wins, 0, "an idle algo wins nothing");
+}

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use terminal_core::arena::ghosts::{
+    GhostChoice, GhostGame, compare, csv as ghosts_csv, ghost_games, report as ghosts_report,
+};
 use terminal_core::arena::jobfile::{PlanOptions, plan_lines};
 use terminal_core::arena::merge::merge;
 use terminal_core::arena::report::{outcome_text, table, write_csv};
@@ -27,6 +30,8 @@ pub struct ArenaArgs {
     pub config: Option<String>,
     pub out: Option<PathBuf>,
     pub vs: Option<PathBuf>,
+    /// A gauntlet against the ghosts of the replays in this folder.
+    pub vs_ghosts: Option<(PathBuf, GhostChoice)>,
     pub resume: bool,
     pub sprt: Option<String>,
     pub seed: u64,
@@ -154,10 +159,37 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The games against ghosts, after saying which replays cannot be played.
+fn ghost_games_of(args: &ArenaArgs) -> Result<Option<Vec<GhostGame>>, CliError> {
+    let Some((dir, choice)) = &args.vs_ghosts else { return Ok(None) };
+    if args.algos.len() != 1 {
+        return Err(CliError::Usage("--vs-ghosts plays one algo against the ghosts: give exactly one algo"));
+    }
+    let (games, skipped) = ghost_games(dir, choice)?;
+    for (f, why) in &skipped {
+        eprintln!("skipped {}: {why}", f.display());
+    }
+    if games.is_empty() {
+        return Err(CliError::Usage("--vs-ghosts: no replay in that folder can be played (see above)"));
+    }
+    Ok(Some(games))
+}
+
 fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
-    let plan = build_plan(args)?;
+    let ghosts = ghost_games_of(args)?;
+    let plan = match &ghosts {
+        Some(games) => {
+            let path = &args.algos[0];
+            terminal_core::runner::locate(path)?;
+            let path = absolute(path);
+            Plan::vs_ghosts(Entrant { label: algo_label(&path), path }, games, args.seed)?
+        }
+        None => build_plan(args)?,
+    };
     let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
     let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));
+    spec.ghost_rulesets = args.config.is_none();
+    let first_label = spec.plan.entrants[0].label.clone();
     spec.jobs = args.jobs.unwrap_or_else(default_jobs);
     spec.resume = args.resume;
     spec.soft_ms = args.limits.soft_ms;
@@ -249,6 +281,13 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
         None => handle.wait()?,
     };
     print!("{}", outcome_text(&outcome));
+    if let Some(games) = &ghosts {
+        let rows = compare(games, &outcome.records);
+        print!("\n{}", ghosts_report(&first_label, &rows));
+        let path = outcome.results_path.with_file_name("ghosts.csv");
+        write_atomic(&path, ghosts_csv(&rows).as_bytes()).map_err(CliError::io(&path))?;
+        out!("ghost comparison: {}", path.display());
+    }
     out!(
         "results: {}{}",
         outcome.results_path.display(),

@@ -26,6 +26,7 @@ mod verify_cmd;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use terminal_core::arena::ghosts::GhostChoice;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -112,6 +113,18 @@ pub enum Command {
         /// Gauntlet: every algo plays this baseline (instead of a round-robin).
         #[arg(long, value_name = "BASELINE")]
         vs: Option<PathBuf>,
+        /// Gauntlet against ghosts: the one algo plays a recorded player of every replay in
+        /// DIR (the ghost keeps its seat; one game each) under each replay's own ruleset
+        /// unless --config is given, and is compared with the recorded player it replaces.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["vs", "plan", "merge", "sprt"])]
+        vs_ghosts: Option<PathBuf>,
+        /// With --vs-ghosts: the ghost is player N of every replay (default 2).
+        #[arg(long, value_name = "N", requires = "vs_ghosts", conflicts_with = "opponent_of", value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: Option<u8>,
+        /// With --vs-ghosts: the ghost is, in each replay, the opponent of the player NAME
+        /// (a player's own ladder replays: the algo takes NAME's seat).
+        #[arg(long, value_name = "NAME", requires = "vs_ghosts")]
+        opponent_of: Option<String>,
         /// Continue the arena in --out, skipping the matches already in results.jsonl.
         #[arg(long)]
         resume: bool,
@@ -191,7 +204,28 @@ pub fn run() -> ExitCode {
                 job_id,
             })
         }
-        Some(Command::Arena { algos, games, jobs, config, out, vs, resume, sprt, seed, limits, plan, merge }) => {
+        Some(Command::Arena {
+            algos,
+            games,
+            jobs,
+            config,
+            out,
+            vs,
+            vs_ghosts,
+            seat,
+            opponent_of,
+            resume,
+            sprt,
+            seed,
+            limits,
+            plan,
+            merge,
+        }) => {
+            let ghost_choice = match (seat, opponent_of) {
+                (_, Some(name)) => GhostChoice::OpponentOf(name),
+                (Some(1), None) => GhostChoice::Seat(terminal_core::engine::geometry::Player::One),
+                _ => GhostChoice::Seat(terminal_core::engine::geometry::Player::Two),
+            };
             arena_cmd::run(arena_cmd::ArenaArgs {
                 algos,
                 games,
@@ -199,6 +233,7 @@ pub fn run() -> ExitCode {
                 config,
                 out,
                 vs,
+                vs_ghosts: vs_ghosts.map(|d| (d, ghost_choice)),
                 resume,
                 sprt,
                 seed,

@@ -43,6 +43,8 @@ pub enum PlanError {
     ReservedName(String),
     #[error("the baseline is not among the algos")]
     NoBaseline,
+    #[error("a gauntlet against ghosts is planned from its replays (Plan::vs_ghosts)")]
+    GhostsNeedTheirPlan,
 }
 
 /// Why an SPRT setting (`elo0,elo1,alpha,beta`) was refused; the UI names its own field.

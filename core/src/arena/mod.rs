@@ -10,6 +10,7 @@
 pub mod error;
 pub mod events;
 pub mod files;
+pub mod ghosts;
 pub mod jobfile;
 pub mod merge;
 pub mod plan;

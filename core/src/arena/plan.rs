@@ -17,6 +17,9 @@ pub enum Format {
     RoundRobin,
     /// Every algo against this baseline (an index into the entrants).
     Gauntlet { baseline: usize },
+    /// The first entrant against every other, each a ghost (`ghost:REPLAY:N`) keeping its
+    /// recorded seat: one game each.
+    VsGhosts,
 }
 
 /// One game to play.
@@ -58,17 +61,11 @@ impl Plan {
         if entrants.len() < 2 {
             return Err(PlanError::TooFewAlgos);
         }
-        for (i, e) in entrants.iter().enumerate() {
-            if entrants[..i].iter().any(|o| o.label == e.label) {
-                return Err(PlanError::DuplicateName(e.label.clone()));
-            }
-            if e.label.contains("__") {
-                return Err(PlanError::ReservedName(e.label.clone()));
-            }
-        }
+        check_labels(&entrants)?;
         let n = entrants.len();
         let pairings: Vec<(usize, usize)> = match format {
             Format::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
+            Format::VsGhosts => return Err(PlanError::GhostsNeedTheirPlan),
             Format::Gauntlet { baseline } => {
                 if baseline >= n {
                     return Err(PlanError::NoBaseline);
@@ -93,9 +90,47 @@ impl Plan {
         Ok(Plan { entrants, format, games, jobs })
     }
 
+    /// One game of `algo` against each ghost, the ghost in its recorded seat.
+    pub fn vs_ghosts(algo: Entrant, ghosts: &[super::ghosts::GhostGame], seed: u64) -> Result<Plan, PlanError> {
+        if ghosts.is_empty() {
+            return Err(PlanError::TooFewAlgos);
+        }
+        let mut entrants = vec![algo];
+        entrants.extend(ghosts.iter().map(|g| g.entrant()));
+        check_labels(&entrants)?;
+        let jobs = ghosts
+            .iter()
+            .enumerate()
+            .map(|(k, g)| {
+                let (s1, s2) = if g.ghost == crate::engine::geometry::Player::Two { (0, k + 1) } else { (k + 1, 0) };
+                Job {
+                    seat1: s1,
+                    seat2: s2,
+                    game: 0,
+                    seed,
+                    id: format!("{}__{}__g0", entrants[s1].label, entrants[s2].label),
+                }
+            })
+            .collect();
+        Ok(Plan { entrants, format: Format::VsGhosts, games: 1, jobs })
+    }
+
     pub fn pairings(&self) -> usize {
         self.jobs.len() / self.games.max(1) as usize
     }
+}
+
+/// Labels name the algos in the results and the job ids: distinct, without `__`.
+fn check_labels(entrants: &[Entrant]) -> Result<(), PlanError> {
+    for (i, e) in entrants.iter().enumerate() {
+        if entrants[..i].iter().any(|o| o.label == e.label) {
+            return Err(PlanError::DuplicateName(e.label.clone()));
+        }
+        if e.label.contains("__") {
+            return Err(PlanError::ReservedName(e.label.clone()));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

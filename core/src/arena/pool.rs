@@ -9,7 +9,7 @@ use super::record::{MatchRecord, RecordHead};
 use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
-use crate::runner::{MatchSpec, ReplayTarget, RunnerError, start_match};
+use crate::runner::{MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,8 @@ pub struct ArenaSpec {
     pub sprt: Option<SprtParams>,
     /// Extra environment for every algo.
     pub env: Vec<(String, String)>,
+    /// A match with a ghost plays under the ghost's replay config, not `config`.
+    pub ghost_rulesets: bool,
 }
 
 impl ArenaSpec {
@@ -52,6 +54,7 @@ impl ArenaSpec {
             startup_ms: None,
             sprt: None,
             env: Vec::new(),
+            ghost_rulesets: false,
         }
     }
 
@@ -225,6 +228,7 @@ fn sprt_sides(plan: &Plan) -> Option<(usize, usize)> {
     match plan.format {
         Format::Gauntlet { baseline } => Some((1 - baseline, baseline)),
         Format::RoundRobin => Some((0, 1)),
+        Format::VsGhosts => None,
     }
 }
 
@@ -405,16 +409,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         let _ = results.send(WorkerMsg::Started(job.id.clone(), w));
         let (e1, e2) = (&spec.plan.entrants[job.seat1], &spec.plan.entrants[job.seat2]);
         let replay = replay_path(&dir, &job);
-        let mut ms = MatchSpec::new(&e1.path, &e2.path, Arc::clone(&spec.config));
-        ms.replay = ReplayTarget::File(replay.clone());
-        ms.seed = Some(job.seed);
-        ms.soft_ms = spec.soft_ms;
-        ms.max_ms = spec.max_ms;
-        ms.startup_ms = spec.startup_ms;
-        ms.env = spec.env.clone();
-        // The result line is synced by the collector; syncing every replay too would put
-        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
-        ms.sync_replay = false;
+        let seats = [e1, e2].map(|e| SeatSpec::parse(&e.path.to_string_lossy()));
         let head = RecordHead {
             job_id: job.id.clone(),
             game: job.game,
@@ -425,6 +420,31 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
             seed: Some(job.seed),
             replay: replay.to_string_lossy().into_owned(),
         };
+        let [seat1, seat2] = match seats {
+            [Ok(a), Ok(b)] => [a, b],
+            [Err(e), _] | [_, Err(e)] => {
+                let rec = MatchRecord::from_error(head, &RunnerError::Replay(e.to_string()));
+                if results.send(WorkerMsg::Done(Box::new(rec))).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        // A ghost plays under its replay's ruleset unless the arena names one.
+        let config = match (&spec.ghost_rulesets, seat1.ghost().or(seat2.ghost())) {
+            (true, Some(g)) => Arc::clone(&g.config),
+            _ => Arc::clone(&spec.config),
+        };
+        let mut ms = MatchSpec::new(seat1, seat2, config);
+        ms.replay = ReplayTarget::File(replay.clone());
+        ms.seed = Some(job.seed);
+        ms.soft_ms = spec.soft_ms;
+        ms.max_ms = spec.max_ms;
+        ms.startup_ms = spec.startup_ms;
+        ms.env = spec.env.clone();
+        // The result line is synced by the collector; syncing every replay too would put
+        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
+        ms.sync_replay = false;
         let result = start_match(ms).wait_unless(&control.cancelled, |_| {});
         let rec = match result {
             Ok(r) => MatchRecord::from_result(head, &r),

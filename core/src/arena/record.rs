@@ -8,6 +8,9 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SeatRecord {
     pub hp: f32,
+    /// This seat's units that breached (scored against the other seat).
+    #[serde(default)]
+    pub breaches: u32,
     pub crashed: bool,
     #[serde(default)]
     pub crash_turn: Option<i32>,
@@ -31,6 +34,7 @@ impl SeatRecord {
     pub fn from_player(p: &PlayerResult) -> SeatRecord {
         SeatRecord {
             hp: p.final_hp,
+            breaches: p.breaches,
             crashed: p.crashed,
             crash_turn: p.crash_turn,
             failed_to_load: p.load_error.is_some(),

@@ -35,6 +35,8 @@ pub struct PlayerResult {
     /// Process (and process group) id of the algo while it ran.
     pub pid: Option<u32>,
     pub final_hp: f32,
+    /// This player's units that reached the other side (breaches scored).
+    pub breaches: u32,
     pub crashed: bool,
     /// The turn at which the crash (dead process or failed start) was charged.
     pub crash_turn: Option<i32>,

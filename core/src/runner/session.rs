@@ -101,6 +101,9 @@ impl Session<'_> {
         if let Some(p) = self.seats[1].process.as_mut() {
             p.send(frame_to_json(&flip_frame(&frame), legacy, times).into());
         }
+        for b in &frame.events.breach {
+            self.seats[b.owner.index()].result.breaches += 1;
+        }
         let info = frame.turn_info;
         if self.events.is_some() {
             self.events.try_send(MatchEvent::Frame { summary: FrameSummary::of(&frame), frame: Arc::new(frame) });
