@@ -147,3 +147,23 @@ fn bad_input_names_file_line_and_field() {
     let e = read_replay_bytes(Path::new("gz.replay.gz"), &[0x1f, 0x8b, 0, 1, 2]).expect_err("bad gzip");
     assert!(e.to_string().contains("gzip"));
 }
+
+/// Each replay's ruleset is the preset its config matches, wherever the file lies: every
+/// current-format replay of the corpus is named after its folder, and a copy outside our
+/// folder layout keeps the name.
+#[test]
+fn rulesets_are_named_from_the_config_not_the_folder() {
+    for ruleset in CURRENT {
+        for f in collect_replays(&[corpus().join(ruleset)]) {
+            let r = read_replay(&f).expect("replay");
+            assert_eq!(terminal_core::verify::ruleset_name(&r.config), ruleset, "{}", f.display());
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("downloads").join("my-match.replay.gz");
+    std::fs::create_dir_all(copy.parent().expect("parent")).expect("mkdir");
+    std::fs::copy(sample("special-2025"), &copy).expect("copy");
+    assert_eq!(verify_file(&copy).ruleset.as_deref(), Some("special-2025"));
+    let legacy = collect_replays(&[corpus().join("legacy-2018")]);
+    assert_eq!(verify_file(&legacy[0]).ruleset.as_deref(), Some("legacy"));
+}

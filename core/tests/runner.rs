@@ -435,3 +435,24 @@ fn start_up_time_is_covered_by_the_start_up_allowance() {
     assert_eq!(p.time_penalties, vec![(0, (t - 1000) / 1000)]);
     assert_exact(&r.replay_path);
 }
+
+/// With `waitForever` the log says that no limit is in force (not the config's 4000 ms soft
+/// limit), and a slow turn costs no HP.
+#[test]
+fn wait_forever_is_announced_and_in_force() {
+    let mut raw = base_config().raw.clone();
+    raw["timingAndReplay"]["waitForever"] = serde_json::Value::from(true);
+    raw["timingAndReplay"]["waitTimeBotSoft"] = serde_json::Value::from(300);
+    let config = Arc::new(Config::from_value(raw).expect("patched config"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = MatchSpec::new(algo("py-slow"), algo("py-idle"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    s.env.push(("SLOW_SECONDS".into(), "0.8".into()));
+    let r = run(s);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    let head = log.lines().next().unwrap_or_default();
+    assert!(head.contains("no time limits (waitForever"), "{head}");
+    assert!(!head.contains("soft limit 300"), "{head}");
+    assert_eq!(r.players[0].time_damage_taken, 0, "py-slow took over 300 ms but waitForever is set");
+    assert!(r.players[0].turn_times_ms.iter().any(|&t| t > 300), "py-slow was slow: {:?}", r.players[0].turn_times_ms);
+}

@@ -27,6 +27,19 @@ pub fn preset(slug: &str) -> Option<Config> {
     PRESETS.iter().find(|(s, _, _)| *s == slug).and_then(|(_, _, text)| Config::from_json_str(text).ok())
 }
 
+/// The preset whose rules a config has (the same unit stats and resource rules; timing and
+/// other keys aside), or `None` for a custom ruleset. Presets are tried in `PRESETS` order.
+pub fn identify(config: &Config) -> Option<&'static str> {
+    use std::sync::OnceLock;
+    static PARSED: OnceLock<Vec<(&'static str, Config)>> = OnceLock::new();
+    let parsed =
+        PARSED.get_or_init(|| PRESETS.iter().filter_map(|(slug, _, _)| Some((*slug, preset(slug)?))).collect());
+    parsed
+        .iter()
+        .find(|(_, p)| p.legacy == config.legacy && p.units == config.units && p.resources == config.resources)
+        .map(|(slug, _)| *slug)
+}
+
 /// A preset slug or a path to a `game-configs.json` file.
 pub fn load_config(spec: &str) -> Result<Config, ConfigLoadError> {
     if let Some(c) = preset(spec) {

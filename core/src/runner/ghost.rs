@@ -135,7 +135,17 @@ pub enum ReproduceError {
 /// Plays the two recorded players of `path` against each other through the runner (the
 /// replay written into `out`) and compares the new replay with the recorded one.
 pub fn reproduce(path: &Path, out: &Path) -> Result<(super::MatchResult, crate::verify::ReplayMatch), ReproduceError> {
-    let one = Ghost::load(path, Some(Player::One))?;
+    reproduce_ghosts(&Ghost::load(path, Some(Player::One))?, out)
+}
+
+/// [`reproduce`] for a loaded ghost (either player: both are seated).
+pub fn reproduce_ghosts(
+    ghost: &Ghost,
+    out: &Path,
+) -> Result<(super::MatchResult, crate::verify::ReplayMatch), ReproduceError> {
+    let path = ghost.replay.as_path();
+    let mut one = ghost.clone();
+    one.player = Some(Player::One);
     let mut two = one.clone();
     two.player = Some(Player::Two);
     let mut spec = super::MatchSpec::new(
@@ -156,17 +166,21 @@ pub fn reproduce(path: &Path, out: &Path) -> Result<(super::MatchResult, crate::
 /// exact when every frame of the new replay equals the recorded one; legacy replays are
 /// skipped as in the verifier.
 pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
-    use crate::verify::{ReplayReport, Status, ruleset_of};
+    use crate::verify::{ReplayReport, Status, ruleset_name};
     let mut report = ReplayReport {
         file: path.to_path_buf(),
-        ruleset: ruleset_of(path),
+        ruleset: None,
         frames_total: 0,
         frames_exact: 0,
         status: Status::Error,
         first_divergence: None,
         reason: None,
     };
-    match reproduce(path, out) {
+    let reproduced = Ghost::load(path, None).map_err(ReproduceError::from).and_then(|g| {
+        report.ruleset = Some(ruleset_name(&g.config));
+        reproduce_ghosts(&g, out)
+    });
+    match reproduced {
         Ok((result, m)) => {
             report.frames_total = m.frames_total;
             report.frames_exact = m.frames_exact;
@@ -183,6 +197,7 @@ pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
             }
         }
         Err(ReproduceError::Ghost(GhostError::Legacy(_))) => {
+            report.ruleset = Some("legacy".into());
             report.status = Status::Skipped;
             report.reason = Some("legacy 2018–2019 format (not simulated)".into());
         }

@@ -286,18 +286,18 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
             (SeatSpec::Human(h), _) => Seat::human(p, h.clone()),
             (SeatSpec::Algo(path), None) => Seat::start(p, Err(LocateError::Missing(path.clone())), path, &ctx),
         });
-    log.line(
-        None,
-        None,
-        &format!(
-            "match {} vs {}; soft limit {} ms, hard limit {}, start-up allowance {} ms",
-            seats[0].name,
-            seats[1].name,
+    // What is in force: with waitForever the engine neither penalises nor skips a turn.
+    let limits_text = if config.timing.wait_forever {
+        "no time limits (waitForever: no soft-limit penalty, no hard limit)".to_string()
+    } else {
+        format!(
+            "soft limit {} ms, hard limit {}, start-up allowance {} ms",
             limits.soft_ms,
             limits.max_ms.map(|m| format!("{m} ms")).unwrap_or_else(|| "none".into()),
             limits.startup_ms
-        ),
-    );
+        )
+    };
+    log.line(None, None, &format!("match {} vs {}; {limits_text}", seats[0].name, seats[1].name));
     for s in &seats {
         if let Some(e) = &s.result.load_error {
             log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));

@@ -59,16 +59,22 @@ impl ReplayReport {
     }
 }
 
-/// The ruleset of a replay: the name of its folder under `replays/` (our corpus layout).
-pub fn ruleset_of(path: &Path) -> Option<String> {
-    path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned())
+/// The name of a replay's ruleset: the preset its config matches, `legacy` for the
+/// 2018–2019 format, else `custom`. Read from the config, so files outside our folder
+/// layout are named correctly.
+pub fn ruleset_name(config: &crate::engine::Config) -> String {
+    match crate::engine::presets::identify(config) {
+        Some(slug) => slug.to_string(),
+        None if config.legacy => "legacy".to_string(),
+        None => "custom".to_string(),
+    }
 }
 
 /// Verifies one replay file.
 pub fn verify_file(path: &Path) -> ReplayReport {
     let mut report = ReplayReport {
         file: path.to_path_buf(),
-        ruleset: ruleset_of(path),
+        ruleset: None,
         frames_total: 0,
         frames_exact: 0,
         status: Status::Error,
@@ -77,7 +83,10 @@ pub fn verify_file(path: &Path) -> ReplayReport {
     };
     match read_replay(path) {
         Err(e) => report.reason = Some(e.to_string()),
-        Ok(replay) => verify_replay(&replay, &mut report),
+        Ok(replay) => {
+            report.ruleset = Some(ruleset_name(&replay.config));
+            verify_replay(&replay, &mut report)
+        }
     }
     report
 }
