@@ -956,33 +956,23 @@ impl Viewer {
     /// shown turn unchanged (a baseline row for the table).
     pub fn run_whatif(&mut self) {
         use terminal_core::session::WhatIfSource;
+        use terminal_core::session::whatif::WhatIfSpec;
         let Some(w) = self.board_whatif.clone() else {
-            let label = "as played".to_string();
-            for p in Player::both() {
-                self.request(Request::SetStructures { player: p, edits: Vec::new() });
-                self.request(Request::SetDeploys { player: p, commands: None });
-            }
-            self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, label });
+            let (spec, label) = (WhatIfSpec::default(), "as played".to_string());
+            self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec, label });
             return;
         };
-        let label = w.describe();
-        let source = match &w.base {
+        let commands = Player::both().map(|p| w.commands(p));
+        let (source, structures) = match &w.base {
             whatif_board::WhatIfBase::ReplayTurn(turn) => {
-                for p in Player::both() {
-                    self.request(Request::SetStructures { player: p, edits: w.structure_edits(p) });
-                }
-                WhatIfSource::ReplayTurn(*turn)
+                (WhatIfSource::ReplayTurn(*turn), Player::both().map(|p| w.structure_edits(p)))
             }
             whatif_board::WhatIfBase::Layout(config) => {
                 // A layout has no stats: full health and resources enough for every deploy.
                 let stats = terminal_core::engine::frame::Stats { hp: 30.0, sp: 1000.0, mp: 1000.0, time_ms: 0 };
                 match terminal_core::session::whatif::game_from_structures(config.clone(), 0, &w.placed(), [stats; 2]) {
-                    Ok(game) => {
-                        for p in Player::both() {
-                            self.request(Request::SetStructures { player: p, edits: Vec::new() });
-                        }
-                        WhatIfSource::Layout(Box::new(game))
-                    }
+                    // The layout's structures are in the game already: no edits on top.
+                    Ok(game) => (WhatIfSource::Layout(Box::new(game)), Default::default()),
                     Err(e) => {
                         self.message = format!("Error: {e}");
                         return;
@@ -990,10 +980,8 @@ impl Viewer {
                 }
             }
         };
-        for p in Player::both() {
-            self.request(Request::SetDeploys { player: p, commands: w.commands(p) });
-        }
-        self.request(Request::RunWhatIf { source, label });
+        let spec = WhatIfSpec { structures, commands };
+        self.request(Request::RunWhatIf { source, spec, label: w.describe() });
     }
 
     /// Starts editing a what-if on the board from the shown turn's turn frame (seeking to it
