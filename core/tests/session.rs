@@ -123,7 +123,7 @@ fn what_if_without_player_two_turrets_lets_more_through() {
     for span in history.turns.iter().step_by(5) {
         let base = s.request(Request::RunWhatIf {
             source: WhatIfSource::ReplayTurn(span.turn),
-            spec: WhatIfSpec::default(),
+            spec: Box::default(),
             label: "as played".into(),
         });
         let base = breaches_of(&base[0]);
@@ -141,7 +141,7 @@ fn what_if_without_player_two_turrets_lets_more_through() {
         let spec = WhatIfSpec { structures: [Vec::new(), turrets], ..WhatIfSpec::default() };
         let open_try = s.request(Request::RunWhatIf {
             source: WhatIfSource::ReplayTurn(span.turn),
-            spec,
+            spec: Box::new(spec),
             label: "no turrets".into(),
         });
         original += base[0];
@@ -278,7 +278,7 @@ fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
     let busy = *history.turns.iter().max_by_key(|t| t.len).expect("turns");
     let as_played = s.request(Request::RunWhatIf {
         source: WhatIfSource::ReplayTurn(busy.turn),
-        spec: WhatIfSpec::default(),
+        spec: Box::default(),
         label: "as played".into(),
     });
     let t = try_of(&as_played[0]).clone();
@@ -318,7 +318,7 @@ fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
     for i in 1..20 {
         s.request(Request::RunWhatIf {
             source: WhatIfSource::ReplayTurn(busy.turn),
-            spec: WhatIfSpec::default(),
+            spec: Box::default(),
             label: format!("try {i}"),
         });
     }

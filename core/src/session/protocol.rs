@@ -34,8 +34,9 @@ pub enum Request {
     /// Show the last frame of the current turn.
     RunToEndOfTurn,
     /// Simulate a turn from `source` with the structure edits and commands of `spec` (the
-    /// default spec: the turn as played); the try is kept in the history under `label`.
-    RunWhatIf { source: WhatIfSource, spec: WhatIfSpec, label: String },
+    /// default spec: the turn as played); the try is kept in the history under `label`. The
+    /// spec is boxed: requests are queued by value, and it is far larger than the others.
+    RunWhatIf { source: WhatIfSource, spec: Box<WhatIfSpec>, label: String },
     /// Show frame `frame` (clamped) of the try at `index` of the history of tries; `Step`,
     /// `StepBack` and `RunToEndOfTurn` then move within the try until a `Seek` or `LoadTurn`
     /// returns to the replay.

@@ -40,7 +40,7 @@ impl Viewer {
         use terminal_core::session::WhatIfSource;
         use terminal_core::session::whatif::WhatIfSpec;
         let Some(w) = self.board_whatif.clone() else {
-            let (spec, label) = (WhatIfSpec::default(), "as played".to_string());
+            let (spec, label) = (Box::default(), "as played".to_string());
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec, label });
             return;
         };
@@ -62,7 +62,7 @@ impl Viewer {
                 }
             }
         };
-        let spec = WhatIfSpec { structures, commands };
+        let spec = Box::new(WhatIfSpec { structures, commands });
         self.request(Request::RunWhatIf { source, spec, label: w.describe() });
     }
 
