@@ -2,7 +2,7 @@
 //! overlays (paths, moved-from tiles, shields, attacks, fading markers, the algos'
 //! annotations), or the what-if being edited.
 
-use super::{MARKER_FRAMES, Viewer, whatif_board};
+use super::{MARKER_FRAMES, Viewer, ViewerAction, whatif_board};
 use crate::app::board::{self, BoardUnit, Palette};
 use crate::app::icons::{Icon, IconTextures};
 use egui::{Color32, Stroke, Ui, vec2};
@@ -14,14 +14,14 @@ use terminal_core::layout::Kind;
 use terminal_core::session::debug::{Marker, PathEnd};
 
 impl Viewer {
-    /// Draws the board with the frame's units and the overlays.
-    pub(super) fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) {
+    /// Draws the board with the frame's units and the overlays; a click selects a unit (or,
+    /// on the what-if, applies its tool).
+    pub(super) fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> Option<ViewerAction> {
         let frame = board::begin_with(ui, &mut self.board_view, Palette::new(dark), !self.panels_on_clear_color);
         self.geometry = Some(frame.geometry);
         self.hovered = frame.hovered;
         if self.board_whatif.is_some() {
-            self.draw_whatif(frame, icons);
-            return;
+            return self.draw_whatif(frame, icons);
         }
         let Some((turn, v)) = &self.current else {
             frame.painter.text(
@@ -31,7 +31,7 @@ impl Viewer {
                 egui::FontId::proportional(16.0),
                 frame.palette.text,
             );
-            return;
+            return None;
         };
         let g = frame.geometry;
         let tile = g.tile;
@@ -172,21 +172,21 @@ impl Viewer {
         }
         frame.draw_hover(pal.text);
         // Click selects a unit.
-        if frame.response.clicked() {
-            self.selected = frame.hovered.and_then(|t| {
+        frame.response.clicked().then(|| {
+            ViewerAction::Select(frame.hovered.and_then(|t| {
                 v.debug.mobiles.iter().find(|m| m.tile == t).map(|m| m.id).or_else(|| {
                     Player::both()
                         .iter()
                         .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.tile == t).map(|(_, u)| u.id))
                 })
-            });
-        }
+            }))
+        })
     }
 
-    /// Draws the what-if being edited (structures, deploys, their predicted paths) and applies
-    /// the tool on a click (a right click takes a deploy or a placed structure back).
-    fn draw_whatif(&mut self, frame: board::BoardFrame, icons: Option<&IconTextures>) {
-        let Some(w) = self.board_whatif.as_mut() else { return };
+    /// Draws the what-if being edited (structures, deploys, their predicted paths); a click
+    /// applies the tool (a right click takes a deploy or a placed structure back).
+    fn draw_whatif(&self, frame: board::BoardFrame, icons: Option<&IconTextures>) -> Option<ViewerAction> {
+        let w = self.board_whatif.as_ref()?;
         let pal = frame.palette;
         if let whatif_board::BoardTool::Deploy(_) = w.tool {
             for e in terminal_core::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {
@@ -236,11 +236,10 @@ impl Viewer {
         }
         frame.draw_hover(pal.text);
         let undo = frame.response.secondary_clicked();
-        if (frame.response.clicked() || undo)
-            && let Some(tile) = frame.hovered
-            && let Err(e) = w.click(tile, undo)
-        {
-            self.message = e;
+        if frame.response.clicked() || undo {
+            frame.hovered.map(|tile| ViewerAction::WhatIfClick { tile, undo })
+        } else {
+            None
         }
     }
 }

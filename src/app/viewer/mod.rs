@@ -19,13 +19,14 @@ pub use inspect::{EventKind, LogEntry, unit_name};
 pub use playback::{BASE_FPS, SPEEDS};
 
 use super::board::{self, BoardView};
+use super::command::Command;
 use super::icons::IconTextures;
 use backend::Backend;
 use egui::{Color32, Ui};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use terminal_core::engine::geometry::Tile;
+use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::session::FrameView;
 use terminal_core::session::Request;
 use terminal_core::session::companions::{self, Companions};
@@ -51,6 +52,67 @@ impl Default for DebugOverlays {
     fn default() -> Self {
         DebugOverlays { paths: true, moved_from: true, attacks: true, shields: true, markers: true, annotations: true }
     }
+}
+
+/// What the viewer's panels, board and keys ask for. The panels and the board return these
+/// and [`Viewer::apply`] carries them out after the frame's UI, so that no panel changes what
+/// a later one is still reading; the keys' actions are applied before the UI, so that the frame
+/// already shows where they went.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ViewerAction {
+    /// One frame forward (or back).
+    Step { forward: bool },
+    /// To the next (or previous) turn's turn frame.
+    StepTurn { forward: bool },
+    /// Frame `frame` of `turn` (within the watched try if it is of that turn).
+    Seek { turn: i32, frame: usize },
+    /// The first turn (the watched try's first frame).
+    Home,
+    /// The last frame of the replay (of the watched try).
+    End,
+    /// Play or pause.
+    TogglePlay,
+    /// Playback speed, one of [`SPEEDS`].
+    SetSpeed(f32),
+    /// Leave the watched try for the replay's turn.
+    BackToReplay,
+    /// The debugger overlays drawn.
+    SetOverlays(DebugOverlays),
+    /// Show (or hide) this kind of event in the event log.
+    ShowLogKind(EventKind, bool),
+    /// Show (or hide) this player's events in the event log.
+    ShowLogPlayer(Player, bool),
+    /// The metric plotted over turns (index in the plot's metrics).
+    SetPlotMetric(usize),
+    /// Select the unit with this id (`None`: nothing) for the inspector.
+    Select(Option<u32>),
+    /// Pick a replay file to open (the studio opens it).
+    OpenReplayDialog,
+    /// Start editing a what-if on the board from the shown turn's turn frame.
+    EditWhatIfOnBoard,
+    /// What a click on the what-if's board does.
+    SetWhatIfTool(whatif_board::BoardTool),
+    /// The player the what-if's tool acts for.
+    SetWhatIfPlayer(Player),
+    /// Replace (or keep) the turn's commands of this player with the what-if's deploys.
+    ReplaceCommands(Player, bool),
+    /// Take every deploy of the what-if back.
+    ClearDeploys,
+    /// A click on a tile with the what-if's tool; `undo` (a right click) takes one back.
+    WhatIfClick { tile: Tile, undo: bool },
+    /// Stop editing the what-if (the board shows the frame again).
+    LeaveWhatIf,
+    /// Run the what-if being edited, else the shown turn as played.
+    RunWhatIf,
+    /// Play this try (index in `tries`) on the board.
+    WatchTry(usize),
+    /// The two tries picked for the comparison (indices in `tries`).
+    SetComparePick([usize; 2]),
+    /// Open these two tries side by side.
+    CompareTries(usize, usize),
+    /// Close the side-by-side comparison.
+    CloseCompare,
 }
 
 /// The viewer: runtime state only (nothing here is persisted).
@@ -181,57 +243,117 @@ impl Viewer {
         self.current.as_ref().and_then(|(_, v)| v.watching)
     }
 
-    /// One frame of the viewer's UI (Debugger when `debugger`, else Replays).
-    pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<PathBuf> {
+    /// One frame of the viewer's UI (Debugger when `debugger`, else Replays); returns what the
+    /// studio has to do (open a replay).
+    pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
         let ctx = ui.ctx().clone();
         self.poll();
-        self.read_keys(&ctx);
+        let mut commands = Vec::new();
+        for action in self.read_keys(&ctx) {
+            commands.extend(self.apply(action));
+        }
         self.tick(&ctx);
         self.measure(&ctx);
-        let mut open = Vec::new();
+        let mut actions = Vec::new();
         // Under eframe the window is cleared to the panel colour, so the panels need not paint
         // it again: each covered pixel costs under software rendering.
         let frame = egui::Frame::side_top_panel(ui.style());
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
-        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
+        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
         // The side-by-side comparison needs the width; the overlays do not apply to it.
         let left_panel = self.compare.is_none();
         if left_panel {
             egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    if let Some(p) = panels::left(ui, self) {
-                        open.push(p);
-                    }
-                });
+                egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
         }
         egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if debugger {
-                    panels::debugger_side(ui, self);
-                } else {
-                    panels::replays_side(ui, self);
-                }
+                actions.extend(if debugger { panels::debugger_side(ui, self) } else { panels::replays_side(ui, self) });
             });
         });
         egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
             Some(c) => {
                 if c.show(ui, icons, dark) {
-                    self.compare = None;
+                    actions.push(ViewerAction::CloseCompare);
                 }
             }
-            None => self.board(ui, icons, dark),
+            None => actions.extend(self.board(ui, icons, dark)),
         });
-        open
+        if !actions.is_empty() {
+            // The panels drawn so far show the state before the actions: draw the next frame.
+            ctx.request_repaint();
+        }
+        for action in actions {
+            commands.extend(self.apply(action));
+        }
+        commands
+    }
+
+    /// Carries out an action of the panels, the board or the keys; returns what the studio has
+    /// to do.
+    pub fn apply(&mut self, action: ViewerAction) -> Vec<Command> {
+        match action {
+            ViewerAction::Step { forward } => self.step(forward),
+            ViewerAction::StepTurn { forward } => self.step_turn(forward),
+            ViewerAction::Seek { turn, frame } => self.seek(turn, frame),
+            ViewerAction::Home => self.home(),
+            ViewerAction::End => self.end(),
+            ViewerAction::TogglePlay => self.toggle_play(),
+            ViewerAction::SetSpeed(speed) => self.speed = speed,
+            ViewerAction::BackToReplay => self.back_to_replay(),
+            ViewerAction::SetOverlays(o) => self.overlays = o,
+            ViewerAction::ShowLogKind(kind, true) => {
+                self.log_filter.insert(kind);
+            }
+            ViewerAction::ShowLogKind(kind, false) => {
+                self.log_filter.remove(&kind);
+            }
+            ViewerAction::ShowLogPlayer(p, on) => self.log_players[p.index()] = on,
+            ViewerAction::SetPlotMetric(m) => self.plot_metric = m,
+            ViewerAction::Select(id) => self.selected = id,
+            ViewerAction::OpenReplayDialog => return vec![Command::OpenReplayDialog],
+            ViewerAction::EditWhatIfOnBoard => self.edit_whatif_on_board(),
+            ViewerAction::SetWhatIfTool(tool) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.tool = tool;
+                }
+            }
+            ViewerAction::SetWhatIfPlayer(p) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.player = p;
+                }
+            }
+            ViewerAction::ReplaceCommands(p, on) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.replace_commands[p.index()] = on;
+                }
+            }
+            ViewerAction::ClearDeploys => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.deploys = Default::default();
+                }
+            }
+            ViewerAction::WhatIfClick { tile, undo } => {
+                if let Some(w) = self.board_whatif.as_mut()
+                    && let Err(e) = w.click(tile, undo)
+                {
+                    self.message = e;
+                }
+            }
+            ViewerAction::LeaveWhatIf => self.board_whatif = None,
+            ViewerAction::RunWhatIf => self.run_whatif(),
+            ViewerAction::WatchTry(index) => self.watch_try(index),
+            ViewerAction::SetComparePick(pick) => self.compare_pick = pick,
+            ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
+            ViewerAction::CloseCompare => self.compare = None,
+        }
+        Vec::new()
     }
 
     pub fn plot_metric(&self) -> usize {
         self.plot_metric
-    }
-
-    pub fn set_plot_metric(&mut self, m: usize) {
-        self.plot_metric = m;
     }
 
     /// The ruleset of what is shown: the replay's, else the layout what-if's, else the default

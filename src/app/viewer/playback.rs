@@ -1,7 +1,7 @@
 //! Playback and navigation: play/pause at a speed, stepping by frame and by turn, seeking,
 //! Home/End, and the keys that do them.
 
-use super::Viewer;
+use super::{Viewer, ViewerAction};
 use egui::{Key, Modifiers};
 use std::time::Instant;
 use terminal_core::session::Request;
@@ -71,27 +71,22 @@ impl Viewer {
     }
 
     /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
-    pub fn read_keys(&mut self, ctx: &egui::Context) {
+    pub fn read_keys(&self, ctx: &egui::Context) -> Vec<ViewerAction> {
         let nothing_shown = self.summary.is_none() && self.watching().is_none();
         if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
-            return;
+            return Vec::new();
         }
-        type Action = fn(&mut Viewer);
-        const KEYS: [(Modifiers, Key, Action); 7] = [
-            (Modifiers::COMMAND, Key::ArrowRight, |v| v.step_turn(true)),
-            (Modifiers::COMMAND, Key::ArrowLeft, |v| v.step_turn(false)),
-            (Modifiers::NONE, Key::ArrowRight, |v| v.step(true)),
-            (Modifiers::NONE, Key::ArrowLeft, |v| v.step(false)),
-            (Modifiers::NONE, Key::Space, Viewer::toggle_play),
-            (Modifiers::NONE, Key::Home, Viewer::home),
-            (Modifiers::NONE, Key::End, Viewer::end),
+        const KEYS: [(Modifiers, Key, ViewerAction); 7] = [
+            (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }),
+            (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }),
+            (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }),
+            (Modifiers::NONE, Key::ArrowLeft, ViewerAction::Step { forward: false }),
+            (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay),
+            (Modifiers::NONE, Key::Home, ViewerAction::Home),
+            (Modifiers::NONE, Key::End, ViewerAction::End),
         ];
-        // Consumed in this order (Ctrl+arrow before the bare arrow), applied after the input lock.
-        let pressed: Vec<Action> =
-            ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| *a).collect());
-        for action in pressed {
-            action(self);
-        }
+        // Consumed in this order: Ctrl+arrow before the bare arrow.
+        ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| a.clone()).collect())
     }
 
     pub fn toggle_play(&mut self) {
