@@ -295,7 +295,8 @@ fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, st
 
 fn draw_annotation(frame: &board::BoardFrame, a: &terminal_core::session::companions::Annotation) {
     use terminal_core::session::companions::AnnotationKind;
-    let color = a.color.as_deref().and_then(parse_color).unwrap_or(Color32::from_rgb(200, 120, 255));
+    // `#rrggbb` (ANNOTATIONS.md); a missing or unreadable colour draws in the default violet.
+    let color = a.color.as_deref().and_then(|c| Color32::from_hex(c).ok()).unwrap_or(Color32::from_rgb(200, 120, 255));
     let g = frame.geometry;
     match &a.kind {
         AnnotationKind::Tile { tile, label } => {
@@ -317,13 +318,4 @@ fn draw_annotation(frame: &board::BoardFrame, a: &terminal_core::session::compan
             );
         }
     }
-}
-
-fn parse_color(s: &str) -> Option<Color32> {
-    let h = s.trim_start_matches('#');
-    if h.len() != 6 {
-        return None;
-    }
-    let v = u32::from_str_radix(h, 16).ok()?;
-    Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
 }
