@@ -64,9 +64,11 @@ fn what_if_from_an_editor_layout() {
     assert!(t.summary.unit_damage[1] > 0.0, "the upgraded turret shoots: {:?}", t.summary);
     // The same through the session, with the edit on the P1 side.
     let mut s = Session::inline();
-    s.request(Request::SetDeploys { player: Player::One, commands: spec.commands[0].clone() });
-    let events =
-        s.request(Request::RunWhatIf { source: WhatIfSource::Layout(Box::new(layout)), label: "again".into() });
+    let events = s.request(Request::RunWhatIf {
+        source: WhatIfSource::Layout(Box::new(layout)),
+        spec: Box::new(spec),
+        label: "again".into(),
+    });
     match events.as_slice() {
         [Event::WhatIfResult(r)] => assert_eq!(r.summary, t.summary),
         other => panic!("{other:?}"),

@@ -11,7 +11,7 @@ use terminal_core::replay::read_replay;
 use terminal_core::session::debug::{PathEnd, simulate_turn_frames};
 use terminal_core::session::history::History;
 use terminal_core::session::summary::structure_max_health;
-use terminal_core::session::whatif::{StructureEdit, WhatIfTry};
+use terminal_core::session::whatif::{StructureEdit, WhatIfSpec, WhatIfTry};
 use terminal_core::session::{Event, FrameView, Request, Session, SessionHandle, WhatIfSource};
 
 #[path = "../../tests/common/corpus.rs"]
@@ -121,9 +121,11 @@ fn what_if_without_player_two_turrets_lets_more_through() {
     let (history, mut s) = long_replay_session();
     let (mut original, mut open) = (0u32, 0u32);
     for span in history.turns.iter().step_by(5) {
-        s.request(Request::SetStructures { player: Player::Two, edits: Vec::new() });
-        let base =
-            s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(span.turn), label: "as played".into() });
+        let base = s.request(Request::RunWhatIf {
+            source: WhatIfSource::ReplayTurn(span.turn),
+            spec: Box::default(),
+            label: "as played".into(),
+        });
         let base = breaches_of(&base[0]);
         // The baseline reproduces the replay's breaches.
         let replay_breaches = history.replay.frames[span.start..span.start + span.len]
@@ -136,9 +138,12 @@ fn what_if_without_player_two_turrets_lets_more_through() {
             .iter()
             .map(|u| StructureEdit::Remove { tile: u.tile })
             .collect();
-        s.request(Request::SetStructures { player: Player::Two, edits: turrets });
-        let open_try =
-            s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(span.turn), label: "no turrets".into() });
+        let spec = WhatIfSpec { structures: [Vec::new(), turrets], ..WhatIfSpec::default() };
+        let open_try = s.request(Request::RunWhatIf {
+            source: WhatIfSource::ReplayTurn(span.turn),
+            spec: Box::new(spec),
+            label: "no turrets".into(),
+        });
         original += base[0];
         open += breaches_of(&open_try[0])[0];
     }
@@ -271,8 +276,11 @@ fn figures() {
 fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
     let (history, mut s) = long_replay_session();
     let busy = *history.turns.iter().max_by_key(|t| t.len).expect("turns");
-    let as_played =
-        s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(busy.turn), label: "as played".into() });
+    let as_played = s.request(Request::RunWhatIf {
+        source: WhatIfSource::ReplayTurn(busy.turn),
+        spec: Box::default(),
+        label: "as played".into(),
+    });
     let t = try_of(&as_played[0]).clone();
     // Deploy frame, every action frame, end-of-turn frame; the action frames are the replay's.
     assert_eq!(t.frames.len(), t.summary.action_frames + 2);
@@ -308,7 +316,11 @@ fn a_try_keeps_every_frame_and_is_watched_frame_by_frame() {
 
     // Memory of 20 kept tries of the busiest turn.
     for i in 1..20 {
-        s.request(Request::RunWhatIf { source: WhatIfSource::ReplayTurn(busy.turn), label: format!("try {i}") });
+        s.request(Request::RunWhatIf {
+            source: WhatIfSource::ReplayTurn(busy.turn),
+            spec: Box::default(),
+            label: format!("try {i}"),
+        });
     }
     let bytes: usize = s.tries().iter().map(|t| t.approx_bytes()).sum();
     eprintln!(

@@ -141,8 +141,7 @@ impl StudioApp {
         } else if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
             let debugger = self.rt.view == top_bar::View::Debugger;
             let dark = self.settings.theme.is_dark();
-            let opened = self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark);
-            commands.extend(opened.into_iter().map(Command::OpenReplay));
+            commands.extend(self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark));
         } else {
             egui::Panel::bottom("status-bar").show(ui, |ui| {
                 status_bar::show(ui, &self.editor, self.rt.hovered, &self.rt.message);

@@ -9,6 +9,7 @@
 //! let ctx2 = ctx.clone();
 //! let sim = SessionHandle::spawn(Box::new(move || ctx2.request_repaint()))?;
 //! sim.send(Request::LoadReplay(path));            // never blocks; Err(request) if the queue is full
+//! sim.send(Request::RunWhatIf { source, spec, label }); // one try; WhatIfSpec::default() = as played
 //! // each UI frame:
 //! for event in sim.drain() {
 //!     match event {

@@ -2,9 +2,9 @@
 
 use super::debug::FrameDebug;
 use super::summary::ReplaySummary;
-use super::whatif::{StructureEdit, WhatIfError, WhatIfTry};
+use super::whatif::{WhatIfError, WhatIfSpec, WhatIfTry};
+use crate::engine::Game;
 use crate::engine::frame::Frame;
-use crate::engine::{Command, Game, Player};
 use crate::replay::ReplayError;
 use std::path::PathBuf;
 
@@ -33,12 +33,10 @@ pub enum Request {
     StepBack,
     /// Show the last frame of the current turn.
     RunToEndOfTurn,
-    /// What-if: this player's structure edits (replaces earlier ones).
-    SetStructures { player: Player, edits: Vec<StructureEdit> },
-    /// What-if: this player's commands for the turn (`None` = what the replay did).
-    SetDeploys { player: Player, commands: Option<Vec<Command>> },
-    /// Simulate a turn with the current edits and deploys; the try is kept in the history.
-    RunWhatIf { source: WhatIfSource, label: String },
+    /// Simulate a turn from `source` with the structure edits and commands of `spec` (the
+    /// default spec: the turn as played); the try is kept in the history under `label`. The
+    /// spec is boxed: requests are queued by value, and it is far larger than the others.
+    RunWhatIf { source: WhatIfSource, spec: Box<WhatIfSpec>, label: String },
     /// Show frame `frame` (clamped) of the try at `index` of the history of tries; `Step`,
     /// `StepBack` and `RunToEndOfTurn` then move within the try until a `Seek` or `LoadTurn`
     /// returns to the replay.

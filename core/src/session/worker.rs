@@ -17,7 +17,6 @@ pub(crate) struct Worker {
     /// (position in `history.turns`, frame within the turn).
     pub cursor: (usize, usize),
     pub turn_debug: Option<(usize, TurnDebug)>,
-    pub spec: WhatIfSpec,
     pub tries: Vec<WhatIfTry>,
     /// The try being watched (index in `tries`) and the frame shown in it.
     pub watching: Option<(usize, usize)>,
@@ -47,9 +46,7 @@ impl Worker {
                 let (pos, _) = self.cursor;
                 self.show(pos, usize::MAX, emit);
             }
-            Request::SetStructures { player, edits } => self.spec.structures[player.index()] = edits,
-            Request::SetDeploys { player, commands } => self.spec.commands[player.index()] = commands,
-            Request::RunWhatIf { source, label } => match self.what_if(source, &label) {
+            Request::RunWhatIf { source, spec, label } => match self.what_if(source, &spec, &label) {
                 Ok(t) => {
                     self.tries.push(t.clone());
                     emit(Event::WhatIfResult(Box::new(t)));
@@ -76,7 +73,6 @@ impl Worker {
         self.turn_debug = None;
         self.tries.clear();
         self.watching = None;
-        self.spec = WhatIfSpec::default();
         emit(Event::ReplayLoaded(Box::new(summarize(&history))));
         self.history = Some(history);
         emit(Event::Progress { what: "loaded".into(), done: 3, total: 3 });
@@ -150,7 +146,7 @@ impl Worker {
         emit(Event::Frame { turn: t.turn, frame, view: Box::new(view) });
     }
 
-    fn what_if(&self, source: WhatIfSource, label: &str) -> Result<WhatIfTry, WhatIfError> {
+    fn what_if(&self, source: WhatIfSource, spec: &WhatIfSpec, label: &str) -> Result<WhatIfTry, WhatIfError> {
         let from_replay = |pos: usize| -> Result<WhatIfTry, WhatIfError> {
             let h = self.history.as_ref().ok_or(WhatIfError::NoReplay)?;
             if h.replay.legacy {
@@ -159,19 +155,19 @@ impl Worker {
             let span = h.turns.get(pos).ok_or(WhatIfError::NoSuchTurn(pos as i32))?;
             let (game, mut inputs) = game_at_turn_frame(&h.replay, &h.config, span.start, &h.max_ids, None)?;
             inputs.early_2020 |= h.early_2020;
-            whatif::run(&game, Some(&inputs), &self.spec, label)
+            whatif::run(&game, Some(&inputs), spec, label)
         };
         match source {
             // The turn on screen: a watched try's, else the replay's.
             WhatIfSource::CurrentTurn => match self.watching.and_then(|(i, _)| self.tries.get(i)) {
-                Some(t) => self.what_if(WhatIfSource::ReplayTurn(t.turn), label),
+                Some(t) => self.what_if(WhatIfSource::ReplayTurn(t.turn), spec, label),
                 None => from_replay(self.cursor.0),
             },
             WhatIfSource::ReplayTurn(turn) => {
                 let h = self.history.as_ref().ok_or(WhatIfError::NoReplay)?;
                 from_replay(h.turn_position(turn).ok_or(WhatIfError::NoSuchTurn(turn))?)
             }
-            WhatIfSource::Layout(game) => whatif::run(&game, None, &self.spec, label),
+            WhatIfSource::Layout(game) => whatif::run(&game, None, spec, label),
         }
     }
 }

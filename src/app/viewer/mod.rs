@@ -2,30 +2,38 @@
 //! keyboard), the debugger overlays (paths, moved-from tiles, attacks, shields, fading
 //! markers), the unit inspector, the frame's event log, plots over turns, the algos' logs and
 //! what-if tries. The simulation runs in `terminal_core::session` (a worker thread, or inline in tests).
+//!
+//! One concern per file: the session behind the viewer (`backend`), playback and navigation
+//! (`playback`), the frame as text (`inspect`), the board (`board_draw`), what-if tries
+//! (`whatif`, the edited what-if in `whatif_board`) and the side panels (`panels`).
 
+mod backend;
+mod board_draw;
+mod inspect;
 pub mod panels;
+mod playback;
+mod whatif;
 pub mod whatif_board;
 
-use super::board::{self, BoardUnit, BoardView, Palette};
-use super::icons::{Icon, IconTextures};
-use egui::{Color32, Key, Modifiers, Stroke, Ui, vec2};
+pub use inspect::{EventKind, LogEntry, unit_name};
+pub use playback::{BASE_FPS, SPEEDS};
+
+use super::board::{self, BoardView};
+use super::command::Command;
+use super::icons::IconTextures;
+use backend::Backend;
+use egui::{Color32, Ui};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use terminal_core::engine::Player;
-use terminal_core::engine::config::{REMOVE, UPGRADE};
-use terminal_core::engine::geometry::Tile;
-use terminal_core::layout::Kind;
+use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::session::FrameView;
+use terminal_core::session::Request;
 use terminal_core::session::companions::{self, Companions};
-use terminal_core::session::debug::{Marker, PathEnd};
+use terminal_core::session::debug::Marker;
 use terminal_core::session::summary::ReplaySummary;
 use terminal_core::session::whatif::WhatIfTry;
-use terminal_core::session::{Event, FrameView, Request, Session, SessionHandle};
 
-/// Playback speeds offered.
-pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
-/// Frames per second at 1×.
-pub const BASE_FPS: f64 = 8.0;
 /// Frames a death/breach/self-destruct marker stays visible.
 pub const MARKER_FRAMES: usize = 4;
 
@@ -46,56 +54,65 @@ impl Default for DebugOverlays {
     }
 }
 
-/// Event types of the event log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EventKind {
-    Spawn,
-    Move,
-    Attack,
-    Damage,
-    Shield,
-    Death,
-    Breach,
-    SelfDestruct,
-}
-
-impl EventKind {
-    pub const ALL: [EventKind; 8] = [
-        EventKind::Spawn,
-        EventKind::Move,
-        EventKind::Attack,
-        EventKind::Damage,
-        EventKind::Shield,
-        EventKind::Death,
-        EventKind::Breach,
-        EventKind::SelfDestruct,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            EventKind::Spawn => "spawn",
-            EventKind::Move => "move",
-            EventKind::Attack => "attack",
-            EventKind::Damage => "damage",
-            EventKind::Shield => "shield",
-            EventKind::Death => "death",
-            EventKind::Breach => "breach",
-            EventKind::SelfDestruct => "self-destruct",
-        }
-    }
-}
-
-/// One line of the event log.
+/// What the viewer's panels, board and keys ask for. The panels and the board return these
+/// and [`Viewer::apply`] carries them out after the frame's UI, so that no panel changes what
+/// a later one is still reading; the keys' actions are applied before the UI, so that the frame
+/// already shows where they went.
+#[must_use]
 #[derive(Clone, Debug, PartialEq)]
-pub struct LogEntry {
-    pub kind: EventKind,
-    pub owner: Player,
-    pub text: String,
-}
-
-enum Backend {
-    Thread(SessionHandle),
-    Inline(Box<Session>),
+pub enum ViewerAction {
+    /// One frame forward (or back).
+    Step { forward: bool },
+    /// To the next (or previous) turn's turn frame.
+    StepTurn { forward: bool },
+    /// Frame `frame` of `turn` (within the watched try if it is of that turn).
+    Seek { turn: i32, frame: usize },
+    /// The first turn (the watched try's first frame).
+    Home,
+    /// The last frame of the replay (of the watched try).
+    End,
+    /// Play or pause.
+    TogglePlay,
+    /// Playback speed, one of [`SPEEDS`].
+    SetSpeed(f32),
+    /// Leave the watched try for the replay's turn.
+    BackToReplay,
+    /// The debugger overlays drawn.
+    SetOverlays(DebugOverlays),
+    /// Show (or hide) this kind of event in the event log.
+    ShowLogKind(EventKind, bool),
+    /// Show (or hide) this player's events in the event log.
+    ShowLogPlayer(Player, bool),
+    /// The metric plotted over turns (index in the plot's metrics).
+    SetPlotMetric(usize),
+    /// Select the unit with this id (`None`: nothing) for the inspector.
+    Select(Option<u32>),
+    /// Pick a replay file to open (the studio opens it).
+    OpenReplayDialog,
+    /// Start editing a what-if on the board from the shown turn's turn frame.
+    EditWhatIfOnBoard,
+    /// What a click on the what-if's board does.
+    SetWhatIfTool(whatif_board::BoardTool),
+    /// The player the what-if's tool acts for.
+    SetWhatIfPlayer(Player),
+    /// Replace (or keep) the turn's commands of this player with the what-if's deploys.
+    ReplaceCommands(Player, bool),
+    /// Take every deploy of the what-if back.
+    ClearDeploys,
+    /// A click on a tile with the what-if's tool; `undo` (a right click) takes one back.
+    WhatIfClick { tile: Tile, undo: bool },
+    /// Stop editing the what-if (the board shows the frame again).
+    LeaveWhatIf,
+    /// Run the what-if being edited, else the shown turn as played.
+    RunWhatIf,
+    /// Play this try (index in `tries`) on the board.
+    WatchTry(usize),
+    /// The two tries picked for the comparison (indices in `tries`).
+    SetComparePick([usize; 2]),
+    /// Open these two tries side by side.
+    CompareTries(usize, usize),
+    /// Close the side-by-side comparison.
+    CloseCompare,
 }
 
 /// The viewer: runtime state only (nothing here is persisted).
@@ -194,41 +211,6 @@ impl Viewer {
         }
     }
 
-    fn ensure_backend(&mut self, ctx: Option<&egui::Context>) {
-        if self.backend.is_some() {
-            return;
-        }
-        if self.inline || ctx.is_none() {
-            self.backend = Some(Backend::Inline(Box::new(Session::inline())));
-            return;
-        }
-        let ctx = ctx.cloned().expect("checked");
-        match SessionHandle::spawn(Box::new(move || ctx.request_repaint())) {
-            Ok(h) => self.backend = Some(Backend::Thread(h)),
-            Err(e) => {
-                self.message = format!("could not start the simulation thread ({e}); running inline");
-                self.backend = Some(Backend::Inline(Box::new(Session::inline())));
-            }
-        }
-    }
-
-    /// Sends a request; inline sessions answer at once.
-    pub fn request(&mut self, r: Request) {
-        let events = match self.backend.as_mut() {
-            None => return,
-            Some(Backend::Inline(s)) => s.request(r),
-            Some(Backend::Thread(h)) => {
-                if h.send(r).is_err() {
-                    self.message = "the simulation is busy".into();
-                }
-                Vec::new()
-            }
-        };
-        for e in events {
-            self.handle(e);
-        }
-    }
-
     /// Opens a replay file.
     pub fn open(&mut self, path: &Path, ctx: Option<&egui::Context>) {
         self.ensure_backend(ctx);
@@ -248,90 +230,6 @@ impl Viewer {
         self.request(Request::LoadReplay(path.to_path_buf()));
     }
 
-    /// Reads every waiting event (thread backend).
-    pub fn poll(&mut self) {
-        let events = match &self.backend {
-            Some(Backend::Thread(h)) => h.drain(),
-            _ => Vec::new(),
-        };
-        for e in events {
-            self.handle(e);
-        }
-    }
-
-    fn handle(&mut self, e: Event) {
-        match e {
-            Event::ReplayLoaded(s) => {
-                self.message = format!(
-                    "{}: {} vs {}, {} turns, {} frames{}",
-                    s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-                    s.names[0],
-                    s.names[1],
-                    s.turns.len(),
-                    s.frames,
-                    if s.legacy { " (legacy format: replay events only)" } else { "" }
-                );
-                self.summary = Some(*s);
-                // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN[:FRAME]]" plays at once (SPEED 0: holds the frame) and
-                // prints frame rates to stderr every second.
-                if let Ok(spec) = std::env::var("TERMINAL_STUDIO_AUTOPLAY") {
-                    let (speed, turn) = spec.split_once('@').unwrap_or((&spec, ""));
-                    self.speed = speed.parse().unwrap_or(16.0);
-                    let (turn, frame) = turn.split_once(':').unwrap_or((turn, "0"));
-                    self.autoplay_at = turn.parse().ok().map(|t| (t, frame.parse().unwrap_or(0)));
-                    self.stats_every = Some(Instant::now());
-                }
-            }
-            Event::Frame { turn, view, .. } => {
-                self.pending_steps = self.pending_steps.saturating_sub(1);
-                self.frames_received += 1;
-                if self.open_seconds.is_none()
-                    && let Some(t) = self.opened_at
-                {
-                    self.open_seconds = Some(t.elapsed().as_secs_f64());
-                }
-                let index = view.index;
-                let contiguous =
-                    self.current.as_ref().is_some_and(|(_, v)| v.index + 1 == index && v.watching == view.watching);
-                if !contiguous {
-                    self.recent_markers.clear();
-                }
-                self.recent_markers.retain(|(i, _)| *i + MARKER_FRAMES > index && *i < index);
-                if !view.debug.markers.is_empty() {
-                    self.recent_markers.push((index, view.debug.markers.clone()));
-                }
-                let last = match view.watching {
-                    Some(_) => view.frame_in_turn + 1 >= view.frames_in_turn,
-                    None => self.summary.as_ref().is_some_and(|s| index + 1 >= s.frames),
-                };
-                if last {
-                    self.playing = false;
-                }
-                self.current = Some((turn, *view));
-                if self.pending_whatif_turn == Some(turn) && self.frame_in_turn() == Some(0) {
-                    self.pending_whatif_turn = None;
-                    self.start_replay_whatif();
-                }
-            }
-            Event::WhatIfResult(t) => {
-                self.message = format!(
-                    "Try {} ({}) done: {} action frames",
-                    self.tries.len() + 1,
-                    t.label,
-                    t.summary.action_frames
-                );
-                self.tries.push(*t);
-                // The newest try is B of the next comparison.
-                self.compare_pick[1] = self.tries.len() - 1;
-            }
-            Event::Progress { .. } => {}
-            Event::Error(e) => {
-                self.pending_steps = 0;
-                self.message = format!("Error: {e}");
-            }
-        }
-    }
-
     pub fn turn(&self) -> Option<i32> {
         self.current.as_ref().map(|(t, _)| *t)
     }
@@ -340,674 +238,122 @@ impl Viewer {
         self.current.as_ref().map(|(_, v)| v.frame_in_turn)
     }
 
-    /// "Turn T, frame F/N" as shown in the timeline.
-    pub fn position_label(&self) -> String {
-        match &self.current {
-            Some((t, v)) => format!("Turn {t} · frame {}/{}", v.frame_in_turn, v.frames_in_turn.saturating_sub(1)),
-            None => "No replay".into(),
-        }
-    }
-
-    /// Units listed in the shown frame (both players, real unit types).
-    pub fn unit_count(&self) -> usize {
-        self.current.as_ref().map_or(0, |(_, v)| Player::both().iter().map(|p| v.frame.real_units(*p).count()).sum())
-    }
-
-    pub fn mobile_count(&self) -> usize {
-        self.current.as_ref().map_or(0, |(_, v)| {
-            Player::both().iter().map(|p| v.frame.real_units(*p).filter(|(t, _)| *t >= 3).count()).sum()
-        })
-    }
-
-    /// Shows frame `frame` of `turn`: within the watched try if it is of that turn, else of
-    /// the replay (which ends watching).
-    pub fn seek(&mut self, turn: i32, frame: usize) {
-        match self.watching() {
-            Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
-                self.request(Request::WatchTry { index, frame })
-            }
-            _ => self.request(Request::Seek { turn, frame }),
-        }
-    }
-
     /// The try whose frames are shown (index in `tries`), if any.
     pub fn watching(&self) -> Option<usize> {
         self.current.as_ref().and_then(|(_, v)| v.watching)
     }
 
-    /// "What-if try N: <label>", the on-screen title of a watched try.
-    pub fn try_title(&self, index: usize) -> String {
-        let label = self.tries.get(index).map_or("", |t| t.label.as_str());
-        format!("What-if try {}: {label}", index + 1)
-    }
-
-    /// Plays the try at `index` on the board from its deploy frame, with the normal timeline.
-    pub fn watch_try(&mut self, index: usize) {
-        self.playing = false;
-        self.board_whatif = None;
-        self.compare = None;
-        self.request(Request::WatchTry { index, frame: 0 });
-    }
-
-    /// Leaves the watched try for the replay's turn frame of the same turn.
-    pub fn back_to_replay(&mut self) {
-        let Some(turn) = self.turn() else { return };
-        self.playing = false;
-        self.request(Request::Seek { turn, frame: 0 });
-    }
-
-    /// Opens two tries side by side (synchronised by frame, differing tiles highlighted).
-    pub fn compare_tries(&mut self, a: usize, b: usize) {
-        let (Some(ta), Some(tb)) = (self.tries.get(a), self.tries.get(b)) else {
-            self.message = "pick two tries to compare".into();
-            return;
-        };
-        let compare = crate::app::compare_view::CompareView::new(terminal_core::side_by_side::SideBySide::from_tries(
-            (ta, self.try_title(a)),
-            (tb, self.try_title(b)),
-        ));
-        self.playing = false;
-        self.compare = Some(compare);
-    }
-
-    pub fn step(&mut self, forward: bool) {
-        self.pending_steps += 1;
-        self.request(if forward { Request::Step } else { Request::StepBack });
-    }
-
-    /// Moves to the next (or previous) turn's turn frame.
-    pub fn step_turn(&mut self, forward: bool) {
-        let (Some(s), Some(t)) = (&self.summary, self.turn()) else { return };
-        let pos = s.turns.iter().position(|x| x.turn == t).unwrap_or(0);
-        let next = if forward { (pos + 1).min(s.turns.len() - 1) } else { pos.saturating_sub(1) };
-        let turn = s.turns[next].turn;
-        self.seek(turn, 0);
-    }
-
-    pub fn home(&mut self) {
-        if let Some(index) = self.watching() {
-            return self.request(Request::WatchTry { index, frame: 0 });
-        }
-        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
-            self.seek(t, 0);
-        }
-    }
-
-    pub fn end(&mut self) {
-        if let Some(index) = self.watching() {
-            return self.request(Request::WatchTry { index, frame: usize::MAX });
-        }
-        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
-            self.seek(t, usize::MAX);
-        }
-    }
-
-    /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
-    pub fn read_keys(&mut self, ctx: &egui::Context) {
-        let nothing_shown = self.summary.is_none() && self.watching().is_none();
-        if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
-            return;
-        }
-        type Action = fn(&mut Viewer);
-        const KEYS: [(Modifiers, Key, Action); 7] = [
-            (Modifiers::COMMAND, Key::ArrowRight, |v| v.step_turn(true)),
-            (Modifiers::COMMAND, Key::ArrowLeft, |v| v.step_turn(false)),
-            (Modifiers::NONE, Key::ArrowRight, |v| v.step(true)),
-            (Modifiers::NONE, Key::ArrowLeft, |v| v.step(false)),
-            (Modifiers::NONE, Key::Space, Viewer::toggle_play),
-            (Modifiers::NONE, Key::Home, Viewer::home),
-            (Modifiers::NONE, Key::End, Viewer::end),
-        ];
-        // Consumed in this order (Ctrl+arrow before the bare arrow), applied after the input lock.
-        let pressed: Vec<Action> =
-            ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| *a).collect());
-        for action in pressed {
-            action(self);
-        }
-    }
-
-    pub fn toggle_play(&mut self) {
-        self.playing = !self.playing;
-        self.last_tick = None;
-        self.play_accum = 0.0;
-    }
-
-    /// Advances playback by the time since the last call.
-    fn tick(&mut self, ctx: &egui::Context) {
-        if !self.playing {
-            self.last_tick = None;
-            return;
-        }
-        let now = Instant::now();
-        let dt = self.last_tick.map_or(0.0, |t| now.duration_since(t).as_secs_f64()).min(0.25);
-        self.last_tick = Some(now);
-        self.play_accum += dt * BASE_FPS * self.speed as f64;
-        while self.play_accum >= 1.0 && self.pending_steps < 48 {
-            self.play_accum -= 1.0;
-            self.step(true);
-        }
-        self.play_accum = self.play_accum.min(48.0);
-        ctx.request_repaint();
-    }
-
-    /// The event log of the shown frame, filtered.
-    pub fn event_log(&self) -> Vec<LogEntry> {
-        let Some((_, v)) = &self.current else { return Vec::new() };
-        let e = &v.frame.events;
-        let mut out = Vec::new();
-        let name = |t: u8| unit_name(t as usize);
-        for s in &e.spawn {
-            // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (REPLAY.md §6).
-            let text = match s.unit_type {
-                REMOVE_TYPE => format!("marks {},{} for removal (#{})", s.tile.x, s.tile.y, s.id),
-                UPGRADE_TYPE => format!("upgrades {},{} (new id #{})", s.tile.x, s.tile.y, s.id),
-                t => format!("{} #{} at {},{}", name(t), s.id, s.tile.x, s.tile.y),
-            };
-            out.push((EventKind::Spawn, s.owner, text));
-        }
-        for m in &e.moves {
-            out.push((
-                EventKind::Move,
-                m.owner,
-                format!("{} #{} {},{} → {},{}", name(m.unit_type), m.id, m.from.x, m.from.y, m.to.x, m.to.y),
-            ));
-        }
-        for a in &e.attack {
-            out.push((
-                EventKind::Attack,
-                a.owner,
-                format!("{} #{} hits #{} for {:.1}", name(a.attacker_type), a.attacker_id, a.target_id, a.damage),
-            ));
-        }
-        for d in &e.damage {
-            out.push((EventKind::Damage, d.owner, format!("{} #{} takes {:.1}", name(d.unit_type), d.id, d.damage)));
-        }
-        for s in &e.shield {
-            out.push((
-                EventKind::Shield,
-                s.owner,
-                format!("support #{} shields #{} +{:.1}", s.support_id, s.target_id, s.amount),
-            ));
-        }
-        for d in &e.death {
-            out.push((
-                EventKind::Death,
-                d.owner,
-                format!(
-                    "{} #{} {} at {},{}",
-                    name(d.unit_type),
-                    d.id,
-                    if d.removed { "removed" } else { "dies" },
-                    d.tile.x,
-                    d.tile.y
-                ),
-            ));
-        }
-        for b in &e.breach {
-            out.push((
-                EventKind::Breach,
-                b.owner,
-                format!("#{} breaches at {},{} ({:.0})", b.id, b.tile.x, b.tile.y, b.damage),
-            ));
-        }
-        for s in &e.self_destruct {
-            out.push((
-                EventKind::SelfDestruct,
-                s.owner,
-                format!("#{} self-destructs at {},{} ({:.1})", s.id, s.tile.x, s.tile.y, s.damage),
-            ));
-        }
-        out.into_iter()
-            .filter(|(k, p, _)| self.log_filter.contains(k) && self.log_players[p.index()])
-            .map(|(kind, owner, text)| LogEntry { kind, owner, text })
-            .collect()
-    }
-
-    /// The inspector's text for the selected unit (or the hovered tile's units).
-    pub fn inspector_text(&self) -> String {
-        let Some((_, v)) = &self.current else { return String::new() };
-        let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
-        let mut out = String::new();
-        let mobile = self
-            .selected
-            .and_then(|id| v.debug.mobiles.iter().find(|m| m.id == id))
-            .or_else(|| self.hovered.and_then(|t| v.debug.mobiles.iter().find(|m| m.tile == t)));
-        if let Some(m) = mobile {
-            out.push_str(&format!(
-                "#{} {} (player {})\ntile {},{}\nhealth {:.1} (shield {:.1})\nsteps {}\n",
-                m.id,
-                unit_name(m.unit_type as usize),
-                m.owner.number(),
-                m.tile.x,
-                m.tile.y,
-                m.health,
-                m.shield,
-                m.steps
-            ));
-            match &m.target {
-                Some(t) => out.push_str(&format!(
-                    "target #{} at {},{} — decided by {}\n",
-                    t.target_id,
-                    t.target_tile.x,
-                    t.target_tile.y,
-                    t.criterion.label_for(early_2020)
-                )),
-                None => out.push_str("no target this frame\n"),
-            }
-            let end = match m.path_end {
-                PathEnd::Breach => "breach",
-                PathEnd::SelfDestruct => "self-destruct",
-            };
-            out.push_str(&format!("path: {} tiles to {}\n", m.path.len().saturating_sub(1), end));
-            for s in &m.shields {
-                out.push_str(&format!(
-                    "shielded +{:.1} by support #{} at {},{}\n",
-                    s.amount, s.support_id, s.support_tile.x, s.support_tile.y
-                ));
-            }
-            return out;
-        }
-        let tile = self.hovered.or_else(|| {
-            self.selected.and_then(|id| {
-                Player::both()
-                    .iter()
-                    .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.id == id).map(|(_, u)| u.tile))
-            })
-        });
-        let Some(tile) = tile else { return out };
-        for p in Player::both() {
-            let upgraded: HashSet<u32> =
-                v.frame.units_of(p).get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            let removing: HashSet<u32> =
-                v.frame.units_of(p).get(REMOVE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
-                out.push_str(&format!(
-                    "#{} {}{} (player {})\ntile {},{}\nhealth {:.1}{}\n",
-                    u.id,
-                    if upgraded.contains(&u.id) { "upgraded " } else { "" },
-                    unit_name(t),
-                    p.number(),
-                    u.tile.x,
-                    u.tile.y,
-                    u.health,
-                    if removing.contains(&u.id) { "\nmarked for removal" } else { "" }
-                ));
-            }
-        }
-        out
-    }
-
-    /// Draws the board with the frame's units and the overlays.
-    fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) {
-        let frame = board::begin_with(ui, &mut self.board_view, Palette::new(dark), !self.panels_on_clear_color);
-        self.geometry = Some(frame.geometry);
-        self.hovered = frame.hovered;
-        if self.board_whatif.is_some() {
-            self.draw_whatif(frame, icons);
-            return;
-        }
-        let Some((turn, v)) = &self.current else {
-            frame.painter.text(
-                frame.geometry.rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "Open a replay: File ▸ Open replay…, drag and drop, or `terminal-studio view FILE`",
-                egui::FontId::proportional(16.0),
-                frame.palette.text,
-            );
-            return;
-        };
-        let g = frame.geometry;
-        let tile = g.tile;
-        let pal = frame.palette;
-        let o = self.overlays;
-        // Moved-from tiles under the units.
-        if o.moved_from {
-            for m in &v.debug.mobiles {
-                if let Some(from) = m.moved_from {
-                    frame.fill_tile(from, pal.player(m.owner).gamma_multiply(0.25));
-                }
-            }
-        }
-        // Fading markers (blast areas under the units).
-        if o.markers {
-            for (i, markers) in self.recent_markers.iter() {
-                let age = v.index.saturating_sub(*i);
-                let alpha = 1.0 - age as f32 / MARKER_FRAMES as f32;
-                for mk in markers {
-                    if let Marker::SelfDestruct { blast, .. } = mk {
-                        for t in blast {
-                            frame.fill_tile(*t, Color32::from_rgb(255, 140, 0).gamma_multiply(0.25 * alpha));
-                        }
-                    }
-                }
-            }
-        }
-        // Structures, their health bars against the replay's own ruleset.
-        let max_health =
-            self.ruleset().map_or([[60.0; 2]; 3], |c| terminal_core::session::summary::structure_max_health(&c));
-        let mut units = Vec::new();
-        for p in Player::both() {
-            let lists = v.frame.units_of(p);
-            let upgraded: HashSet<u32> =
-                lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            let removing: HashSet<u32> =
-                lists.get(REMOVE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            for (t, kind) in [(0, Kind::Wall), (1, Kind::Support), (2, Kind::Turret)] {
-                for u in lists.get(t).into_iter().flatten() {
-                    let up = upgraded.contains(&u.id);
-                    units.push(BoardUnit {
-                        tile: u.tile,
-                        icon: Icon::of(kind, up),
-                        owner: p,
-                        health: u.health / max_health.get(t).map_or(0.0, |m| m[usize::from(up)]).max(1.0),
-                        marked_for_removal: removing.contains(&u.id),
-                    });
-                }
-            }
-        }
-        frame.draw_units(icons, units);
-        // Mobile units: a disc per tile with the count.
-        let mut stacks: std::collections::BTreeMap<(i32, i32, usize, usize), u32> = Default::default();
-        for p in Player::both() {
-            for (t, u) in v.frame.real_units(p).filter(|(t, _)| *t >= 3) {
-                *stacks.entry((u.tile.x, u.tile.y, p.index(), t)).or_default() += 1;
-            }
-        }
-        for ((x, y, pi, t), n) in stacks {
-            draw_mobile(&frame, Tile::new(x, y), pal.player[pi], t, n);
-        }
-        // Paths.
-        if o.paths {
-            for m in &v.debug.mobiles {
-                let c = pal.player(m.owner).gamma_multiply(0.8);
-                let width = if self.selected == Some(m.id) { 3.5 } else { 1.5 };
-                draw_path_with_end(&frame, &m.path, m.path_end, Stroke::new(width, c));
-            }
-        }
-        // Shields: support → unit with the amount.
-        if o.shields {
-            for s in &v.frame.events.shield {
-                let a = g.tile_center(s.from);
-                let b = g.tile_center(s.to);
-                frame.painter.line_segment([a, b], Stroke::new(1.5, Color32::from_rgb(80, 220, 255)));
-                frame.painter.circle_filled(b, tile * 0.12, Color32::from_rgb(80, 220, 255));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        b + vec2(0.0, tile * 0.45),
-                        egui::Align2::CENTER_CENTER,
-                        format!("+{:.0}", s.amount),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(80, 220, 255),
-                    );
-                }
-            }
-        }
-        // Attacks with damage.
-        if o.attacks {
-            for a in &v.debug.attacks {
-                let from = g.tile_center(a.from);
-                let to = g.tile_center(a.to);
-                frame.painter.arrow(from, to - from, Stroke::new(1.5, Color32::from_rgb(255, 80, 60)));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        from.lerp(to, 0.6),
-                        egui::Align2::CENTER_CENTER,
-                        format!("{:.0}", a.damage),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(255, 200, 190),
-                    );
-                }
-            }
-        }
-        // Death, breach and self-destruct markers, fading.
-        if o.markers {
-            for (i, markers) in self.recent_markers.iter() {
-                let age = v.index.saturating_sub(*i);
-                let alpha = 1.0 - age as f32 / MARKER_FRAMES as f32;
-                for mk in markers {
-                    let (t, color) = match mk {
-                        Marker::Death { tile, .. } => (*tile, Color32::from_rgb(240, 240, 240)),
-                        Marker::Breach { tile, .. } => (*tile, Color32::from_rgb(255, 220, 0)),
-                        Marker::SelfDestruct { tile, .. } => (*tile, Color32::from_rgb(255, 140, 0)),
-                    };
-                    let c = g.tile_center(t);
-                    let d = tile * 0.4;
-                    let s = Stroke::new(2.5, color.gamma_multiply(alpha));
-                    frame.painter.line_segment([c - vec2(d, d), c + vec2(d, d)], s);
-                    frame.painter.line_segment([c + vec2(-d, d), c + vec2(d, -d)], s);
-                }
-            }
-        }
-        // The algos' annotations.
-        if o.annotations {
-            for a in self.companions.annotations(*turn) {
-                draw_annotation(&frame, a);
-            }
-        }
-        if let Some(index) = v.watching {
-            frame.painter.text(
-                g.rect.left_top() + vec2(8.0, 6.0),
-                egui::Align2::LEFT_TOP,
-                self.try_title(index),
-                egui::FontId::proportional(16.0),
-                Color32::from_rgb(255, 220, 0),
-            );
-        }
-        frame.draw_hover(pal.text);
-        // Click selects a unit.
-        if frame.response.clicked() {
-            self.selected = frame.hovered.and_then(|t| {
-                v.debug.mobiles.iter().find(|m| m.tile == t).map(|m| m.id).or_else(|| {
-                    Player::both()
-                        .iter()
-                        .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.tile == t).map(|(_, u)| u.id))
-                })
-            });
-        }
-    }
-
-    /// Draws the what-if being edited (structures, deploys, their predicted paths) and applies
-    /// the tool on a click (a right click takes a deploy or a placed structure back).
-    fn draw_whatif(&mut self, frame: board::BoardFrame, icons: Option<&IconTextures>) {
-        let Some(w) = self.board_whatif.as_mut() else { return };
-        let pal = frame.palette;
-        if let whatif_board::BoardTool::Deploy(_) = w.tool {
-            for e in terminal_core::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {
-                for t in terminal_core::engine::geometry::all_tiles().filter(|t| e.contains(*t)) {
-                    frame.fill_tile(t, pal.player(w.player).gamma_multiply(0.3));
-                }
-            }
-        }
-        let units = w.layout.structures.iter().map(|(tile, s)| BoardUnit {
-            tile: *tile,
-            icon: Icon::of(s.kind, s.upgraded),
-            owner: tile.owner_half(),
-            health: s.health,
-            marked_for_removal: s.remove,
-        });
-        frame.draw_units(icons, units);
-        // Changed tiles outlined, so the edits stand out from the turn's own structures.
-        let changed = Player::both().into_iter().flat_map(|p| w.structure_edits(p));
-        for e in changed {
-            use terminal_core::session::whatif::StructureEdit;
-            let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) =
-                e;
-            let r = frame.geometry.tile_rect(tile);
-            frame.painter.rect_stroke(
-                r,
-                0.0,
-                Stroke::new(2.0, Color32::from_rgb(255, 220, 0)),
-                egui::StrokeKind::Inside,
-            );
-        }
-        let mut stacks: std::collections::BTreeMap<(Tile, usize, u8), u32> = Default::default();
-        for p in Player::both() {
-            for (t, tile) in &w.deploys[p.index()] {
-                *stacks.entry((*tile, p.index(), *t)).or_default() += 1;
-            }
-        }
-        for ((tile, pi, t), n) in stacks {
-            draw_mobile(&frame, tile, pal.player[pi], t as usize, n);
-        }
-        for path in w.paths() {
-            draw_path_with_end(
-                &frame,
-                &path.tiles,
-                path.end,
-                Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)),
-            );
-        }
-        frame.draw_hover(pal.text);
-        let undo = frame.response.secondary_clicked();
-        if (frame.response.clicked() || undo)
-            && let Some(tile) = frame.hovered
-            && let Err(e) = w.click(tile, undo)
-        {
-            self.message = e;
-        }
-    }
-
-    /// One frame of the viewer's UI (Debugger when `debugger`, else Replays).
-    pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<PathBuf> {
+    /// One frame of the viewer's UI (Debugger when `debugger`, else Replays); returns what the
+    /// studio has to do (open a replay).
+    pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
         let ctx = ui.ctx().clone();
         self.poll();
-        self.read_keys(&ctx);
+        let mut commands = Vec::new();
+        for action in self.read_keys(&ctx) {
+            commands.extend(self.apply(action));
+        }
         self.tick(&ctx);
-        if self.current.is_some() {
-            self.ui_frames += 1;
-        }
-        if let Some((turn, frame)) = self.autoplay_at.take() {
-            self.seek(turn, frame);
-            // Speed 0 holds the frame (screenshots).
-            self.playing = self.speed > 0.0;
-        }
-        if let Some(t) = self.stats_every
-            && t.elapsed().as_secs_f64() >= 1.0
-        {
-            let dt = t.elapsed().as_secs_f64();
-            eprintln!(
-                "viewer: {:.1} UI frames/s, {:.1} replay frames/s ({}); opened in {:.3} s; {}",
-                (self.ui_frames - self.stats_base.0) as f64 / dt,
-                (self.frames_received - self.stats_base.1) as f64 / dt,
-                self.position_label(),
-                self.open_seconds.unwrap_or(0.0),
-                std::fs::read_to_string("/proc/self/status")
-                    .ok()
-                    .and_then(|s| s
-                        .lines()
-                        .find(|l| l.starts_with("VmRSS"))
-                        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")))
-                    .unwrap_or_default()
-            );
-            self.stats_base = (self.ui_frames, self.frames_received);
-            self.stats_every = Some(Instant::now());
-            ctx.request_repaint();
-        }
-        if self.stats_every.is_some() {
-            ctx.request_repaint();
-        }
-        let mut open = Vec::new();
+        self.measure(&ctx);
+        let mut actions = Vec::new();
         // Under eframe the window is cleared to the panel colour, so the panels need not paint
         // it again: each covered pixel costs under software rendering.
         let frame = egui::Frame::side_top_panel(ui.style());
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
-        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| panels::timeline(ui, self));
+        egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
         // The side-by-side comparison needs the width; the overlays do not apply to it.
         let left_panel = self.compare.is_none();
         if left_panel {
             egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    if let Some(p) = panels::left(ui, self) {
-                        open.push(p);
-                    }
-                });
+                egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
         }
         egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                if debugger {
-                    panels::debugger_side(ui, self);
-                } else {
-                    panels::replays_side(ui, self);
-                }
+                actions.extend(if debugger { panels::debugger_side(ui, self) } else { panels::replays_side(ui, self) });
             });
         });
         egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
             Some(c) => {
                 if c.show(ui, icons, dark) {
-                    self.compare = None;
+                    actions.push(ViewerAction::CloseCompare);
                 }
             }
-            None => self.board(ui, icons, dark),
+            None => actions.extend(self.board(ui, icons, dark)),
         });
-        open
+        if !actions.is_empty() {
+            // The panels drawn so far show the state before the actions: draw the next frame.
+            ctx.request_repaint();
+        }
+        for action in actions {
+            commands.extend(self.apply(action));
+        }
+        commands
+    }
+
+    /// Carries out an action of the panels, the board or the keys; returns what the studio has
+    /// to do.
+    pub fn apply(&mut self, action: ViewerAction) -> Vec<Command> {
+        match action {
+            ViewerAction::Step { forward } => self.step(forward),
+            ViewerAction::StepTurn { forward } => self.step_turn(forward),
+            ViewerAction::Seek { turn, frame } => self.seek(turn, frame),
+            ViewerAction::Home => self.home(),
+            ViewerAction::End => self.end(),
+            ViewerAction::TogglePlay => self.toggle_play(),
+            ViewerAction::SetSpeed(speed) => self.speed = speed,
+            ViewerAction::BackToReplay => self.back_to_replay(),
+            ViewerAction::SetOverlays(o) => self.overlays = o,
+            ViewerAction::ShowLogKind(kind, true) => {
+                self.log_filter.insert(kind);
+            }
+            ViewerAction::ShowLogKind(kind, false) => {
+                self.log_filter.remove(&kind);
+            }
+            ViewerAction::ShowLogPlayer(p, on) => self.log_players[p.index()] = on,
+            ViewerAction::SetPlotMetric(m) => self.plot_metric = m,
+            ViewerAction::Select(id) => self.selected = id,
+            ViewerAction::OpenReplayDialog => return vec![Command::OpenReplayDialog],
+            ViewerAction::EditWhatIfOnBoard => self.edit_whatif_on_board(),
+            ViewerAction::SetWhatIfTool(tool) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.tool = tool;
+                }
+            }
+            ViewerAction::SetWhatIfPlayer(p) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.player = p;
+                }
+            }
+            ViewerAction::ReplaceCommands(p, on) => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.replace_commands[p.index()] = on;
+                }
+            }
+            ViewerAction::ClearDeploys => {
+                if let Some(w) = self.board_whatif.as_mut() {
+                    w.deploys = Default::default();
+                }
+            }
+            ViewerAction::WhatIfClick { tile, undo } => {
+                if let Some(w) = self.board_whatif.as_mut()
+                    && let Err(e) = w.click(tile, undo)
+                {
+                    self.message = e;
+                }
+            }
+            ViewerAction::LeaveWhatIf => self.board_whatif = None,
+            ViewerAction::RunWhatIf => self.run_whatif(),
+            ViewerAction::WatchTry(index) => self.watch_try(index),
+            ViewerAction::SetComparePick(pick) => self.compare_pick = pick,
+            ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
+            ViewerAction::CloseCompare => self.compare = None,
+        }
+        Vec::new()
     }
 
     pub fn plot_metric(&self) -> usize {
         self.plot_metric
-    }
-
-    pub fn set_plot_metric(&mut self, m: usize) {
-        self.plot_metric = m;
-    }
-
-    /// Runs a what-if: the board's edits and deploys if a what-if is being edited, else the
-    /// shown turn unchanged (a baseline row for the table).
-    pub fn run_whatif(&mut self) {
-        use terminal_core::session::WhatIfSource;
-        let Some(w) = self.board_whatif.clone() else {
-            let label = "as played".to_string();
-            for p in Player::both() {
-                self.request(Request::SetStructures { player: p, edits: Vec::new() });
-                self.request(Request::SetDeploys { player: p, commands: None });
-            }
-            self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, label });
-            return;
-        };
-        let label = w.describe();
-        let source = match &w.base {
-            whatif_board::WhatIfBase::ReplayTurn(turn) => {
-                for p in Player::both() {
-                    self.request(Request::SetStructures { player: p, edits: w.structure_edits(p) });
-                }
-                WhatIfSource::ReplayTurn(*turn)
-            }
-            whatif_board::WhatIfBase::Layout(config) => {
-                // A layout has no stats: full health and resources enough for every deploy.
-                let stats = terminal_core::engine::frame::Stats { hp: 30.0, sp: 1000.0, mp: 1000.0, time_ms: 0 };
-                match terminal_core::session::whatif::game_from_structures(config.clone(), 0, &w.placed(), [stats; 2]) {
-                    Ok(game) => {
-                        for p in Player::both() {
-                            self.request(Request::SetStructures { player: p, edits: Vec::new() });
-                        }
-                        WhatIfSource::Layout(Box::new(game))
-                    }
-                    Err(e) => {
-                        self.message = format!("Error: {e}");
-                        return;
-                    }
-                }
-            }
-        };
-        for p in Player::both() {
-            self.request(Request::SetDeploys { player: p, commands: w.commands(p) });
-        }
-        self.request(Request::RunWhatIf { source, label });
-    }
-
-    /// Starts editing a what-if on the board from the shown turn's turn frame (seeking to it
-    /// first if a later frame is shown).
-    pub fn edit_whatif_on_board(&mut self) {
-        let Some(turn) = self.turn() else { return };
-        self.playing = false;
-        // The what-if starts from the replay's turn frame, not from a watched try's.
-        if self.frame_in_turn() == Some(0) && self.watching().is_none() {
-            self.start_replay_whatif();
-        } else {
-            self.pending_whatif_turn = Some(turn);
-            self.request(Request::Seek { turn, frame: 0 });
-        }
     }
 
     /// The ruleset of what is shown: the replay's, else the layout what-if's, else the default
@@ -1027,119 +373,4 @@ impl Viewer {
             })
             .clone()
     }
-
-    fn start_replay_whatif(&mut self) {
-        let Some(config) = self.ruleset() else { return };
-        let Some((turn, v)) = &self.current else { return };
-        let layout = terminal_core::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
-        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
-        self.message = format!("What-if on turn {turn}: pick a tool and click the board");
-    }
-
-    /// Starts a what-if from an editor layout (the Editor's "Simulate in debugger").
-    pub fn start_layout_whatif(
-        &mut self,
-        layout: terminal_core::layout::Layout,
-        config: std::sync::Arc<terminal_core::engine::Config>,
-        ctx: Option<&egui::Context>,
-    ) {
-        self.ensure_backend(ctx);
-        self.playing = false;
-        let name = if layout.name.is_empty() { "the editor's layout".to_string() } else { layout.name.clone() };
-        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::Layout(config), layout));
-        self.message = format!("What-if on {name}: deploy mobile units and run");
-    }
-}
-
-/// A mobile unit (or a stack of `n`) on a tile: disc = scout, square = demolisher, triangle =
-/// interceptor, with the count when tiles are big enough.
-fn draw_mobile(frame: &board::BoardFrame, at: Tile, color: Color32, unit_type: usize, n: u32) {
-    let tile = frame.geometry.tile;
-    let c = frame.geometry.tile_center(at);
-    let r = tile * 0.36;
-    match unit_type {
-        3 => {
-            frame.painter.circle_filled(c, r, color);
-        }
-        4 => {
-            frame.painter.rect_filled(egui::Rect::from_center_size(c, vec2(r * 1.8, r * 1.8)), 2.0, color);
-        }
-        _ => {
-            let pts = vec![c + vec2(0.0, -r), c + vec2(r, r * 0.8), c + vec2(-r, r * 0.8)];
-            frame.painter.add(egui::Shape::convex_polygon(pts, color, Stroke::NONE));
-        }
-    }
-    frame.painter.circle_stroke(c, r, Stroke::new(1.0, Color32::BLACK));
-    if n > 1 && tile >= 12.0 {
-        frame.painter.text(
-            c,
-            egui::Align2::CENTER_CENTER,
-            n.to_string(),
-            egui::FontId::monospace((tile * 0.4).clamp(8.0, 14.0)),
-            Color32::BLACK,
-        );
-    }
-}
-
-/// A predicted path with its end marked: a yellow ring = breach, an orange cross = self-destruct.
-fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, stroke: Stroke) {
-    let tile = frame.geometry.tile;
-    frame.draw_path(path, stroke);
-    let Some(last) = path.last() else { return };
-    let p = frame.geometry.tile_center(*last);
-    match end {
-        PathEnd::Breach => {
-            frame.painter.circle_stroke(p, tile * 0.3, Stroke::new(2.0, Color32::from_rgb(255, 220, 0)));
-        }
-        PathEnd::SelfDestruct => {
-            let d = tile * 0.3;
-            let s = Stroke::new(2.0, Color32::from_rgb(255, 140, 0));
-            frame.painter.line_segment([p - vec2(d, d), p + vec2(d, d)], s);
-            frame.painter.line_segment([p + vec2(-d, d), p + vec2(d, -d)], s);
-        }
-    }
-}
-
-fn draw_annotation(frame: &board::BoardFrame, a: &terminal_core::session::companions::Annotation) {
-    use terminal_core::session::companions::AnnotationKind;
-    let color = a.color.as_deref().and_then(parse_color).unwrap_or(Color32::from_rgb(200, 120, 255));
-    let g = frame.geometry;
-    match &a.kind {
-        AnnotationKind::Tile { tile, label } => {
-            frame.fill_tile(*tile, color.gamma_multiply(0.45));
-            if let Some(l) = label {
-                frame.tile_label(*tile, l, Color32::WHITE);
-            }
-        }
-        AnnotationKind::Line { from, to } => {
-            frame.painter.line_segment([g.tile_center(*from), g.tile_center(*to)], Stroke::new(2.0, color));
-        }
-        AnnotationKind::Text { tile, text } => {
-            frame.painter.text(
-                g.tile_center(*tile),
-                egui::Align2::CENTER_CENTER,
-                text,
-                egui::FontId::proportional(12.0),
-                color,
-            );
-        }
-    }
-}
-
-fn parse_color(s: &str) -> Option<Color32> {
-    let h = s.trim_start_matches('#');
-    if h.len() != 6 {
-        return None;
-    }
-    let v = u32::from_str_radix(h, 16).ok()?;
-    Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
-}
-
-/// Spawn-event types that are not units: the removal mark and the upgrade.
-const REMOVE_TYPE: u8 = 6;
-const UPGRADE_TYPE: u8 = 7;
-
-/// A unit type's name.
-pub fn unit_name(t: usize) -> &'static str {
-    ["wall", "support", "turret", "scout", "demolisher", "interceptor"].get(t).copied().unwrap_or("unit")
 }

@@ -1,13 +1,14 @@
 //! The viewer's panels: header, timeline, overlay toggles, inspector, event log, plots,
-//! end-of-game statistics, the algos' logs and the what-if editor.
+//! end-of-game statistics, the algos' logs and the what-if editor. They read the viewer and
+//! return what the user asked for as [`ViewerAction`]s, applied after the frame's UI.
 
-use super::{EventKind, SPEEDS, Viewer};
+use super::whatif_board::{BoardTool, WhatIfBase};
+use super::{EventKind, SPEEDS, Viewer, ViewerAction};
 use egui::Ui;
-use std::path::PathBuf;
 use terminal_core::engine::Player;
 
 /// Player names, HP, SP, MP and compute time of the shown turn.
-pub fn header(ui: &mut Ui, v: &mut Viewer) {
+pub fn header(ui: &mut Ui, v: &Viewer) {
     ui.horizontal(|ui| {
         let Some(s) = &v.summary else {
             ui.label(if v.message.is_empty() { "No replay open" } else { &v.message });
@@ -34,12 +35,13 @@ pub fn header(ui: &mut Ui, v: &mut Viewer) {
 }
 
 /// Turn and frame sliders, play/pause, speed.
-pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
+pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
     // A try of an editor layout is watched without a replay: the timeline still steps it.
-    let s = v.summary.clone();
+    let s = &v.summary;
     if s.is_none() && v.watching().is_none() {
         ui.label(&v.message);
-        return;
+        return out;
     }
     let turn = v.turn().unwrap_or(0);
     let frame = v.frame_in_turn().unwrap_or(0);
@@ -49,51 +51,57 @@ pub fn timeline(ui: &mut Ui, v: &mut Viewer) {
             let title = egui::RichText::new(v.try_title(index)).strong().color(egui::Color32::from_rgb(230, 170, 0));
             ui.label(title);
             if s.is_some() && ui.button("Back to replay").on_hover_text("Show the replay's turn again").clicked() {
-                v.back_to_replay();
+                out.push(ViewerAction::BackToReplay);
             }
         });
     }
     ui.horizontal(|ui| {
         if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
-            v.home();
+            out.push(ViewerAction::Home);
         }
         if ui.button("<<").on_hover_text("Previous turn (Ctrl+←)").clicked() {
-            v.step_turn(false);
+            out.push(ViewerAction::StepTurn { forward: false });
         }
         if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
-            v.step(false);
+            out.push(ViewerAction::Step { forward: false });
         }
         let play = if v.playing { "Pause" } else { "Play" };
         if ui.button(play).on_hover_text("Space").clicked() {
-            v.toggle_play();
+            out.push(ViewerAction::TogglePlay);
         }
         if ui.button(">").on_hover_text("Next frame (→)").clicked() {
-            v.step(true);
+            out.push(ViewerAction::Step { forward: true });
         }
         if ui.button(">>").on_hover_text("Next turn (Ctrl+→)").clicked() {
-            v.step_turn(true);
+            out.push(ViewerAction::StepTurn { forward: true });
         }
         if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
-            v.end();
+            out.push(ViewerAction::End);
         }
+        let mut speed = v.speed;
         egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
             for sp in SPEEDS {
-                ui.selectable_value(&mut v.speed, sp, format!("{sp}×"));
+                ui.selectable_value(&mut speed, sp, format!("{sp}×"));
             }
         });
+        if speed != v.speed {
+            out.push(ViewerAction::SetSpeed(speed));
+        }
         ui.label(v.position_label());
         ui.separator();
         ui.weak(&v.message);
     });
-    if let Some(s) = &s {
-        turn_slider(ui, v, s, turn);
+    if let Some(s) = s {
+        out.extend(turn_slider(ui, s, turn));
     }
-    frame_slider(ui, v, turn, frame, frames);
+    out.extend(frame_slider(ui, turn, frame, frames));
+    out
 }
 
-fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &terminal_core::session::summary::ReplaySummary, turn: i32) {
+fn turn_slider(ui: &mut Ui, s: &terminal_core::session::summary::ReplaySummary, turn: i32) -> Option<ViewerAction> {
     let last_turn = s.turns.last().map_or(0, |t| t.turn);
     let first_turn = s.turns.first().map_or(0, |t| t.turn);
+    let mut seek = None;
     ui.horizontal(|ui| {
         let l = ui.label("Turn");
         let mut t = turn;
@@ -104,12 +112,14 @@ fn turn_slider(ui: &mut Ui, v: &mut Viewer, s: &terminal_core::session::summary:
             .labelled_by(l.id)
             .changed()
         {
-            v.seek(t, 0);
+            seek = Some(ViewerAction::Seek { turn: t, frame: 0 });
         }
     });
+    seek
 }
 
-fn frame_slider(ui: &mut Ui, v: &mut Viewer, turn: i32, frame: usize, frames: usize) {
+fn frame_slider(ui: &mut Ui, turn: i32, frame: usize, frames: usize) -> Option<ViewerAction> {
+    let mut seek = None;
     ui.horizontal(|ui| {
         let l = ui.label("Frame");
         let mut f = frame;
@@ -117,45 +127,47 @@ fn frame_slider(ui: &mut Ui, v: &mut Viewer, turn: i32, frame: usize, frames: us
         ui.spacing_mut().slider_width = (w - 120.0).max(100.0);
         if ui.add(egui::Slider::new(&mut f, 0..=frames.saturating_sub(1)).show_value(false)).labelled_by(l.id).changed()
         {
-            v.seek(turn, f);
+            seek = Some(ViewerAction::Seek { turn, frame: f });
         }
     });
+    seek
 }
 
 /// Open button, overlay toggles, event-log filters, counters.
-pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
-    let mut open = None;
-    if ui.button("Open replay…").clicked()
-        && let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file()
-    {
-        open = Some(p);
+pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    if ui.button("Open replay…").clicked() {
+        out.push(ViewerAction::OpenReplayDialog);
     }
     ui.separator();
     ui.strong("Overlays");
-    let o = &mut v.overlays;
+    let mut o = v.overlays;
     ui.checkbox(&mut o.paths, "Unit paths");
     ui.checkbox(&mut o.moved_from, "Moved-from tiles");
     ui.checkbox(&mut o.attacks, "Attack lines");
     ui.checkbox(&mut o.shields, "Shield events");
     ui.checkbox(&mut o.markers, "Deaths / breaches / blasts");
     ui.checkbox(&mut o.annotations, "Algo annotations");
+    if o != v.overlays {
+        out.push(ViewerAction::SetOverlays(o));
+    }
     ui.separator();
     ui.strong("Event log filter");
     ui.horizontal_wrapped(|ui| {
         for k in EventKind::ALL {
             let mut on = v.log_filter.contains(&k);
             if ui.checkbox(&mut on, k.label()).changed() {
-                if on {
-                    v.log_filter.insert(k);
-                } else {
-                    v.log_filter.remove(&k);
-                }
+                out.push(ViewerAction::ShowLogKind(k, on));
             }
         }
     });
     ui.horizontal(|ui| {
-        ui.checkbox(&mut v.log_players[0], "P1");
-        ui.checkbox(&mut v.log_players[1], "P2");
+        for p in Player::both() {
+            let mut on = v.log_players[p.index()];
+            if ui.checkbox(&mut on, format!("P{}", p.number())).changed() {
+                out.push(ViewerAction::ShowLogPlayer(p, on));
+            }
+        }
     });
     ui.separator();
     ui.label(format!("Units on board: {}", v.unit_count()));
@@ -176,11 +188,11 @@ pub fn left(ui: &mut Ui, v: &mut Viewer) -> Option<PathBuf> {
         }
         ui.weak(format!("frames drawn {} · received {}", v.ui_frames, v.frames_received));
     });
-    open
+    out
 }
 
 /// Inspector, event log and what-if.
-pub fn debugger_side(ui: &mut Ui, v: &mut Viewer) {
+pub fn debugger_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| {
         let text = v.inspector_text();
         if text.is_empty() {
@@ -198,40 +210,52 @@ pub fn debugger_side(ui: &mut Ui, v: &mut Viewer) {
             }
         });
     });
-    egui::CollapsingHeader::new("What-if").default_open(true).show(ui, |ui| whatif(ui, v));
+    egui::CollapsingHeader::new("What-if")
+        .default_open(true)
+        .show(ui, |ui| whatif(ui, v))
+        .body_returned
+        .unwrap_or_default()
 }
 
-fn whatif(ui: &mut Ui, v: &mut Viewer) {
-    use super::whatif_board::BoardTool;
-    match v.board_whatif.as_mut() {
+fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    match v.board_whatif.as_ref() {
         None => {
             let can = v.summary.as_ref().is_some_and(|s| !s.legacy) && v.current.is_some();
             if ui.add_enabled(can, egui::Button::new("Edit what-if on the board")).clicked() {
-                v.edit_whatif_on_board();
+                out.push(ViewerAction::EditWhatIfOnBoard);
             }
             ui.weak("Change structures and deploys of either player on the board, from this turn's start.");
             if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
-                v.run_whatif();
+                out.push(ViewerAction::RunWhatIf);
             }
         }
         Some(w) => {
             let base = match &w.base {
-                super::whatif_board::WhatIfBase::ReplayTurn(t) => format!("Start of turn {t} of the replay"),
-                super::whatif_board::WhatIfBase::Layout(_) => "The editor's layout (turn 0)".to_string(),
+                WhatIfBase::ReplayTurn(t) => format!("Start of turn {t} of the replay"),
+                WhatIfBase::Layout(_) => "The editor's layout (turn 0)".to_string(),
             };
             ui.label(base);
+            let mut tool = w.tool;
             ui.horizontal_wrapped(|ui| {
-                for tool in BoardTool::ALL {
-                    ui.selectable_value(&mut w.tool, tool, tool.label());
+                for t in BoardTool::ALL {
+                    ui.selectable_value(&mut tool, t, t.label());
                 }
             });
+            if tool != w.tool {
+                out.push(ViewerAction::SetWhatIfTool(tool));
+            }
+            let mut player = w.player;
             ui.horizontal(|ui| {
                 for p in Player::both() {
-                    ui.selectable_value(&mut w.player, p, format!("Player {}", p.number()));
+                    ui.selectable_value(&mut player, p, format!("Player {}", p.number()));
                 }
             });
+            if player != w.player {
+                out.push(ViewerAction::SetWhatIfPlayer(player));
+            }
             ui.weak("Click: apply the tool · right click: take a deploy or structure back");
-            let from_replay = matches!(w.base, super::whatif_board::WhatIfBase::ReplayTurn(_));
+            let from_replay = matches!(w.base, WhatIfBase::ReplayTurn(_));
             for p in Player::both() {
                 let i = p.index();
                 let edits = w.structure_edits(p);
@@ -244,44 +268,44 @@ fn whatif(ui: &mut Ui, v: &mut Viewer) {
                     if w.deploys[i].len() == 1 { "" } else { "s" }
                 ));
                 if from_replay {
-                    ui.checkbox(
-                        &mut w.replace_commands[i],
-                        format!("Player {}: replace the turn's commands with these deploys", p.number()),
-                    );
+                    let mut replace = w.replace_commands[i];
+                    let label = format!("Player {}: replace the turn's commands with these deploys", p.number());
+                    if ui.checkbox(&mut replace, label).changed() {
+                        out.push(ViewerAction::ReplaceCommands(p, replace));
+                    }
                 }
             }
             let mut leave = false;
             ui.horizontal(|ui| {
                 if ui.button("Clear deploys").clicked() {
-                    w.deploys = Default::default();
+                    out.push(ViewerAction::ClearDeploys);
                 }
-                if ui.button("Leave what-if").clicked() {
-                    leave = true;
-                }
+                leave = ui.button("Leave what-if").clicked();
             });
             if ui.button("Run what-if").clicked() {
-                v.run_whatif();
+                out.push(ViewerAction::RunWhatIf);
             }
+            // Left after the run, so that both in one frame still run the what-if being left.
             if leave {
-                v.board_whatif = None;
+                out.push(ViewerAction::LeaveWhatIf);
             }
         }
     }
     if !v.tries.is_empty() {
-        tries_table(ui, v);
+        out.extend(tries_table(ui, v));
     }
+    out
 }
 
 /// The history of tries: one row each with its outcome and a "Watch" button, then the
 /// side-by-side comparison of two of them.
-fn tries_table(ui: &mut Ui, v: &mut Viewer) {
-    let mut watch = None;
+fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
     let watching = v.watching();
-    tries_grid(ui, v, watching, &mut watch);
-    ui.weak("values: player 1 / player 2 · hover a try for what it changed");
-    if let Some(i) = watch {
-        v.watch_try(i);
+    if let Some(i) = tries_grid(ui, v, watching) {
+        out.push(ViewerAction::WatchTry(i));
     }
+    ui.weak("values: player 1 / player 2 · hover a try for what it changed");
     let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
     let last = names.len() - 1;
     let mut pick = v.compare_pick.map(|i| i.min(last));
@@ -295,15 +319,18 @@ fn tries_table(ui: &mut Ui, v: &mut Viewer) {
             });
         }
         if ui.button("Compare side by side").on_hover_text("The two tries synchronised by frame").clicked() {
-            v.compare_tries(pick[0], pick[1]);
+            out.push(ViewerAction::CompareTries(pick[0], pick[1]));
         }
     });
     if pick != before {
-        v.compare_pick = pick;
+        out.push(ViewerAction::SetComparePick(pick));
     }
+    out
 }
 
-fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>, watch: &mut Option<usize>) {
+/// The tries' rows; the try whose "Watch" button was clicked.
+fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>) -> Option<usize> {
+    let mut watch = None;
     egui::Grid::new("tries").striped(true).show(ui, |ui| {
         // What a try changed is its label: on hover here, and in its title when watched or compared
         // (a column for it would widen the panel and shrink the board).
@@ -316,7 +343,7 @@ fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>, watch: &mut Opti
             // First, so that a narrow panel does not scroll it out of sight.
             let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
             if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
-                *watch = Some(i);
+                watch = Some(i);
             }
             ui.label(format!("Try {}", i + 1)).on_hover_text(&t.label);
             ui.label(t.turn.to_string());
@@ -328,13 +355,15 @@ fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>, watch: &mut Opti
             ui.end_row();
         }
     });
+    watch
 }
 
 /// Plots, end-of-game statistics and the algos' logs.
-pub fn replays_side(ui: &mut Ui, v: &mut Viewer) {
-    let Some(s) = v.summary.clone() else {
+pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    let Some(s) = &v.summary else {
         ui.weak("No replay open");
-        return;
+        return out;
     };
     const METRICS: [&str; 4] = ["HP", "SP", "MP", "Structure value"];
     let mut metric = v.plot_metric();
@@ -343,7 +372,9 @@ pub fn replays_side(ui: &mut Ui, v: &mut Viewer) {
             ui.selectable_value(&mut metric, i, *m);
         }
     });
-    v.set_plot_metric(metric);
+    if metric != v.plot_metric() {
+        out.push(ViewerAction::SetPlotMetric(metric));
+    }
     let series = |p: usize| -> Vec<[f64; 2]> {
         s.turns
             .iter()
@@ -371,7 +402,7 @@ pub fn replays_side(ui: &mut Ui, v: &mut Viewer) {
     if let (true, Some(pt)) = r.inner {
         let turn = pt.x.round() as i32;
         if s.turns.iter().any(|t| t.turn == turn) {
-            v.seek(turn, 0);
+            out.push(ViewerAction::Seek { turn, frame: 0 });
         }
     }
     ui.weak("Click the plot to jump to a turn");
@@ -429,4 +460,5 @@ pub fn replays_side(ui: &mut Ui, v: &mut Viewer) {
             ui.weak("No companion logs for this turn");
         }
     });
+    out
 }

@@ -1,0 +1,224 @@
+//! What the shown frame holds, as text: unit counts, the frame's event log and the inspector
+//! of the selected (or hovered) unit.
+
+use super::Viewer;
+use std::collections::HashSet;
+use terminal_core::engine::Player;
+use terminal_core::engine::config::{REMOVE, UPGRADE};
+use terminal_core::session::debug::PathEnd;
+
+/// Event types of the event log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Spawn,
+    Move,
+    Attack,
+    Damage,
+    Shield,
+    Death,
+    Breach,
+    SelfDestruct,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 8] = [
+        EventKind::Spawn,
+        EventKind::Move,
+        EventKind::Attack,
+        EventKind::Damage,
+        EventKind::Shield,
+        EventKind::Death,
+        EventKind::Breach,
+        EventKind::SelfDestruct,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            EventKind::Spawn => "spawn",
+            EventKind::Move => "move",
+            EventKind::Attack => "attack",
+            EventKind::Damage => "damage",
+            EventKind::Shield => "shield",
+            EventKind::Death => "death",
+            EventKind::Breach => "breach",
+            EventKind::SelfDestruct => "self-destruct",
+        }
+    }
+}
+
+/// One line of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    pub kind: EventKind,
+    pub owner: Player,
+    pub text: String,
+}
+
+impl Viewer {
+    /// Units listed in the shown frame (both players, real unit types).
+    pub fn unit_count(&self) -> usize {
+        self.current.as_ref().map_or(0, |(_, v)| Player::both().iter().map(|p| v.frame.real_units(*p).count()).sum())
+    }
+
+    pub fn mobile_count(&self) -> usize {
+        self.current.as_ref().map_or(0, |(_, v)| {
+            Player::both().iter().map(|p| v.frame.real_units(*p).filter(|(t, _)| *t >= 3).count()).sum()
+        })
+    }
+
+    /// The event log of the shown frame, filtered.
+    pub fn event_log(&self) -> Vec<LogEntry> {
+        let Some((_, v)) = &self.current else { return Vec::new() };
+        let e = &v.frame.events;
+        let mut out = Vec::new();
+        let name = |t: u8| unit_name(t as usize);
+        for s in &e.spawn {
+            // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (REPLAY.md §6).
+            let text = match s.unit_type {
+                REMOVE_TYPE => format!("marks {},{} for removal (#{})", s.tile.x, s.tile.y, s.id),
+                UPGRADE_TYPE => format!("upgrades {},{} (new id #{})", s.tile.x, s.tile.y, s.id),
+                t => format!("{} #{} at {},{}", name(t), s.id, s.tile.x, s.tile.y),
+            };
+            out.push((EventKind::Spawn, s.owner, text));
+        }
+        for m in &e.moves {
+            out.push((
+                EventKind::Move,
+                m.owner,
+                format!("{} #{} {},{} → {},{}", name(m.unit_type), m.id, m.from.x, m.from.y, m.to.x, m.to.y),
+            ));
+        }
+        for a in &e.attack {
+            out.push((
+                EventKind::Attack,
+                a.owner,
+                format!("{} #{} hits #{} for {:.1}", name(a.attacker_type), a.attacker_id, a.target_id, a.damage),
+            ));
+        }
+        for d in &e.damage {
+            out.push((EventKind::Damage, d.owner, format!("{} #{} takes {:.1}", name(d.unit_type), d.id, d.damage)));
+        }
+        for s in &e.shield {
+            out.push((
+                EventKind::Shield,
+                s.owner,
+                format!("support #{} shields #{} +{:.1}", s.support_id, s.target_id, s.amount),
+            ));
+        }
+        for d in &e.death {
+            out.push((
+                EventKind::Death,
+                d.owner,
+                format!(
+                    "{} #{} {} at {},{}",
+                    name(d.unit_type),
+                    d.id,
+                    if d.removed { "removed" } else { "dies" },
+                    d.tile.x,
+                    d.tile.y
+                ),
+            ));
+        }
+        for b in &e.breach {
+            out.push((
+                EventKind::Breach,
+                b.owner,
+                format!("#{} breaches at {},{} ({:.0})", b.id, b.tile.x, b.tile.y, b.damage),
+            ));
+        }
+        for s in &e.self_destruct {
+            out.push((
+                EventKind::SelfDestruct,
+                s.owner,
+                format!("#{} self-destructs at {},{} ({:.1})", s.id, s.tile.x, s.tile.y, s.damage),
+            ));
+        }
+        out.into_iter()
+            .filter(|(k, p, _)| self.log_filter.contains(k) && self.log_players[p.index()])
+            .map(|(kind, owner, text)| LogEntry { kind, owner, text })
+            .collect()
+    }
+
+    /// The inspector's text for the selected unit (or the hovered tile's units).
+    pub fn inspector_text(&self) -> String {
+        let Some((_, v)) = &self.current else { return String::new() };
+        let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
+        let mut out = String::new();
+        let mobile = self
+            .selected
+            .and_then(|id| v.debug.mobiles.iter().find(|m| m.id == id))
+            .or_else(|| self.hovered.and_then(|t| v.debug.mobiles.iter().find(|m| m.tile == t)));
+        if let Some(m) = mobile {
+            out.push_str(&format!(
+                "#{} {} (player {})\ntile {},{}\nhealth {:.1} (shield {:.1})\nsteps {}\n",
+                m.id,
+                unit_name(m.unit_type as usize),
+                m.owner.number(),
+                m.tile.x,
+                m.tile.y,
+                m.health,
+                m.shield,
+                m.steps
+            ));
+            match &m.target {
+                Some(t) => out.push_str(&format!(
+                    "target #{} at {},{} — decided by {}\n",
+                    t.target_id,
+                    t.target_tile.x,
+                    t.target_tile.y,
+                    t.criterion.label_for(early_2020)
+                )),
+                None => out.push_str("no target this frame\n"),
+            }
+            let end = match m.path_end {
+                PathEnd::Breach => "breach",
+                PathEnd::SelfDestruct => "self-destruct",
+            };
+            out.push_str(&format!("path: {} tiles to {}\n", m.path.len().saturating_sub(1), end));
+            for s in &m.shields {
+                out.push_str(&format!(
+                    "shielded +{:.1} by support #{} at {},{}\n",
+                    s.amount, s.support_id, s.support_tile.x, s.support_tile.y
+                ));
+            }
+            return out;
+        }
+        let tile = self.hovered.or_else(|| {
+            self.selected.and_then(|id| {
+                Player::both()
+                    .iter()
+                    .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.id == id).map(|(_, u)| u.tile))
+            })
+        });
+        let Some(tile) = tile else { return out };
+        for p in Player::both() {
+            let upgraded: HashSet<u32> =
+                v.frame.units_of(p).get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
+            let removing: HashSet<u32> =
+                v.frame.units_of(p).get(REMOVE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
+            for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
+                out.push_str(&format!(
+                    "#{} {}{} (player {})\ntile {},{}\nhealth {:.1}{}\n",
+                    u.id,
+                    if upgraded.contains(&u.id) { "upgraded " } else { "" },
+                    unit_name(t),
+                    p.number(),
+                    u.tile.x,
+                    u.tile.y,
+                    u.health,
+                    if removing.contains(&u.id) { "\nmarked for removal" } else { "" }
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Spawn-event types that are not units: the removal mark and the upgrade.
+const REMOVE_TYPE: u8 = 6;
+const UPGRADE_TYPE: u8 = 7;
+
+/// A unit type's name.
+pub fn unit_name(t: usize) -> &'static str {
+    ["wall", "support", "turret", "scout", "demolisher", "interceptor"].get(t).copied().unwrap_or("unit")
+}

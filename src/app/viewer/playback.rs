@@ -1,0 +1,153 @@
+//! Playback and navigation: play/pause at a speed, stepping by frame and by turn, seeking,
+//! Home/End, and the keys that do them.
+
+use super::{Viewer, ViewerAction};
+use egui::{Key, Modifiers};
+use std::time::Instant;
+use terminal_core::session::Request;
+
+/// Playback speeds offered.
+pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+/// Frames per second at 1×.
+pub const BASE_FPS: f64 = 8.0;
+
+impl Viewer {
+    /// "Turn T, frame F/N" as shown in the timeline.
+    pub fn position_label(&self) -> String {
+        match &self.current {
+            Some((t, v)) => format!("Turn {t} · frame {}/{}", v.frame_in_turn, v.frames_in_turn.saturating_sub(1)),
+            None => "No replay".into(),
+        }
+    }
+
+    /// Shows frame `frame` of `turn`: within the watched try if it is of that turn, else of
+    /// the replay (which ends watching).
+    pub fn seek(&mut self, turn: i32, frame: usize) {
+        match self.watching() {
+            Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
+                self.request(Request::WatchTry { index, frame })
+            }
+            _ => self.request(Request::Seek { turn, frame }),
+        }
+    }
+
+    /// Leaves the watched try for the replay's turn frame of the same turn.
+    pub fn back_to_replay(&mut self) {
+        let Some(turn) = self.turn() else { return };
+        self.playing = false;
+        self.request(Request::Seek { turn, frame: 0 });
+    }
+
+    pub fn step(&mut self, forward: bool) {
+        self.pending_steps += 1;
+        self.request(if forward { Request::Step } else { Request::StepBack });
+    }
+
+    /// Moves to the next (or previous) turn's turn frame.
+    pub fn step_turn(&mut self, forward: bool) {
+        let (Some(s), Some(t)) = (&self.summary, self.turn()) else { return };
+        let pos = s.turns.iter().position(|x| x.turn == t).unwrap_or(0);
+        let next = if forward { (pos + 1).min(s.turns.len() - 1) } else { pos.saturating_sub(1) };
+        let turn = s.turns[next].turn;
+        self.seek(turn, 0);
+    }
+
+    pub fn home(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: 0 });
+        }
+        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
+            self.seek(t, 0);
+        }
+    }
+
+    pub fn end(&mut self) {
+        if let Some(index) = self.watching() {
+            return self.request(Request::WatchTry { index, frame: usize::MAX });
+        }
+        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
+            self.seek(t, usize::MAX);
+        }
+    }
+
+    /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
+    pub fn read_keys(&self, ctx: &egui::Context) -> Vec<ViewerAction> {
+        let nothing_shown = self.summary.is_none() && self.watching().is_none();
+        if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
+            return Vec::new();
+        }
+        const KEYS: [(Modifiers, Key, ViewerAction); 7] = [
+            (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }),
+            (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }),
+            (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }),
+            (Modifiers::NONE, Key::ArrowLeft, ViewerAction::Step { forward: false }),
+            (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay),
+            (Modifiers::NONE, Key::Home, ViewerAction::Home),
+            (Modifiers::NONE, Key::End, ViewerAction::End),
+        ];
+        // Consumed in this order: Ctrl+arrow before the bare arrow.
+        ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| a.clone()).collect())
+    }
+
+    pub fn toggle_play(&mut self) {
+        self.playing = !self.playing;
+        self.last_tick = None;
+        self.play_accum = 0.0;
+    }
+
+    /// Advances playback by the time since the last call.
+    pub(super) fn tick(&mut self, ctx: &egui::Context) {
+        if !self.playing {
+            self.last_tick = None;
+            return;
+        }
+        let now = Instant::now();
+        let dt = self.last_tick.map_or(0.0, |t| now.duration_since(t).as_secs_f64()).min(0.25);
+        self.last_tick = Some(now);
+        self.play_accum += dt * BASE_FPS * self.speed as f64;
+        while self.play_accum >= 1.0 && self.pending_steps < 48 {
+            self.play_accum -= 1.0;
+            self.step(true);
+        }
+        self.play_accum = self.play_accum.min(48.0);
+        ctx.request_repaint();
+    }
+
+    /// Counts UI frames and runs the measurement hook (`TERMINAL_STUDIO_AUTOPLAY`, read when a
+    /// replay loads): plays from the frame it names and prints frame rates every second.
+    pub(super) fn measure(&mut self, ctx: &egui::Context) {
+        if self.current.is_some() {
+            self.ui_frames += 1;
+        }
+        if let Some((turn, frame)) = self.autoplay_at.take() {
+            self.seek(turn, frame);
+            // Speed 0 holds the frame (screenshots).
+            self.playing = self.speed > 0.0;
+        }
+        if let Some(t) = self.stats_every
+            && t.elapsed().as_secs_f64() >= 1.0
+        {
+            let dt = t.elapsed().as_secs_f64();
+            eprintln!(
+                "viewer: {:.1} UI frames/s, {:.1} replay frames/s ({}); opened in {:.3} s; {}",
+                (self.ui_frames - self.stats_base.0) as f64 / dt,
+                (self.frames_received - self.stats_base.1) as f64 / dt,
+                self.position_label(),
+                self.open_seconds.unwrap_or(0.0),
+                std::fs::read_to_string("/proc/self/status")
+                    .ok()
+                    .and_then(|s| s
+                        .lines()
+                        .find(|l| l.starts_with("VmRSS"))
+                        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")))
+                    .unwrap_or_default()
+            );
+            self.stats_base = (self.ui_frames, self.frames_received);
+            self.stats_every = Some(Instant::now());
+            ctx.request_repaint();
+        }
+        if self.stats_every.is_some() {
+            ctx.request_repaint();
+        }
+    }
+}
