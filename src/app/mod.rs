@@ -7,6 +7,7 @@ pub mod command;
 pub mod compare_view;
 pub mod editor;
 pub mod icons;
+pub mod play;
 pub mod settings;
 pub mod shortcuts;
 pub mod status_bar;
@@ -48,6 +49,8 @@ pub struct StudioApp {
     pub viewer: viewer::Viewer,
     /// The Arena tab (runtime state: the running arena, results, comparison).
     pub arena: arena::ArenaTab,
+    /// The Play view: live matches, with algos, ghosts or you in the seats.
+    pub play: play::PlayView,
     /// The window's context (None in tests: the viewer then runs the session inline).
     ctx: Option<egui::Context>,
     rt: Runtime,
@@ -78,7 +81,8 @@ impl StudioApp {
             copy: None,
         };
         let arena = arena::ArenaTab::new(&settings.ruleset);
-        StudioApp { settings, editor, viewer: viewer::Viewer::default(), arena, ctx: None, rt }
+        let play = play::PlayView::new(editor::files::data_dir().join("matches"));
+        StudioApp { settings, editor, viewer: viewer::Viewer::default(), arena, play, ctx: None, rt }
     }
 
     /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
@@ -129,11 +133,19 @@ impl StudioApp {
             commands.retain(|c| matches!(c, Command::ToggleHelp | Command::SetTheme(_)));
         }
         commands.extend(dropped_files(&ctx));
+        if self.rt.view != top_bar::View::Play {
+            // A live match's frames are read whatever the view: it never waits on a hidden tab.
+            self.play.poll(self.ctx.as_ref());
+        }
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
         });
-        if self.rt.view == top_bar::View::Arena {
+        if self.rt.view == top_bar::View::Play {
+            let dark = self.settings.theme.is_dark();
+            let window = self.ctx.clone();
+            commands.extend(self.play.show(ui, window.as_ref(), self.rt.icons.as_ref(), dark));
+        } else if self.rt.view == top_bar::View::Arena {
             // The editor's tile, tool and tallies mean nothing here: the last message only.
             egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(&self.rt.message));
             let dark = self.settings.theme.is_dark();
@@ -460,10 +472,7 @@ impl StudioApp {
 }
 
 /// A `.replay` or `.replay.gz` file name.
-pub fn is_replay(path: &Path) -> bool {
-    let name = path.to_string_lossy().to_lowercase();
-    name.ends_with(".replay") || name.ends_with(".replay.gz")
-}
+pub use terminal_core::files::is_replay;
 
 fn fallback_config() -> terminal_core::engine::Config {
     // Every preset parses (tested); this is only reached if the binary's assets were broken.

@@ -4,17 +4,18 @@ use super::command::Command;
 use super::settings::{Settings, Theme};
 use egui::Ui;
 
-/// The studio's views. Only the editor exists so far.
+/// The studio's views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Editor,
     Debugger,
     Replays,
     Arena,
+    Play,
 }
 
 impl View {
-    pub const ALL: [View; 4] = [View::Editor, View::Debugger, View::Replays, View::Arena];
+    pub const ALL: [View; 5] = [View::Editor, View::Debugger, View::Replays, View::Arena, View::Play];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -22,6 +23,7 @@ impl View {
             View::Debugger => "Debugger",
             View::Replays => "Replays",
             View::Arena => "Arena",
+            View::Play => "Play",
         }
     }
 

@@ -29,3 +29,42 @@ impl HumanSeat {
         (HumanSeat { name: name.into(), turns: rx }, tx)
     }
 }
+
+/// A person's planned turn checked by the engine against the turn frame, alone (the other
+/// seat's commands of the turn are not known until both are applied together).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnCheck {
+    /// Commands the engine refuses, with why (in the order given).
+    pub rejected: Vec<(Command, crate::engine::game::Rejection)>,
+    /// What the player has at the turn frame, and what the accepted commands spend.
+    pub sp: f32,
+    pub mp: f32,
+    pub sp_spent: f32,
+    pub mp_spent: f32,
+}
+
+/// Checks `build` then `deploy` (true-board coordinates) for `player` against `frame`, a turn
+/// frame of a game under `config`, as the engine applies them.
+pub fn check_turn(
+    config: &std::sync::Arc<crate::engine::Config>,
+    frame: &crate::engine::frame::Frame,
+    player: crate::engine::geometry::Player,
+    build: &[Command],
+    deploy: &[Command],
+) -> Result<TurnCheck, crate::verify::rebuild::RebuildError> {
+    let max_id = frame.units.iter().flatten().flatten().map(|u| u.id).max().unwrap_or(0);
+    let mut game = crate::verify::rebuild::game_from_turn_frame(config, frame, max_id)?;
+    let before = game.player(player).stats;
+    let none: [Command; 0] = [];
+    let mut lines: [(&[Command], &[Command]); 2] = [(&none, &none), (&none, &none)];
+    lines[player.index()] = (build, deploy);
+    let [r1, r2] = game.apply_turn_commands(lines);
+    let after = game.player(player).stats;
+    Ok(TurnCheck {
+        rejected: if player.index() == 0 { r1 } else { r2 },
+        sp: before.sp,
+        mp: before.mp,
+        sp_spent: before.sp - after.sp,
+        mp_spent: before.mp - after.mp,
+    })
+}

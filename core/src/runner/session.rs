@@ -76,6 +76,7 @@ fn open_replay(spec: &MatchSpec, config: &Config, names: &[String; 2]) -> Result
 }
 
 struct Session<'a> {
+    every_frame_event: bool,
     config: Arc<Config>,
     limits: TimeLimits,
     writer: ReplayWriter,
@@ -106,7 +107,8 @@ impl Session<'_> {
         }
         let info = frame.turn_info;
         if self.events.is_some() {
-            self.events.try_send(MatchEvent::Frame { summary: FrameSummary::of(&frame), frame: Arc::new(frame) });
+            let event = MatchEvent::Frame { summary: FrameSummary::of(&frame), frame: Arc::new(frame) };
+            if self.every_frame_event { self.events.send(event) } else { self.events.try_send(event) }
         }
         Ok(info)
     }
@@ -329,8 +331,17 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     }
     // Ghosts of an early-2020 replay on both seats replay that engine build's conventions.
     game.early_2020 = seats.iter().all(|s| s.ghost_of().is_some_and(|(g, _)| g.early_2020));
-    let mut session =
-        Session { config, limits, writer, seats, events, log, rejected: Vec::new(), line_issues: Vec::new() };
+    let mut session = Session {
+        every_frame_event: spec.every_frame_event,
+        config,
+        limits,
+        writer,
+        seats,
+        events,
+        log,
+        rejected: Vec::new(),
+        line_issues: Vec::new(),
+    };
     let mut overhead = Overhead::default();
     let cpu_start = thread_cpu_us();
     let mut last_info: TurnInfo;

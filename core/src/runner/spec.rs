@@ -46,6 +46,10 @@ pub struct MatchSpec {
     /// costs about as much as a whole match of fast algos, and its result line (synced)
     /// is what a resume relies on.
     pub sync_replay: bool,
+    /// Every frame reaches the event receiver (a live view rebuilds the match from them); the
+    /// match waits for a receiver that falls behind. Off, frame events beyond the channel's
+    /// capacity are dropped and a slow receiver never stalls the match.
+    pub every_frame_event: bool,
 }
 
 impl MatchSpec {
@@ -62,6 +66,7 @@ impl MatchSpec {
             verbose: false,
             env: Vec::new(),
             sync_replay: true,
+            every_frame_event: false,
         }
     }
 }

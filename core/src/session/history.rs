@@ -8,6 +8,7 @@ use crate::engine::frame::{Events, Frame, Phase};
 use crate::replay::Replay;
 use crate::verify::rebuild::{is_early_2020, running_max_ids};
 use std::mem::size_of;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// One turn's frames: `start` is the turn frame's index, `len` counts it and its action frames.
@@ -25,6 +26,8 @@ pub struct History {
     /// Highest unit id seen up to each frame (for rebuilding games).
     pub max_ids: Vec<u32>,
     pub early_2020: bool,
+    /// The players' names while a live match has no end frame yet.
+    pub live_names: Option<[String; 2]>,
 }
 
 impl History {
@@ -39,7 +42,45 @@ impl History {
         }
         let max_ids = running_max_ids(&replay.frames);
         let early_2020 = !replay.legacy && is_early_2020(&replay, &config, &max_ids);
-        History { replay, config, turns, max_ids, early_2020 }
+        History { replay, config, turns, max_ids, early_2020, live_names: None }
+    }
+
+    /// An empty history that a live match's frames are appended to ([`History::push`]);
+    /// `source` is where its replay is being written (its companion files sit beside it).
+    pub fn live(config: Arc<Config>, source: PathBuf, names: [String; 2]) -> History {
+        let replay = Replay {
+            source,
+            config: (*config).clone(),
+            config_line: 1,
+            frames: Vec::new(),
+            frame_lines: Vec::new(),
+            legacy: config.legacy,
+        };
+        History { replay, config, turns: Vec::new(), max_ids: Vec::new(), early_2020: false, live_names: Some(names) }
+    }
+
+    /// Appends the next frame of a live match.
+    pub fn push(&mut self, frame: Frame) {
+        let index = self.replay.frames.len();
+        let mut max = self.max_ids.last().copied().unwrap_or(0);
+        for u in frame.units.iter().flatten().flatten() {
+            max = max.max(u.id);
+        }
+        for s in &frame.events.spawn {
+            max = max.max(s.id);
+        }
+        self.max_ids.push(max);
+        match frame.turn_info.phase {
+            Phase::Deploy => self.turns.push(TurnSpan { turn: frame.turn_info.turn, start: index, len: 1 }),
+            Phase::Action => {
+                if let Some(last) = self.turns.last_mut() {
+                    last.len += 1;
+                }
+            }
+            Phase::End => {}
+        }
+        self.replay.frame_lines.push(index + 2);
+        self.replay.frames.push(frame);
     }
 
     /// Position in `turns` of a turn number.

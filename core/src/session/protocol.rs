@@ -3,10 +3,11 @@
 use super::debug::FrameDebug;
 use super::summary::ReplaySummary;
 use super::whatif::{WhatIfError, WhatIfSpec, WhatIfTry};
-use crate::engine::Game;
 use crate::engine::frame::Frame;
+use crate::engine::{Config, Game};
 use crate::replay::ReplayError;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where a what-if run takes its starting state from.
 #[derive(Clone)]
@@ -41,6 +42,11 @@ pub enum Request {
     /// `StepBack` and `RunToEndOfTurn` then move within the try until a `Seek` or `LoadTurn`
     /// returns to the replay.
     WatchTry { index: usize, frame: usize },
+    /// Follow a live match: an empty history under `config`, whose frames arrive with
+    /// `AppendFrames`; `source` is the replay being written (for the algos' companion files).
+    StartLive { config: Arc<Config>, source: PathBuf, names: [String; 2] },
+    /// The next frames of the live match, in order. Answered by `LiveUpdate`.
+    AppendFrames(Vec<Frame>),
     /// Stop the worker.
     Shutdown,
 }
@@ -66,10 +72,20 @@ pub struct FrameView {
 #[derive(Debug, Clone)]
 pub enum Event {
     ReplayLoaded(Box<ReplaySummary>),
-    Frame { turn: i32, frame: usize, view: Box<FrameView> },
+    Frame {
+        turn: i32,
+        frame: usize,
+        view: Box<FrameView>,
+    },
     WhatIfResult(Box<WhatIfTry>),
-    Progress { what: String, done: usize, total: usize },
+    Progress {
+        what: String,
+        done: usize,
+        total: usize,
+    },
     Error(SessionError),
+    /// The live match's history grew: the summary of what has arrived so far.
+    LiveUpdate(Box<ReplaySummary>),
 }
 
 /// Why a request could not be carried out; the session goes on.
@@ -89,4 +105,6 @@ pub enum SessionError {
     TryWithoutFrames(String),
     #[error(transparent)]
     WhatIf(#[from] WhatIfError),
+    #[error("frames arrived for a live match that was not started")]
+    NotLive,
 }

@@ -58,9 +58,10 @@ pub fn structure_value(config: &Config, frame: &Frame, p: Player) -> f32 {
 pub fn summarize(history: &History) -> ReplaySummary {
     let replay = &history.replay;
     let end = replay.end_frame().and_then(|f| f.end_stats.as_ref());
-    let names = match end {
-        Some(e) => [e.players[0].name.clone(), e.players[1].name.clone()],
-        None => ["Player 1".into(), "Player 2".into()],
+    let names = match (end, &history.live_names) {
+        (Some(e), _) => [e.players[0].name.clone(), e.players[1].name.clone()],
+        (None, Some(names)) => names.clone(),
+        (None, None) => ["Player 1".into(), "Player 2".into()],
     };
     let turns = history
         .turns

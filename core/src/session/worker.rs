@@ -6,6 +6,7 @@ use super::history::History;
 use super::protocol::{Event, FrameView, Request, SessionError, WhatIfSource};
 use super::summary::summarize;
 use super::whatif::{self, WhatIfError, WhatIfSpec, WhatIfTry};
+use crate::engine::frame::Phase;
 use crate::replay::read_replay;
 use crate::verify::game_at_turn_frame;
 use std::path::Path;
@@ -16,7 +17,9 @@ pub(crate) struct Worker {
     pub companions: Companions,
     /// (position in `history.turns`, frame within the turn).
     pub cursor: (usize, usize),
-    pub turn_debug: Option<(usize, TurnDebug)>,
+    /// The debugger data of one turn: (position, frames the turn had when simulated; a live
+    /// turn still growing is simulated again), data.
+    pub turn_debug: Option<((usize, usize), TurnDebug)>,
     pub tries: Vec<WhatIfTry>,
     /// The try being watched (index in `tries`) and the frame shown in it.
     pub watching: Option<(usize, usize)>,
@@ -46,6 +49,29 @@ impl Worker {
                 let (pos, _) = self.cursor;
                 self.show(pos, usize::MAX, emit);
             }
+            Request::StartLive { config, source, names } => {
+                self.companions = companions::load(&source);
+                self.history = Some(History::live(config, source, names));
+                self.turn_debug = None;
+                self.tries.clear();
+                self.watching = None;
+                self.cursor = (0, 0);
+            }
+            Request::AppendFrames(frames) => match self.history.as_mut().filter(|h| h.live_names.is_some()) {
+                Some(h) => {
+                    let new_turn = frames.iter().any(|f| f.turn_info.phase != Phase::Action);
+                    for f in frames {
+                        h.push(f);
+                    }
+                    // The algos' stderr and annotations grow beside the replay as it is written:
+                    // read again as each turn begins.
+                    if new_turn {
+                        self.companions = companions::load(&h.replay.source);
+                    }
+                    emit(Event::LiveUpdate(Box::new(summarize(h))));
+                }
+                None => emit(Event::Error(SessionError::NotLive)),
+            },
             Request::RunWhatIf { source, spec, label } => match self.what_if(source, &spec, &label) {
                 Ok(t) => {
                     self.tries.push(t.clone());
@@ -106,8 +132,8 @@ impl Worker {
         let Some(h) = &self.history else { return };
         let Some(span) = h.turns.get(pos).copied() else { return };
         let frame = frame.min(span.len - 1);
-        if self.turn_debug.as_ref().is_none_or(|(p, _)| *p != pos) {
-            self.turn_debug = Some((pos, simulate_turn(h, pos)));
+        if self.turn_debug.as_ref().is_none_or(|(key, _)| *key != (pos, span.len)) {
+            self.turn_debug = Some(((pos, span.len), simulate_turn(h, pos)));
         }
         let debug = self.turn_debug.as_ref().and_then(|(_, d)| d.frames.get(frame)).cloned().unwrap_or_default();
         let index = span.start + frame;

@@ -129,23 +129,40 @@ pub fn game_at_turn_frame(
     carry: Option<[PlayerState; 2]>,
 ) -> Result<(Game, TurnInputs), RebuildError> {
     let frame = &replay.frames[start];
-    let mut game = Game::new(Arc::clone(config));
+    let mut game = game_from_turn_frame(config, frame, max_ids.get(start).copied().unwrap_or(0))?;
     if let Some(players) = carry {
-        game.players = players;
+        for (p, carried) in game.players.iter_mut().zip(players) {
+            let stats = p.stats;
+            *p = carried;
+            p.stats = stats;
+        }
     }
-    let turn = frame.turn_info.turn;
-    game.turn = turn;
-    game.action_frame = -1;
     game.frames_sent = frame.turn_info.total_frame.unwrap_or(start as i64) + 1;
     game.action_frames_sent =
         replay.frames[..start].iter().filter(|f| f.turn_info.phase == Phase::Action).count() as i64;
-    game.next_id = max_ids.get(start).copied().unwrap_or(0) + 1;
+    for p in Player::both() {
+        if let Some(end) = replay.end_frame().and_then(|f| f.end_stats.as_ref()) {
+            game.players[p.index()].name = end.players[p.index()].name.clone();
+        }
+    }
+    let inputs = turn_inputs(replay, &game, start);
+    Ok((game, inputs))
+}
+
+/// The game as one turn frame shows it: its structures and mobile units (ids, health,
+/// upgrades, removal marks) and both players' stats, in its deploy phase. New units get
+/// ids above `max_id`. What the frame does not show (frame counters, names, totals of the
+/// turns before) starts from zero.
+pub fn game_from_turn_frame(config: &Arc<Config>, frame: &Frame, max_id: u32) -> Result<Game, RebuildError> {
+    let mut game = Game::new(Arc::clone(config));
+    let turn = frame.turn_info.turn;
+    game.turn = turn;
+    game.action_frame = -1;
+    game.frames_sent = frame.turn_info.total_frame.unwrap_or(0) + 1;
+    game.next_id = max_id + 1;
     for p in Player::both() {
         let i = p.index();
         game.players[i].stats = frame.stats[i];
-        if let Some(end) = replay.end_frame().and_then(|f| f.end_stats.as_ref()) {
-            game.players[i].name = end.players[i].name.clone();
-        }
         let lists = &frame.units[i];
         let upgraded: std::collections::HashSet<u32> =
             lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
@@ -160,6 +177,7 @@ pub fn game_at_turn_frame(
                     let edge = Edge::deploy_edge_of(p, e.tile).map(Edge::opposite).unwrap_or(Edge::TopRight);
                     Unit::new_mobile(e.id, t as u8, p, e.tile, e.health, edge)
                 };
+                game.next_id = game.next_id.max(e.id + 1);
                 game.insert_unit(unit);
             }
         }
@@ -175,8 +193,7 @@ pub fn game_at_turn_frame(
             }
         }
     }
-    let inputs = turn_inputs(replay, &game, start);
-    Ok((game, inputs))
+    Ok(game)
 }
 
 /// True if any turn of the replay echoes an upgrade as a base-type spawn (early 2020).

@@ -122,6 +122,7 @@ impl Viewer {
                 // The newest try is B of the next comparison.
                 self.compare_pick[1] = self.tries.len() - 1;
             }
+            Event::LiveUpdate(s) => self.on_live_update(*s),
             Event::Progress { .. } => {}
             Event::Error(e) => {
                 self.pending_steps = 0;

@@ -24,10 +24,16 @@ impl Viewer {
             return self.draw_whatif(frame, icons);
         }
         let Some((turn, v)) = &self.current else {
+            let hint = match (&self.empty_hint, self.live) {
+                (_, true) => "The match is starting…",
+                (Some(h), false) => h.as_str(),
+                // The default font has no arrow glyph: plain text only.
+                (None, false) => "Open a replay: File > Open replay…, drag and drop, or `terminal-studio view FILE`",
+            };
             frame.painter.text(
                 frame.geometry.rect.center(),
                 egui::Align2::CENTER_CENTER,
-                "Open a replay: File ▸ Open replay…, drag and drop, or `terminal-studio view FILE`",
+                hint,
                 egui::FontId::proportional(16.0),
                 frame.palette.text,
             );

@@ -10,6 +10,7 @@
 mod backend;
 mod board_draw;
 mod inspect;
+mod live;
 pub mod panels;
 mod playback;
 mod whatif;
@@ -113,6 +114,8 @@ pub enum ViewerAction {
     CompareTries(usize, usize),
     /// Close the side-by-side comparison.
     CloseCompare,
+    /// Show a live match's newest frame as it arrives (or stay where the view is).
+    FollowLive(bool),
 }
 
 /// The viewer: runtime state only (nothing here is persisted).
@@ -162,6 +165,12 @@ pub struct Viewer {
     stats_base: (u64, u64),
     /// The window is cleared to the panel colour (eframe), so panels skip their fill.
     pub panels_on_clear_color: bool,
+    /// A live match is being shown (its frames still arrive).
+    pub live: bool,
+    /// The board shows the live match's newest frame as it arrives.
+    pub follow_live: bool,
+    /// What the empty board says (default: how to open a replay).
+    pub empty_hint: Option<String>,
 }
 
 impl Default for Viewer {
@@ -208,6 +217,9 @@ impl Viewer {
             stats_every: None,
             stats_base: (0, 0),
             panels_on_clear_color: false,
+            live: false,
+            follow_live: false,
+            empty_hint: None,
         }
     }
 
@@ -294,7 +306,20 @@ impl Viewer {
     /// Carries out an action of the panels, the board or the keys; returns what the studio has
     /// to do.
     pub fn apply(&mut self, action: ViewerAction) -> Vec<Command> {
+        // Moving in a live match's history stops following it; End catches up.
+        if self.live {
+            match action {
+                ViewerAction::End => self.follow_live = true,
+                ViewerAction::Step { .. }
+                | ViewerAction::StepTurn { .. }
+                | ViewerAction::Seek { .. }
+                | ViewerAction::Home
+                | ViewerAction::TogglePlay => self.follow_live = false,
+                _ => {}
+            }
+        }
         match action {
+            ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
             ViewerAction::Step { forward } => self.step(forward),
             ViewerAction::StepTurn { forward } => self.step_turn(forward),
             ViewerAction::Seek { turn, frame } => self.seek(turn, frame),

@@ -87,6 +87,13 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if speed != v.speed {
             out.push(ViewerAction::SetSpeed(speed));
         }
+        if v.live {
+            let mut follow = v.follow_live;
+            let hint = "Show each new frame as the match plays it; stepping back stops following";
+            if ui.checkbox(&mut follow, "Follow live").on_hover_text(hint).changed() {
+                out.push(ViewerAction::FollowLive(follow));
+            }
+        }
         ui.label(v.position_label());
         ui.separator();
         ui.weak(&v.message);
@@ -229,6 +236,23 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
                 out.push(ViewerAction::RunWhatIf);
             }
+        }
+        Some(w) if w.seat.is_some() => {
+            let seat = w.seat.unwrap_or(Player::One);
+            ui.label(format!("Your turn as player {}: pick a tool, click the board", seat.number()));
+            let mut tool = w.tool;
+            ui.horizontal_wrapped(|ui| {
+                for t in BoardTool::ALL {
+                    // In a real turn an existing structure cannot vanish: it is marked for removal.
+                    let label =
+                        if t == BoardTool::Structure(crate::app::command::Tool::Erase) { "Remove" } else { t.label() };
+                    ui.selectable_value(&mut tool, t, label);
+                }
+            });
+            if tool != w.tool {
+                out.push(ViewerAction::SetWhatIfTool(tool));
+            }
+            ui.weak("Click: apply the tool · right click: take a deploy or a new structure back");
         }
         Some(w) => {
             let base = match &w.base {

@@ -77,6 +77,9 @@ pub struct BoardWhatIf {
     pub replace_commands: [bool; 2],
     pub tool: BoardTool,
     pub player: Player,
+    /// A person's turn in a live match, for this seat: the edits are that player's commands
+    /// of the turn (an erased structure is a removal mark), and the player is fixed.
+    pub seat: Option<Player>,
 }
 
 impl BoardWhatIf {
@@ -89,12 +92,43 @@ impl BoardWhatIf {
             replace_commands: [false; 2],
             tool: BoardTool::Structure(Tool::Place(Kind::Wall)),
             player: Player::One,
+            seat: None,
         }
+    }
+
+    /// A person's turn as `seat` from the turn frame's structures.
+    pub fn for_seat(turn: i32, layout: Layout, seat: Player) -> BoardWhatIf {
+        let mut w = BoardWhatIf::new(WhatIfBase::ReplayTurn(turn), layout);
+        w.seat = Some(seat);
+        w.player = seat;
+        w
+    }
+
+    /// `p`'s turn as the engine takes it, in true-board coordinates: the build line (new
+    /// structures, their upgrades, upgrades, removal marks) and the deploy line.
+    pub fn turn_commands(&self, p: Player) -> (Vec<Command>, Vec<Command>) {
+        use terminal_core::engine::CommandKind;
+        let mut build = Vec::new();
+        for e in self.structure_edits(p) {
+            match e {
+                StructureEdit::Add { tile, unit_type, upgraded } => {
+                    build.push(Command::spawn(unit_type as usize, tile.x, tile.y));
+                    if upgraded {
+                        build.push(Command { kind: CommandKind::Upgrade, tile });
+                    }
+                }
+                StructureEdit::Upgrade { tile } => build.push(Command { kind: CommandKind::Upgrade, tile }),
+                StructureEdit::Remove { tile } => build.push(Command { kind: CommandKind::Remove, tile }),
+            }
+        }
+        let deploy =
+            self.deploys[p.index()].iter().map(|(t, tile)| Command::spawn(*t as usize, tile.x, tile.y)).collect();
+        (build, deploy)
     }
 
     /// Applies the tool for the active player on a tile; `undo` takes one deploy back.
     pub fn click(&mut self, tile: Tile, undo: bool) -> Result<(), String> {
-        let p = self.player;
+        let p = self.seat.unwrap_or(self.player);
         match self.tool {
             BoardTool::Structure(tool) => {
                 let outcome = match tool {

@@ -1,0 +1,418 @@
+//! The Play view: a live match on the Debugger's board as the engine plays it. Each seat is
+//! an algo folder, a ghost of a recorded replay, or "You": on your turns the board becomes
+//! your turn's plan (the what-if tools), checked by the engine as you edit, until End turn.
+//! The match runs on its own thread (`terminal_core::runner::start_match`); its frames come
+//! over the match's event channel and are appended to the viewer's session.
+
+mod panels;
+
+use super::command::Command;
+use super::icons::IconTextures;
+use super::viewer::Viewer;
+use super::viewer::whatif_board::BoardWhatIf;
+use crossbeam_channel::{Sender, TryRecvError};
+use egui::Ui;
+use std::path::PathBuf;
+use std::sync::Arc;
+use terminal_core::engine::frame::{Frame, Phase};
+use terminal_core::engine::geometry::Player;
+use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
+use terminal_core::engine::{Command as EngineCommand, Config};
+use terminal_core::layout::Layout;
+use terminal_core::runner::human::{TurnCheck, check_turn};
+use terminal_core::runner::{
+    GHOST_PREFIX, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
+};
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Algo,
+    Ghost,
+    Human,
+}
+
+impl SeatKind {
+    pub const ALL: [SeatKind; 3] = [SeatKind::Algo, SeatKind::Ghost, SeatKind::Human];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SeatKind::Algo => "Algo",
+            SeatKind::Ghost => "Ghost",
+            SeatKind::Human => "You",
+        }
+    }
+}
+
+/// One seat as chosen in the form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatForm {
+    pub kind: SeatKind,
+    /// The algo folder or start script, or the ghost's replay.
+    pub path: String,
+    /// The ghost's recorded player (`None`: the one of this seat).
+    pub ghost_player: Option<Player>,
+}
+
+/// What the Play view's panels ask for; applied after the frame's UI.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayAction {
+    Start,
+    Stop,
+    /// Send the planned turn.
+    EndTurn,
+    /// Take the last edit of the planned turn back.
+    UndoPlan,
+    /// Open the finished match's replay in the Debugger.
+    OpenReplay(PathBuf),
+}
+
+/// Per seat, where a person's turns are sent (`None`: not a person's seat).
+type HumanSenders = [Option<Sender<HumanTurn>>; 2];
+
+/// A running match.
+pub struct LiveMatch {
+    handle: MatchHandle,
+    config: Arc<Config>,
+    /// Per seat, the sender of a person's turns.
+    humans: HumanSenders,
+    /// The newest turn frame.
+    pub turn_frame: Option<Arc<Frame>>,
+    /// The last turn each person ended.
+    ended: [Option<i32>; 2],
+    /// The turn being planned, and by which seat.
+    pub planning: Option<(i32, Player)>,
+    /// The plan's edits so far (for Undo): the board what-if before each.
+    undo: Vec<BoardWhatIf>,
+    last_plan: Option<BoardWhatIf>,
+    /// The engine's verdict on the plan as it stands.
+    pub check: Option<Result<TurnCheck, String>>,
+    pub frames: usize,
+    pub names: [String; 2],
+    pub replay_path: Option<PathBuf>,
+}
+
+/// The Play view: runtime state (the form's fields are kept while the studio runs).
+pub struct PlayView {
+    pub seats: [SeatForm; 2],
+    /// A preset name or a config file; empty: a ghost's ruleset, else the default preset.
+    pub ruleset: String,
+    pub viewer: Viewer,
+    pub running: Option<LiveMatch>,
+    pub message: String,
+    /// The replay of the last finished match.
+    pub finished_replay: Option<PathBuf>,
+    /// Where the matches' replays go.
+    pub out_dir: PathBuf,
+}
+
+impl PlayView {
+    pub fn new(out_dir: PathBuf) -> PlayView {
+        let mut viewer = Viewer::default();
+        viewer.empty_hint = Some("Choose the two seats above and press Start match".into());
+        PlayView {
+            seats: [
+                SeatForm { kind: SeatKind::Human, path: String::new(), ghost_player: None },
+                SeatForm { kind: SeatKind::Algo, path: String::new(), ghost_player: None },
+            ],
+            ruleset: String::new(),
+            viewer,
+            running: None,
+            message: String::new(),
+            finished_replay: None,
+            out_dir,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The seats as the runner takes them, or why the form is not ready.
+    fn seat_specs(&self) -> Result<([SeatSpec; 2], HumanSenders), String> {
+        let mut humans: HumanSenders = [None, None];
+        let mut specs = Vec::new();
+        for (i, s) in self.seats.iter().enumerate() {
+            let seat = format!("Seat {}", i + 1);
+            let path = s.path.trim();
+            let spec = match s.kind {
+                SeatKind::Human => {
+                    let (h, tx) = HumanSeat::new("You");
+                    humans[i] = Some(tx);
+                    SeatSpec::Human(h)
+                }
+                SeatKind::Algo if path.is_empty() => return Err(format!("{seat}: type the algo's folder")),
+                SeatKind::Algo => {
+                    locate(std::path::Path::new(path)).map_err(|e| format!("{seat}: {e}"))?;
+                    SeatSpec::Algo(PathBuf::from(path))
+                }
+                SeatKind::Ghost if path.is_empty() => return Err(format!("{seat}: type the ghost's replay")),
+                SeatKind::Ghost => {
+                    let n = s.ghost_player.map(|p| format!(":{}", p.number())).unwrap_or_default();
+                    SeatSpec::parse(&format!("{GHOST_PREFIX}{path}{n}")).map_err(|e| format!("{seat}: {e}"))?
+                }
+            };
+            specs.push(spec);
+        }
+        let [a, b]: [SeatSpec; 2] = specs.try_into().map_err(|_| "a match has two seats".to_string())?;
+        Ok(([a, b], humans))
+    }
+
+    fn config_for(&self, seats: &[SeatSpec; 2]) -> Result<Arc<Config>, String> {
+        let text = self.ruleset.trim();
+        match (text.is_empty(), seats.iter().find_map(SeatSpec::ghost)) {
+            (false, _) => load_config(text).map(Arc::new).map_err(|e| format!("Ruleset: {e}")),
+            (true, Some(g)) => Ok(Arc::clone(&g.config)),
+            (true, None) => load_config(DEFAULT_PRESET).map(Arc::new).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Starts the match of the form.
+    pub fn start(&mut self) {
+        if self.running.is_some() {
+            self.message = "A match is running: stop it first".into();
+            return;
+        }
+        let (seats, humans) = match self.seat_specs() {
+            Ok(s) => s,
+            Err(e) => {
+                self.message = e;
+                return;
+            }
+        };
+        let config = match self.config_for(&seats) {
+            Ok(c) => c,
+            Err(e) => {
+                self.message = e;
+                return;
+            }
+        };
+        let [s1, s2] = seats;
+        let mut spec = MatchSpec::new(s1, s2, Arc::clone(&config));
+        spec.replay = ReplayTarget::Dir(self.out_dir.clone());
+        spec.every_frame_event = true;
+        let handle = start_match(spec);
+        self.finished_replay = None;
+        self.message = "Starting the match…".into();
+        self.running = Some(LiveMatch {
+            handle,
+            config,
+            humans,
+            turn_frame: None,
+            ended: [None, None],
+            planning: None,
+            undo: Vec::new(),
+            last_plan: None,
+            check: None,
+            frames: 0,
+            names: Default::default(),
+            replay_path: None,
+        });
+    }
+
+    /// Stops the running match (the replay keeps the frames played).
+    pub fn stop(&mut self) {
+        if let Some(m) = &self.running {
+            m.handle.cancel();
+            self.message = "Stopping the match…".into();
+        }
+    }
+
+    /// Reads the match's events: frames go to the board; a person's turn starts the plan.
+    /// Called every UI frame whatever the view, so a match never waits on a hidden tab.
+    pub fn poll(&mut self, ctx: Option<&egui::Context>) {
+        let Some(m) = self.running.as_mut() else { return };
+        let mut frames = Vec::new();
+        let mut ended = None;
+        loop {
+            match m.handle.events.try_recv() {
+                Ok(MatchEvent::Started { replay_path, names }) => {
+                    self.viewer.start_live(Arc::clone(&m.config), replay_path.clone(), names.clone(), ctx);
+                    m.names = names;
+                    m.replay_path = Some(replay_path);
+                }
+                Ok(MatchEvent::Frame { frame, .. }) => {
+                    m.frames += 1;
+                    if frame.turn_info.phase == Phase::Deploy {
+                        m.turn_frame = Some(Arc::clone(&frame));
+                    }
+                    frames.push((*frame).clone());
+                }
+                Ok(MatchEvent::Log { .. }) => {}
+                Ok(MatchEvent::Finished(r)) => {
+                    ended = Some(Ok(*r));
+                    break;
+                }
+                Ok(MatchEvent::Failed(e)) => {
+                    ended = Some(Err(e));
+                    break;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    ended = Some(Err(terminal_core::runner::RunnerError::Internal("the match thread ended".into())));
+                    break;
+                }
+            }
+        }
+        self.viewer.append_live(frames);
+        if let Some(end) = ended {
+            self.finish(end);
+            return;
+        }
+        self.begin_planning_if_due();
+        self.track_plan();
+    }
+
+    fn finish(&mut self, end: Result<terminal_core::runner::MatchResult, terminal_core::runner::RunnerError>) {
+        let m = self.running.take();
+        self.viewer.end_live();
+        self.viewer.board_whatif = None;
+        match end {
+            Ok(r) => {
+                self.message = format!("Match over: {}", r.summary());
+                self.finished_replay = Some(r.replay_path);
+            }
+            Err(e) => {
+                self.message = format!("The match ended: {e}");
+                self.finished_replay = m.and_then(|m| m.replay_path);
+            }
+        }
+    }
+
+    /// On a person's seat's turn frame not yet answered, the board becomes that turn's plan.
+    fn begin_planning_if_due(&mut self) {
+        let Some(m) = self.running.as_mut() else { return };
+        if m.planning.is_some() {
+            return;
+        }
+        let Some(frame) = m.turn_frame.clone() else { return };
+        let turn = frame.turn_info.turn;
+        let Some(seat) = Player::both()
+            .into_iter()
+            .find(|p| m.humans[p.index()].is_some() && m.ended[p.index()].is_none_or(|t| t < turn))
+        else {
+            return;
+        };
+        let layout = Layout::from_frame(&frame, &m.config, format!("turn {turn}"));
+        let w = BoardWhatIf::for_seat(turn, layout, seat);
+        m.planning = Some((turn, seat));
+        m.undo.clear();
+        m.last_plan = Some(w.clone());
+        self.viewer.board_whatif = Some(w);
+        self.message = format!("Your turn {turn} as player {}: build and deploy, then End turn", seat.number());
+    }
+
+    /// Keeps the undo stack and the engine's check of the plan up to date with the board.
+    fn track_plan(&mut self) {
+        let Some(m) = self.running.as_mut() else { return };
+        let (Some((_, seat)), Some(w), Some(frame)) = (m.planning, self.viewer.board_whatif.as_ref(), &m.turn_frame)
+        else {
+            return;
+        };
+        let changed = m.last_plan.as_ref().is_none_or(|l| l.layout != w.layout || l.deploys != w.deploys);
+        if changed || m.check.is_none() {
+            if changed && let Some(prev) = m.last_plan.replace(w.clone()) {
+                m.undo.push(prev);
+            }
+            let (build, deploy) = w.turn_commands(seat);
+            m.check = Some(check_turn(&m.config, frame, seat, &build, &deploy).map_err(|e| e.to_string()));
+        }
+    }
+
+    /// Sends the planned turn to the match.
+    pub fn end_turn(&mut self) {
+        let Some(m) = self.running.as_mut() else { return };
+        let (Some((turn, seat)), Some(w)) = (m.planning, self.viewer.board_whatif.as_ref()) else {
+            self.message = "It is not your turn".into();
+            return;
+        };
+        let (mut build, mut deploy) = w.turn_commands(seat);
+        // The runner reads a seat's commands in its own view, as an algo sends them.
+        if seat == Player::Two {
+            for c in build.iter_mut().chain(deploy.iter_mut()) {
+                c.tile = c.tile.rotated();
+            }
+        }
+        let sent = m.humans[seat.index()]
+            .as_ref()
+            .map(|tx| tx.send(HumanTurn { turn, build, deploy }).is_ok())
+            .unwrap_or(false);
+        if !sent {
+            self.message = "The match is no longer waiting for this seat".into();
+            return;
+        }
+        m.ended[seat.index()] = Some(turn);
+        m.planning = None;
+        m.check = None;
+        m.last_plan = None;
+        m.undo.clear();
+        self.viewer.board_whatif = None;
+        self.viewer.set_follow_live(true);
+        self.message = format!("Turn {turn} sent");
+    }
+
+    fn undo_plan(&mut self) {
+        let Some(m) = self.running.as_mut() else { return };
+        match m.undo.pop() {
+            Some(prev) => {
+                m.last_plan = Some(prev.clone());
+                m.check = None;
+                let tool = self.viewer.board_whatif.as_ref().map(|w| w.tool);
+                let mut prev = prev;
+                if let Some(t) = tool {
+                    prev.tool = t;
+                }
+                self.viewer.board_whatif = Some(prev);
+            }
+            None => self.message = "Nothing to undo in this turn".into(),
+        }
+    }
+
+    /// The planned turn's commands (true-board), for the panel and tests.
+    pub fn planned_commands(&self) -> Option<(Vec<EngineCommand>, Vec<EngineCommand>)> {
+        let (_, seat) = self.running.as_ref()?.planning?;
+        Some(self.viewer.board_whatif.as_ref()?.turn_commands(seat))
+    }
+
+    /// One frame of the view; `window` is the window's context (`None` in tests: the
+    /// board's session then runs inline).
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        window: Option<&egui::Context>,
+        icons: Option<&IconTextures>,
+        dark: bool,
+    ) -> Vec<Command> {
+        let ctx = ui.ctx().clone();
+        self.poll(window);
+        let mut actions = Vec::new();
+        egui::Panel::top("play-setup").show(ui, |ui| actions.extend(panels::setup(ui, self)));
+        if self.running.as_ref().is_some_and(|m| m.planning.is_some()) {
+            egui::Panel::left("play-turn")
+                .resizable(true)
+                .default_size(240.0)
+                .show(ui, |ui| actions.extend(panels::turn(ui, self)));
+        }
+        let mut commands = self.viewer.show(ui, true, icons, dark);
+        if self.running.is_some() {
+            // Frames arrive from the match thread while the window waits for input.
+            ctx.request_repaint_after(std::time::Duration::from_millis(30));
+        }
+        for a in actions {
+            commands.extend(self.apply(a));
+        }
+        commands
+    }
+
+    pub fn apply(&mut self, action: PlayAction) -> Vec<Command> {
+        match action {
+            PlayAction::Start => self.start(),
+            PlayAction::Stop => self.stop(),
+            PlayAction::EndTurn => self.end_turn(),
+            PlayAction::UndoPlan => self.undo_plan(),
+            PlayAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
+        }
+        Vec::new()
+    }
+}

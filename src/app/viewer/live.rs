@@ -1,0 +1,76 @@
+//! Following a live match: its frames are appended to the session as they arrive, and the
+//! board follows the newest one until the user steps or seeks (then the view stays where
+//! they are while the match goes on); End, or Follow, catches up again.
+
+use super::Viewer;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use terminal_core::engine::Config;
+use terminal_core::engine::frame::Frame;
+use terminal_core::session::Request;
+use terminal_core::session::companions::Companions;
+use terminal_core::session::summary::ReplaySummary;
+
+impl Viewer {
+    /// Starts showing a live match whose replay is being written to `source`.
+    pub fn start_live(
+        &mut self,
+        config: Arc<Config>,
+        source: PathBuf,
+        names: [String; 2],
+        ctx: Option<&egui::Context>,
+    ) {
+        self.ensure_backend(ctx);
+        self.path = Some(source.clone());
+        self.summary = None;
+        self.current = None;
+        self.playing = false;
+        self.tries.clear();
+        self.compare = None;
+        self.board_whatif = None;
+        self.recent_markers.clear();
+        self.selected = None;
+        self.pending_steps = 0;
+        self.companions = Companions::default();
+        self.opened_at = Some(Instant::now());
+        self.open_seconds = None;
+        self.live = true;
+        self.follow_live = true;
+        self.message = format!("Live: {} vs {}", names[0], names[1]);
+        self.request(Request::StartLive { config, source, names });
+    }
+
+    /// The next frames of the live match.
+    pub fn append_live(&mut self, frames: Vec<Frame>) {
+        if self.live && !frames.is_empty() {
+            self.request(Request::AppendFrames(frames));
+        }
+    }
+
+    /// The match ended: the view keeps its frames and becomes an ordinary replay view.
+    pub fn end_live(&mut self) {
+        self.live = false;
+    }
+
+    /// Follow the newest frame (or stop following).
+    pub fn set_follow_live(&mut self, follow: bool) {
+        self.follow_live = follow;
+        if follow {
+            self.show_newest();
+        }
+    }
+
+    pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
+        self.summary = Some(s);
+        if self.follow_live && self.board_whatif.is_none() {
+            self.show_newest();
+        }
+    }
+
+    fn show_newest(&mut self) {
+        if let Some(turn) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
+            self.request(Request::Seek { turn, frame: usize::MAX });
+        }
+    }
+}
