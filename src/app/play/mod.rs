@@ -9,7 +9,7 @@ mod panels;
 use super::command::Command;
 use super::icons::IconTextures;
 use super::viewer::Viewer;
-use super::viewer::whatif_board::BoardWhatIf;
+use super::viewer::whatif_board::{BoardTool, BoardWhatIf};
 use crossbeam_channel::{Sender, TryRecvError};
 use egui::Ui;
 use std::path::PathBuf;
@@ -64,6 +64,8 @@ pub enum PlayAction {
     EndTurn,
     /// Take the last edit of the planned turn back.
     UndoPlan,
+    /// What a click on the board does while planning.
+    SetTool(BoardTool),
     /// Open the finished match's replay in the Debugger.
     OpenReplay(PathBuf),
 }
@@ -411,6 +413,9 @@ impl PlayView {
             PlayAction::Stop => self.stop(),
             PlayAction::EndTurn => self.end_turn(),
             PlayAction::UndoPlan => self.undo_plan(),
+            PlayAction::SetTool(t) => {
+                return self.viewer.apply(super::viewer::ViewerAction::SetWhatIfTool(t));
+            }
             PlayAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
         }
         Vec::new()

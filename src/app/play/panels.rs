@@ -2,6 +2,8 @@
 //! status, and the planned turn of a person's seat (SP/MP, the engine's objections, End turn).
 
 use super::{PlayAction, PlayView, SeatKind};
+use crate::app::command::Tool;
+use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::PRESETS;
@@ -103,6 +105,21 @@ pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
         seat.number(),
         if seat == Player::One { "bottom" } else { "top" }
     ));
+    if let Some(w) = v.viewer.board_whatif.as_ref() {
+        let mut tool = w.tool;
+        ui.horizontal_wrapped(|ui| {
+            for t in BoardTool::ALL {
+                // In a real turn an existing structure cannot vanish: it is marked for removal.
+                let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label() };
+                ui.selectable_value(&mut tool, t, label);
+            }
+        });
+        if tool != w.tool {
+            out.push(PlayAction::SetTool(tool));
+        }
+        ui.weak("Click a tile: apply the tool · right click: take a deploy or a new structure back");
+        ui.separator();
+    }
     let (build, deploy) = v.planned_commands().unwrap_or_default();
     ui.label(format!("{} build command(s), {} deploy(s)", build.len(), deploy.len()));
     match &m.check {

@@ -63,7 +63,7 @@ impl Viewer {
 
     pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
         self.summary = Some(s);
-        if self.follow_live && self.board_whatif.is_none() {
+        if self.follow_live {
             self.show_newest();
         }
     }

@@ -238,21 +238,8 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             }
         }
         Some(w) if w.seat.is_some() => {
-            let seat = w.seat.unwrap_or(Player::One);
-            ui.label(format!("Your turn as player {}: pick a tool, click the board", seat.number()));
-            let mut tool = w.tool;
-            ui.horizontal_wrapped(|ui| {
-                for t in BoardTool::ALL {
-                    // In a real turn an existing structure cannot vanish: it is marked for removal.
-                    let label =
-                        if t == BoardTool::Structure(crate::app::command::Tool::Erase) { "Remove" } else { t.label() };
-                    ui.selectable_value(&mut tool, t, label);
-                }
-            });
-            if tool != w.tool {
-                out.push(ViewerAction::SetWhatIfTool(tool));
-            }
-            ui.weak("Click: apply the tool · right click: take a deploy or a new structure back");
+            // A person's turn is planned in the Play view's turn panel.
+            ui.weak("The board shows your turn's plan: its tools are in the turn panel.");
         }
         Some(w) => {
             let base = match &w.base {
