@@ -19,8 +19,8 @@ pub enum LayoutFileError {
 }
 
 pub fn save_layout(path: &Path, layout: &Layout) -> Result<(), LayoutFileError> {
-    write_atomic(path, layout.to_json().as_bytes())
-        .map_err(|source| LayoutFileError::Io { path: path.to_path_buf(), source })
+    let text = layout.to_json().map_err(|source| LayoutFileError::Invalid { path: path.to_path_buf(), source })?;
+    write_atomic(path, text.as_bytes()).map_err(|source| LayoutFileError::Io { path: path.to_path_buf(), source })
 }
 
 pub fn load_layout(path: &Path) -> Result<Layout, LayoutFileError> {

@@ -118,6 +118,8 @@ pub enum LayoutError {
     BadHealth { tile: Tile, health: f32 },
     #[error("two structures at {0}")]
     TwoStructures(Tile),
+    #[error("the layout cannot be written as JSON: {0}")]
+    Unwritable(String),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -302,7 +304,12 @@ impl Layout {
     }
 
     /// Serializes to the documented JSON format (pretty-printed).
-    pub fn to_json(&self) -> String {
+    /// The layout as its JSON file. A structure whose health is not a number has no JSON form:
+    /// an error, never an empty or unreadable file.
+    pub fn to_json(&self) -> Result<String, LayoutError> {
+        if let Some((tile, s)) = self.structures.iter().find(|(_, s)| !s.health.is_finite()) {
+            return Err(LayoutError::BadHealth { tile: *tile, health: s.health });
+        }
         let mut players: [FilePlayer; 2] = Default::default();
         for (t, s) in &self.structures {
             players[t.owner_half().index()].structures.push(FileStructure {
@@ -321,9 +328,9 @@ impl Layout {
             config: self.config.clone(),
             players,
         };
-        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        let mut text = serde_json::to_string_pretty(&file).map_err(|e| LayoutError::Unwritable(e.to_string()))?;
         text.push('\n');
-        text
+        Ok(text)
     }
 
     /// Parses the JSON format, validating every structure (on the board, on its owner's half,
@@ -476,7 +483,7 @@ mod tests {
     #[test]
     fn json_round_trip() {
         let l = sample();
-        let text = l.to_json();
+        let text = l.to_json().expect("a layout of finite healths serialises");
         assert!(text.contains("\"format\": \"terminal-studio-layout\""));
         let back = Layout::from_json(&text).expect("parses");
         assert_eq!(back, l);

@@ -151,7 +151,17 @@ impl ArenaTab {
         let Some(handle) = run.handle.as_ref() else { return };
         let mut changed = false;
         let mut finished = false;
-        while let Ok(ev) = handle.events.try_recv() {
+        let mut gone = false;
+        loop {
+            let ev = match handle.events.try_recv() {
+                Ok(ev) => ev,
+                Err(crossbeam_channel::TryRecvError::Empty) => break,
+                // The arena's thread ended without its summary: it failed; say why below.
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    gone = true;
+                    break;
+                }
+            };
             match ev {
                 ArenaEvent::Started { total, already_done, workers } => {
                     run.total = total;
@@ -197,9 +207,15 @@ impl ArenaTab {
         if changed {
             self.summary = Some(summarize(&self.records, &run.order));
         }
-        if finished && let Some(h) = run.handle.take() {
-            // The Summary is the last event: the threads are ending.
-            let _ = h.wait();
+        if (finished || gone)
+            && let Some(h) = run.handle.take()
+        {
+            // The Summary is the last event: the threads are ending. Without it, the arena failed.
+            if let Err(e) = h.wait() {
+                self.message = format!("The arena stopped: {e}");
+                self.log.push(self.message.clone());
+                run.in_flight = 0;
+            }
         }
     }
 
