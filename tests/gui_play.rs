@@ -136,3 +136,27 @@ fn watch_an_algo_match_live_and_step_back_while_it_plays() {
     assert_eq!(s.frames, r.frames.len(), "every frame reached the live view");
     assert_eq!(terminal_core::verify::verify_file(&replay).status, terminal_core::verify::Status::Exact);
 }
+
+/// A match played elsewhere (here: the runner, as the arena's workers run it) is watched live
+/// from its replay file as it is written, to its end.
+#[test]
+fn watch_another_matchs_replay_as_it_is_written() {
+    use std::sync::Arc;
+    use terminal_core::runner::{MatchSpec, ReplayTarget, start_match};
+    let out = tempfile::tempdir().expect("tempdir");
+    let path = out.path().join("m.replay");
+    let config = Arc::new(terminal_core::engine::presets::preset("base-s6").expect("preset"));
+    let mut spec = MatchSpec::new(algo("py-slow"), algo("py-random"), config);
+    spec.replay = ReplayTarget::File(path.clone());
+    let handle = start_match(spec);
+    let mut h = play_harness(out.path());
+    h.state_mut().play.watch_file(&path);
+    step_until(&mut h, 60, "turn 1 of the watched match", |a| a.play.viewer.turn().is_some_and(|t| t >= 1));
+    assert!(h.state().play.viewer.live, "shown while it is played");
+    handle.wait().expect("the match ends");
+    step_until(&mut h, 30, "the end of the watched match", |a| a.play.watching.is_none());
+    assert_eq!(h.state().play.finished_replay.as_deref(), Some(path.as_path()));
+    let s = h.state().play.viewer.summary.as_ref().expect("summary");
+    let written = read_replay(&path).expect("the replay").frames.len();
+    assert_eq!(s.frames, written, "every frame, the end frame included");
+}

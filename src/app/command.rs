@@ -79,6 +79,8 @@ pub enum Command {
     /// Open a replay (a finished arena match) in the replay viewer.
     OpenReplay(PathBuf),
     OpenReplayDialog,
+    /// Follow a replay file while a match writes it (the Play view).
+    WatchReplay(PathBuf),
     /// Two replays side by side (the Arena tab's comparison view).
     CompareDialog,
     Compare(PathBuf, PathBuf),

@@ -402,6 +402,10 @@ impl StudioApp {
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
             Command::SetView(v) => self.rt.view = v,
             Command::OpenReplay(p) => self.open_replay(&p),
+            Command::WatchReplay(p) => {
+                self.play.watch_file(&p);
+                self.rt.view = top_bar::View::Play;
+            }
             Command::CompareDialog => {
                 let pick = |title: &str| {
                     rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()

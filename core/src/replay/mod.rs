@@ -1,6 +1,7 @@
 //! `.replay` files (REPLAY.md): a robust reader (plain or gzip, current and legacy formats)
 //! and a writer that produces the official format.
 
+pub mod follow;
 mod parse;
 pub mod reader;
 pub mod writer;

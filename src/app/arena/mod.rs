@@ -37,6 +37,8 @@ pub enum ArenaAction {
     CompareSelected,
     CloseCompare,
     OpenReplay(PathBuf),
+    /// Watch a running match in the Play view (its replay as it is written).
+    Watch(PathBuf),
 }
 
 /// A running (or finished) arena.
@@ -53,6 +55,8 @@ struct Run {
     paused: bool,
     /// Matches started and not yet finished.
     pub in_flight: usize,
+    /// Their job ids, in start order.
+    running_jobs: Vec<String>,
 }
 
 /// The tab's state: the form, the run, the results, the comparison. Runtime only.
@@ -168,9 +172,13 @@ impl ArenaTab {
                     run.done = already_done;
                     self.log.push(format!("Started: {total} games on {workers} workers"));
                 }
-                ArenaEvent::MatchStarted { .. } => run.in_flight += 1,
+                ArenaEvent::MatchStarted { job_id, .. } => {
+                    run.in_flight += 1;
+                    run.running_jobs.push(job_id);
+                }
                 ArenaEvent::MatchFinished(r) => {
                     run.in_flight = run.in_flight.saturating_sub(1);
+                    run.running_jobs.retain(|j| *j != r.job_id);
                     self.records.push(*r);
                     changed = true;
                 }
@@ -339,6 +347,7 @@ impl ArenaTab {
                     eta: None,
                     paused: false,
                     in_flight: 0,
+                    running_jobs: Vec::new(),
                 });
             }
             Err(e) => self.message = format!("Arena not started: {e}"),
@@ -418,6 +427,7 @@ impl ArenaTab {
             }
             ArenaAction::CloseCompare => self.compare = None,
             ArenaAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
+            ArenaAction::Watch(p) => return vec![Command::WatchReplay(p)],
         }
         Vec::new()
     }
@@ -611,6 +621,18 @@ impl ArenaTab {
                 fmt_duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
             );
             ui.add(egui::ProgressBar::new(frac).text(text));
+            if run.handle.is_some() && !run.running_jobs.is_empty() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.weak("Playing now:");
+                    for job in &run.running_jobs {
+                        let path = run.out.join("matches").join(format!("{job}.replay"));
+                        let hint = "Watch this match live in the Play view";
+                        if ui.button(format!("Watch {job}")).on_hover_text(hint).clicked() {
+                            out.push(ArenaAction::Watch(path));
+                        }
+                    }
+                });
+            }
         } else {
             ui.weak(
                 "Add algos on the left and press Start. Results, a win-rate plot and the finished matches appear here.",

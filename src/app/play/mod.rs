@@ -19,6 +19,7 @@ use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::engine::{Command as EngineCommand, Config};
 use terminal_core::layout::Layout;
+use terminal_core::replay::follow::ReplayFollower;
 use terminal_core::runner::human::{TurnCheck, check_turn};
 use terminal_core::runner::{
     GHOST_PREFIX, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
@@ -62,6 +63,8 @@ pub enum PlayAction {
     Stop,
     /// Send the planned turn.
     EndTurn,
+    /// Stop following another match's replay.
+    StopWatching,
     /// Take the last edit of the planned turn back.
     UndoPlan,
     /// What a click on the board does while planning.
@@ -107,6 +110,10 @@ pub struct PlayView {
     pub finished_replay: Option<PathBuf>,
     /// Where the matches' replays go.
     pub out_dir: PathBuf,
+    /// A replay being written by another match (an arena's), followed as it grows.
+    pub watching: Option<ReplayFollower>,
+    /// When the followed file was last read (it is read a few times a second, not every frame).
+    watched_at: Option<std::time::Instant>,
 }
 
 impl PlayView {
@@ -124,6 +131,8 @@ impl PlayView {
             message: String::new(),
             finished_replay: None,
             out_dir,
+            watching: None,
+            watched_at: None,
         }
     }
 
@@ -221,9 +230,52 @@ impl PlayView {
         }
     }
 
+    /// Follows the replay a match (of the arena, or a `match` command) is writing: the board
+    /// shows it live as for a match of this view.
+    pub fn watch_file(&mut self, path: &std::path::Path) {
+        if self.running.is_some() {
+            self.message = "A match is running here: stop it to watch another".into();
+            return;
+        }
+        self.watching = Some(ReplayFollower::new(path));
+        self.finished_replay = None;
+        self.message = format!("Watching {}", path.display());
+    }
+
+    fn poll_watched(&mut self, ctx: Option<&egui::Context>) {
+        let Some(f) = self.watching.as_mut() else { return };
+        let now = std::time::Instant::now();
+        if self.watched_at.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_millis(200)) {
+            return;
+        }
+        self.watched_at = Some(now);
+        match f.poll() {
+            Ok(u) => {
+                if let Some(config) = u.config {
+                    let name = f.path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let (a, b) = name.split_once("__").unwrap_or((name.as_str(), ""));
+                    let names = [a.to_string(), b.split("__").next().unwrap_or_default().to_string()];
+                    self.viewer.start_live(Arc::new(config), f.path.clone(), names, ctx);
+                }
+                self.viewer.append_live(u.frames);
+                if u.ended {
+                    self.message = format!("The match is over: {}", f.path.display());
+                    self.finished_replay = Some(f.path.clone());
+                    self.viewer.end_live();
+                    self.watching = None;
+                }
+            }
+            Err(e) => {
+                self.message = format!("Cannot follow the replay: {e}");
+                self.watching = None;
+            }
+        }
+    }
+
     /// Reads the match's events: frames go to the board; a person's turn starts the plan.
     /// Called every UI frame whatever the view, so a match never waits on a hidden tab.
     pub fn poll(&mut self, ctx: Option<&egui::Context>) {
+        self.poll_watched(ctx);
         let Some(m) = self.running.as_mut() else { return };
         let mut frames = Vec::new();
         let mut ended = None;
@@ -397,7 +449,7 @@ impl PlayView {
                 .show(ui, |ui| actions.extend(panels::turn(ui, self)));
         }
         let mut commands = self.viewer.show(ui, true, icons, dark);
-        if self.running.is_some() {
+        if self.running.is_some() || self.watching.is_some() {
             // Frames arrive from the match thread while the window waits for input.
             ctx.request_repaint_after(std::time::Duration::from_millis(30));
         }
@@ -412,6 +464,11 @@ impl PlayView {
             PlayAction::Start => self.start(),
             PlayAction::Stop => self.stop(),
             PlayAction::EndTurn => self.end_turn(),
+            PlayAction::StopWatching => {
+                self.watching = None;
+                self.viewer.end_live();
+                self.message = "Stopped watching (the match goes on)".into();
+            }
             PlayAction::UndoPlan => self.undo_plan(),
             PlayAction::SetTool(t) => {
                 return self.viewer.apply(super::viewer::ViewerAction::SetWhatIfTool(t));

@@ -24,6 +24,14 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
         });
         return out;
     }
+    if let Some(f) = &v.watching {
+        ui.horizontal(|ui| {
+            ui.strong(format!("Watching {}", f.path.display()));
+            if ui.button("Stop watching").clicked() {
+                out.push(PlayAction::StopWatching);
+            }
+        });
+    }
     ui.horizontal_wrapped(|ui| {
         for (i, seat) in v.seats.iter_mut().enumerate() {
             ui.group(|ui| {
