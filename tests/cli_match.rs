@@ -127,3 +127,20 @@ fn a_typo_in_an_algo_path_is_an_error_not_a_lost_match() {
     assert_eq!(ghost.status.code(), Some(2), "{ghost:?}");
     assert!(String::from_utf8_lossy(&ghost.stderr).contains("/no/such.replay"));
 }
+
+/// `match` refuses a legacy config with exit 2, naming the keys.
+#[test]
+fn a_legacy_config_is_refused_naming_its_keys() {
+    let config = common::corpus::replays().join("../configs/legacy-2019-s3.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("py-idle"))
+        .arg(algo("py-idle"))
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mechanics.destroyOwnUnitRefund") && err.contains("not simulate"), "{err}");
+}

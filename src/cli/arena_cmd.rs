@@ -187,6 +187,7 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
         None => build_plan(args)?,
     };
     let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
+    config.check_simulated()?;
     let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));
     spec.ghost_rulesets = args.config.is_none();
     let first_label = spec.plan.entrants[0].label.clone();

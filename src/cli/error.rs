@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use terminal_core::arena::{ArenaError, PlanError, SprtParseError};
-use terminal_core::engine::config::ConfigLoadError;
+use terminal_core::engine::config::{ConfigLoadError, UnsimulatedRules};
 use terminal_core::runner::{GhostError, LocateError};
 
 #[derive(Debug, thiserror::Error)]
@@ -13,6 +13,8 @@ pub enum CliError {
     Plan(#[from] PlanError),
     #[error(transparent)]
     Config(#[from] ConfigLoadError),
+    #[error(transparent)]
+    Unsimulated(#[from] UnsimulatedRules),
     #[error(transparent)]
     Algo(#[from] LocateError),
     #[error(transparent)]

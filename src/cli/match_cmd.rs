@@ -105,6 +105,7 @@ fn seats_and_config(args: &MatchArgs) -> Result<([SeatSpec; 2], Arc<Config>), Cl
         (None, Some(g)) => Arc::clone(&g.config),
         (None, None) => Arc::new(load_config(DEFAULT_PRESET)?),
     };
+    config.check_simulated()?;
     let [a, b]: [SeatSpec; 2] = seats.try_into().map_err(|_| CliError::Usage("a match has two seats"))?;
     Ok(([a, b], config))
 }

@@ -218,6 +218,38 @@ pub struct Config {
     pub reach: ReachTable,
 }
 
+/// A config whose rules the engine does not simulate yet: playing it would play other rules.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the config uses rules the engine does not simulate yet: {}; a game under other rules is not played", keys.join(", "))]
+pub struct UnsimulatedRules {
+    /// The keys (JSON paths) that ask for those rules.
+    pub keys: Vec<String>,
+}
+
+/// The season compatibility mode the current engine plays (the current configs say 5).
+pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
+
+impl Config {
+    /// Refuses what the engine would play with other rules: the 2018–2019 format, a
+    /// `mechanics` block (its keys change refunds, shield decay and more), a season
+    /// compatibility mode other than the current one.
+    pub fn check_simulated(&self) -> Result<(), UnsimulatedRules> {
+        let mut keys = Vec::new();
+        if self.legacy {
+            keys.push("unitInformation (2018–2019 format: stability, damage, range)".to_string());
+        }
+        if let Some(m) = self.raw.get("mechanics").and_then(Value::as_object) {
+            keys.extend(m.keys().map(|k| format!("mechanics.{k}")));
+        }
+        for k in ["seasonCompatibilityModeP1", "seasonCompatibilityModeP2"] {
+            if let Some(v) = self.raw.get(k).filter(|v| v.as_i64() != Some(CURRENT_COMPATIBILITY_MODE)) {
+                keys.push(format!("{k} = {v}"));
+            }
+        }
+        if keys.is_empty() { Ok(()) } else { Err(UnsimulatedRules { keys }) }
+    }
+}
+
 impl PartialEq for Config {
     fn eq(&self, other: &Self) -> bool {
         self.raw == other.raw

@@ -259,6 +259,7 @@ impl Session<'_> {
 pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
     let started = Instant::now();
     let config = effective_config(spec).map_err(RunnerError::Config)?;
+    config.check_simulated().map_err(|e| RunnerError::Config(e.to_string()))?;
     let limits = time_limits(spec, &config);
     let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
     let names = [Player::One, Player::Two].map(|p| match (&spec.seats[p.index()], &locations[p.index()]) {

@@ -246,7 +246,13 @@ impl ArenaTab {
             }
         };
         let config = match load_config(&self.ruleset) {
-            Ok(c) => c,
+            Ok(c) => match c.check_simulated() {
+                Ok(()) => c,
+                Err(e) => {
+                    self.message = format!("Ruleset: {e}");
+                    return;
+                }
+            },
             Err(e) => {
                 self.message = format!("Ruleset: {e}");
                 return;

@@ -199,6 +199,10 @@ impl PlayView {
                 return;
             }
         };
+        if let Err(e) = config.check_simulated() {
+            self.message = format!("Ruleset: {e}");
+            return;
+        }
         let [s1, s2] = seats;
         let mut spec = MatchSpec::new(s1, s2, Arc::clone(&config));
         spec.replay = ReplayTarget::Dir(self.out_dir.clone());
