@@ -167,15 +167,7 @@ pub fn reproduce_ghosts(
 /// skipped as in the verifier.
 pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
     use crate::verify::{ReplayReport, Status, ruleset_name};
-    let mut report = ReplayReport {
-        file: path.to_path_buf(),
-        ruleset: None,
-        frames_total: 0,
-        frames_exact: 0,
-        status: Status::Error,
-        first_divergence: None,
-        reason: None,
-    };
+    let mut report = ReplayReport::new(path);
     let reproduced = Ghost::load(path, None).map_err(ReproduceError::from).and_then(|g| {
         report.ruleset = Some(ruleset_name(&g.config));
         reproduce_ghosts(&g, out)

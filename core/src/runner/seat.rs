@@ -98,10 +98,8 @@ impl Seat {
         seat
     }
 
-    /// A seat played by a recorded player of a replay.
-    pub fn ghost(player: Player, ghost: Ghost) -> Seat {
-        let name = ghost.name_in(player);
-        let recorded = ghost.player_in(player);
+    /// A seat that answers without a process, named `name`, recorded as `described`.
+    fn without_process(player: Player, name: String, described: String) -> Seat {
         Seat {
             player,
             name: name.clone(),
@@ -109,30 +107,26 @@ impl Seat {
             dead: false,
             turn: Arc::new(AtomicI32::new(0)),
             stderr: None,
-            result: PlayerResult { name, algo_path: ghost.describe().into(), ..PlayerResult::default() },
-            ghost: Some((ghost, recorded)),
+            result: PlayerResult { name, algo_path: described.into(), ..PlayerResult::default() },
+            ghost: None,
             human: None,
         }
     }
 
+    /// A seat played by a recorded player of a replay.
+    pub fn ghost(player: Player, ghost: Ghost) -> Seat {
+        let mut seat = Seat::without_process(player, ghost.name_in(player), ghost.describe());
+        let recorded = ghost.player_in(player);
+        seat.ghost = Some((ghost, recorded));
+        seat
+    }
+
     /// A seat played by a person at the studio.
     pub fn human(player: Player, human: HumanSeat) -> Seat {
-        let name = human.name.clone();
-        Seat {
-            player,
-            name: name.clone(),
-            process: None,
-            dead: false,
-            turn: Arc::new(AtomicI32::new(0)),
-            stderr: None,
-            result: PlayerResult {
-                name: name.clone(),
-                algo_path: format!("human:{name}").into(),
-                ..Default::default()
-            },
-            ghost: None,
-            human: Some(human),
-        }
+        let described = format!("human:{}", human.name);
+        let mut seat = Seat::without_process(player, human.name.clone(), described);
+        seat.human = Some(human);
+        seat
     }
 
     /// The ghost of this seat and the recorded player it replays.

@@ -70,17 +70,24 @@ pub fn ruleset_name(config: &crate::engine::Config) -> String {
     }
 }
 
+impl ReplayReport {
+    /// A report on `file` with nothing checked yet (an error until a check says otherwise).
+    pub fn new(file: &Path) -> ReplayReport {
+        ReplayReport {
+            file: file.to_path_buf(),
+            ruleset: None,
+            frames_total: 0,
+            frames_exact: 0,
+            status: Status::Error,
+            first_divergence: None,
+            reason: None,
+        }
+    }
+}
+
 /// Verifies one replay file.
 pub fn verify_file(path: &Path) -> ReplayReport {
-    let mut report = ReplayReport {
-        file: path.to_path_buf(),
-        ruleset: None,
-        frames_total: 0,
-        frames_exact: 0,
-        status: Status::Error,
-        first_divergence: None,
-        reason: None,
-    };
+    let mut report = ReplayReport::new(path);
     match read_replay(path) {
         Err(e) => report.reason = Some(e.to_string()),
         Ok(replay) => {
@@ -204,7 +211,7 @@ pub fn collect_replays(paths: &[PathBuf]) -> Vec<PathBuf> {
                     let path = e.path();
                     if path.is_dir() {
                         stack.push(path);
-                    } else if is_replay_name(&path) {
+                    } else if crate::files::is_replay(&path) {
                         out.push(path);
                     }
                 }
@@ -215,9 +222,4 @@ pub fn collect_replays(paths: &[PathBuf]) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-fn is_replay_name(p: &Path) -> bool {
-    let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-    name.ends_with(".replay") || name.ends_with(".replay.gz")
 }

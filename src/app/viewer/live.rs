@@ -5,7 +5,6 @@
 use super::Viewer;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 use terminal_core::engine::Config;
 use terminal_core::engine::frame::Frame;
 use terminal_core::session::Request;
@@ -21,20 +20,8 @@ impl Viewer {
         names: [String; 2],
         ctx: Option<&egui::Context>,
     ) {
-        self.ensure_backend(ctx);
-        self.path = Some(source.clone());
-        self.summary = None;
-        self.current = None;
-        self.playing = false;
-        self.tries.clear();
-        self.compare = None;
-        self.board_whatif = None;
-        self.recent_markers.clear();
-        self.selected = None;
-        self.pending_steps = 0;
+        self.reset_for(&source, ctx);
         self.companions = Companions::default();
-        self.opened_at = Some(Instant::now());
-        self.open_seconds = None;
         self.live = true;
         self.follow_live = true;
         self.message = format!("Live: {} vs {}", names[0], names[1]);

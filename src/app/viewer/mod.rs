@@ -223,8 +223,8 @@ impl Viewer {
         }
     }
 
-    /// Opens a replay file.
-    pub fn open(&mut self, path: &Path, ctx: Option<&egui::Context>) {
+    /// Forgets what was shown before showing `path`.
+    fn reset_for(&mut self, path: &Path, ctx: Option<&egui::Context>) {
         self.ensure_backend(ctx);
         self.path = Some(path.to_path_buf());
         self.summary = None;
@@ -232,12 +232,19 @@ impl Viewer {
         self.playing = false;
         self.tries.clear();
         self.compare = None;
+        self.board_whatif = None;
         self.recent_markers.clear();
         self.selected = None;
         self.pending_steps = 0;
-        self.companions = companions::load(path);
         self.opened_at = Some(Instant::now());
         self.open_seconds = None;
+        self.live = false;
+    }
+
+    /// Opens a replay file.
+    pub fn open(&mut self, path: &Path, ctx: Option<&egui::Context>) {
+        self.reset_for(path, ctx);
+        self.companions = companions::load(path);
         self.message = format!("Opening {}…", path.display());
         self.request(Request::LoadReplay(path.to_path_buf()));
     }
