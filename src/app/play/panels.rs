@@ -47,7 +47,7 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
                         ui.add(
                             egui::TextEdit::singleline(&mut seat.path)
                                 .hint_text("algo folder or run.sh")
-                                .desired_width(220.0),
+                                .desired_width(180.0),
                         )
                         .labelled_by(ui.label(format!("Seat {} algo", i + 1)).id);
                     }
@@ -71,13 +71,17 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
                 }
             });
         }
+    });
+    // The ruleset and Start on a row of their own: the seats wrap first on a narrow window.
+    ui.horizontal_wrapped(|ui| {
         ui.group(|ui| {
+            let label = ui.label("Ruleset");
             ui.add(
                 egui::TextEdit::singleline(&mut v.ruleset)
                     .hint_text("preset or config file (empty: the ghost's, else base-s6)")
-                    .desired_width(260.0),
+                    .desired_width(200.0),
             )
-            .labelled_by(ui.label("Ruleset").id);
+            .labelled_by(label.id);
             egui::ComboBox::from_label("Presets").selected_text("pick").show_ui(ui, |ui| {
                 for (slug, name, _) in PRESETS {
                     if ui.selectable_label(v.ruleset == *slug, *slug).on_hover_text(*name).clicked() {
