@@ -42,6 +42,8 @@ impl AnnotationSink {
         }
         let w = guard.as_mut()?;
         w.write_all(line.as_bytes()).ok()?;
+        // A live view reads the file while the match goes on: each line is there at once.
+        w.flush().ok()?;
         Some(line.len())
     }
 
