@@ -344,3 +344,22 @@ fn summary_carries_the_rulesets_full_structure_health() {
     let summary = terminal_core::session::summary::summarize(&History::new(read_replay(&base).expect("replay")));
     assert_eq!(structure_max_health(&summary.config), [[60.0, 120.0], [30.0, 30.0], [75.0, 75.0]]);
 }
+
+/// The end-of-game figures come from the end frame: the loser's HP there, not at the last
+/// turn frame (before the last turn's breaches).
+#[test]
+fn end_of_game_figures_are_the_end_frames() {
+    let mut files = terminal_core::verify::collect_replays(&[corpus("base-s6"), corpus("special-2025")]);
+    files.sort();
+    let mut checked = 0;
+    for path in files {
+        let replay = read_replay(&path).expect("replay");
+        let end = replay.end_frame().expect("an end frame").clone();
+        let summary = terminal_core::session::summary::summarize(&History::new(replay));
+        let e = summary.end.expect("end state");
+        assert_eq!(e.hp, [end.stats[0].hp, end.stats[1].hp], "{}", path.display());
+        assert_eq!(e.sp, [end.stats[0].sp, end.stats[1].sp], "{}", path.display());
+        checked += usize::from(summary.turns.last().is_some_and(|t| t.hp != e.hp));
+    }
+    assert!(checked > 0, "no replay whose last turn changes the HP: the test could not tell the frames apart");
+}

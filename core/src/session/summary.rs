@@ -39,6 +39,17 @@ pub struct ReplaySummary {
     pub history_bytes: usize,
     /// The replay's ruleset (detected by the history): health bars and what-if layouts use it.
     pub config: Arc<Config>,
+    /// The end frame's stats and structures (HP, SP, structure value), if the replay has one:
+    /// the game's true end (the last turn frame is before the last turn's damage).
+    pub end: Option<EndState>,
+}
+
+/// The players' state in the end frame.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct EndState {
+    pub hp: [f32; 2],
+    pub sp: [f32; 2],
+    pub structure_value: [f32; 2],
 }
 
 /// SP invested in a player's structures listed in a frame.
@@ -91,6 +102,11 @@ pub fn summarize(history: &History) -> ReplaySummary {
         early_2020: history.early_2020,
         history_bytes: history.approx_bytes(),
         config: Arc::clone(&history.config),
+        end: replay.end_frame().map(|f| EndState {
+            hp: [f.stats[0].hp, f.stats[1].hp],
+            sp: [f.stats[0].sp, f.stats[1].sp],
+            structure_value: Player::both().map(|p| structure_value(&history.config, f, p)),
+        }),
     }
 }
 

@@ -419,6 +419,14 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     ui.weak("Click the plot to jump to a turn");
     egui::CollapsingHeader::new("End of game").default_open(true).show(ui, |ui| {
         let last = s.turns.last();
+        // The end frame is the game's true end; a replay cut short ends at its last turn frame.
+        let end = s.end.unwrap_or_else(|| {
+            last.map_or_else(Default::default, |t| terminal_core::session::summary::EndState {
+                hp: t.hp,
+                sp: t.sp,
+                structure_value: t.structure_value,
+            })
+        });
         egui::Grid::new("end-stats").striped(true).show(ui, |ui| {
             ui.label("");
             ui.strong(&s.names[0]);
@@ -429,11 +437,8 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
                 ui.label(if s.winner == Some(p) { "yes" } else { "" });
             }
             ui.end_row();
-            let rows: [(&str, [f32; 2]); 3] = [
-                ("Final HP", last.map_or([0.0; 2], |t| t.hp)),
-                ("Structure value", last.map_or([0.0; 2], |t| t.structure_value)),
-                ("Unspent SP", last.map_or([0.0; 2], |t| t.sp)),
-            ];
+            let rows: [(&str, [f32; 2]); 3] =
+                [("Final HP", end.hp), ("Structure value", end.structure_value), ("Unspent SP", end.sp)];
             for (name, vals) in rows {
                 ui.label(name);
                 ui.label(format!("{:.1}", vals[0]));
