@@ -200,7 +200,11 @@ fn bad_files_give_a_message_not_a_panic() {
     std::fs::write(&bad, "{ not json").expect("write");
     let mut h = harness(None);
     h.state_mut().open(&bad);
-    h.state_mut().open(&dir.path().join("missing.json"));
+    h.run();
+    assert!(h.state().message().starts_with("Open failed"), "{}", h.state().message());
+    assert!(h.state().message().contains("bad.json"), "the file is named: {}", h.state().message());
+    // A missing file that is not a layout's name is not started as a new layout.
+    h.state_mut().open(&dir.path().join("missing.txt"));
     h.run();
     assert!(h.state().message().starts_with("Open failed"), "{}", h.state().message());
 }
@@ -370,4 +374,42 @@ fn typing_a_name_is_one_undo_step_and_shortcuts_pause_while_typing() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().editor.layout.name, "");
+}
+
+/// Ctrl+N clears the board as one undoable step: Ctrl+Z brings the layout back.
+#[test]
+fn new_layout_is_undoable() {
+    let mut h = harness(None);
+    pick_and_click(&mut h, Tile::new(13, 2));
+    assert_eq!(h.state().editor.layout.len(), 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    assert_eq!(h.state().editor.layout.len(), 0, "{}", h.state().message());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().editor.layout.len(), 1, "the wall is back: {}", h.state().message());
+}
+
+/// `terminal-studio new-name.json` for a file that does not exist starts a layout saved there.
+#[test]
+fn opening_a_file_that_does_not_exist_starts_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("my-defence.json");
+    let mut h = harness(None);
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().editor.path.as_deref(), Some(path.as_path()), "{}", h.state().message());
+    assert_eq!(h.state().editor.layout.name, "my-defence");
+    pick_and_click(&mut h, Tile::new(13, 2));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let saved = terminal_core::layout::files::load_layout(&path).expect("saved where it was named");
+    assert_eq!(saved.len(), 1);
+}
+
+/// The Wall tool and a click on a tile.
+fn pick_and_click(h: &mut Harness<'_, StudioApp>, t: Tile) {
+    h.key_press(Key::Num1);
+    h.run();
+    click_tile(h, t);
 }

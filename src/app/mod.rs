@@ -244,8 +244,16 @@ impl StudioApp {
             Command::SetPlayer(p) => self.editor.player = p,
             Command::SwitchPlayer => self.editor.player = self.editor.player.opponent(),
             Command::New => {
-                self.editor.set_layout(terminal_core::layout::Layout::default(), None);
-                self.rt.message = "New layout".into();
+                // An edit like any other: Ctrl+Z brings the old layout back, nothing is lost.
+                self.editor.begin();
+                self.editor.layout = terminal_core::layout::Layout::default();
+                self.editor.path = None;
+                self.editor.dirty = true;
+                self.editor.refresh();
+                self.rt.message = match self.editor.end() {
+                    Ok(()) => "New layout (Undo brings the previous one back)".into(),
+                    Err(e) => format!("New layout; the autosave failed: {e}"),
+                };
             }
             Command::OpenDialog => {
                 if let Some(p) =
@@ -433,9 +441,17 @@ impl StudioApp {
 
     /// Opens a layout file, or a replay (for import), by extension and content.
     pub fn open(&mut self, path: &Path) {
-        let name = path.to_string_lossy().to_lowercase();
-        if name.ends_with(".replay") || name.ends_with(".replay.gz") {
+        if is_replay(path) {
             self.apply(Command::ImportReplay(path.to_path_buf()));
+            return;
+        }
+        if !path.exists() && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+            // A layout to be: start it empty, saved there by Save.
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            self.editor
+                .set_layout(terminal_core::layout::Layout { name, ..Default::default() }, Some(path.to_path_buf()));
+            self.editor.dirty = true;
+            self.rt.message = format!("New layout: Save writes {}", path.display());
             return;
         }
         match terminal_core::layout::files::load_layout(path) {
