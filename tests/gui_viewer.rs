@@ -479,3 +479,25 @@ fn event_log_names_removals_and_upgrades() {
     assert!(log.iter().any(|t| t.starts_with("marks ") && t.contains("for removal")), "{log:?}");
     assert!(log.iter().all(|t| !t.starts_with("unit #")), "{log:?}");
 }
+
+/// Zoom carries over to nothing: each replay opens with the whole board in view, and the key 0
+/// (or Fit board) fits it again.
+#[test]
+fn each_replay_opens_fitted_and_zero_fits_the_board() {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 3, 0);
+    h.state_mut().viewer.board_view.zoom = 3.0;
+    h.run();
+    h.key_press(Key::Num0);
+    h.run();
+    assert_eq!(h.state().viewer.board_view.zoom, 1.0, "0 fits the board");
+    h.state_mut().viewer.board_view.zoom = 2.5;
+    h.state_mut().viewer.board_view.pan = egui::vec2(40.0, -20.0);
+    h.run();
+    h.get_by_label("Fit board").click();
+    h.run();
+    assert_eq!(h.state().viewer.board_view, terminal_studio::app::board::BoardView::default());
+    h.state_mut().viewer.board_view.zoom = 4.0;
+    open_at(&mut h, replay(LONG), 1, 0);
+    assert_eq!(h.state().viewer.board_view.zoom, 1.0, "a new replay opens fitted");
+}

@@ -127,11 +127,7 @@ impl StudioApp {
         if self.rt.icons.is_none() {
             self.rt.icons = Some(icons::IconTextures::load(&ctx));
         }
-        let mut commands = shortcuts::read(&ctx);
-        if self.rt.view != top_bar::View::Editor {
-            // The editor's shortcuts act on the board: not while another view is showing.
-            commands.retain(|c| matches!(c, Command::ToggleHelp | Command::SetTheme(_)));
-        }
+        let mut commands = shortcuts::read(&ctx, self.rt.view == top_bar::View::Editor);
         commands.extend(dropped_files(&ctx));
         if self.rt.view != top_bar::View::Play {
             // A live match's frames are read whatever the view: it never waits on a hidden tab.

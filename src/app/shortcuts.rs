@@ -26,9 +26,17 @@ pub const HELP: &[(&str, &str)] = &[
 ];
 
 /// Reads the shortcuts pressed this frame (nothing while a text field has focus).
-pub fn read(ctx: &egui::Context) -> Vec<Command> {
+/// The editor's keys when `editor` is the view shown; elsewhere only the studio's own (F1), so
+/// that other views' keys (the Debugger's 0, arrows, Space) reach them.
+pub fn read(ctx: &egui::Context, editor: bool) -> Vec<Command> {
     let mut out = Vec::new();
     if ctx.text_edit_focused() {
+        return out;
+    }
+    if !editor {
+        if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F1)) {
+            out.push(Command::ToggleHelp);
+        }
         return out;
     }
     ctx.input_mut(|i| {

@@ -116,6 +116,8 @@ pub enum ViewerAction {
     CloseCompare,
     /// Show a live match's newest frame as it arrives (or stay where the view is).
     FollowLive(bool),
+    /// Zoom and pan back to the whole board.
+    FitBoard,
 }
 
 /// The viewer: runtime state only (nothing here is persisted).
@@ -239,6 +241,8 @@ impl Viewer {
         self.opened_at = Some(Instant::now());
         self.open_seconds = None;
         self.live = false;
+        // Each replay opens with the whole board in view.
+        self.board_view = BoardView::default();
     }
 
     /// Opens a replay file.
@@ -327,6 +331,7 @@ impl Viewer {
         }
         match action {
             ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
+            ViewerAction::FitBoard => self.board_view = BoardView::default(),
             ViewerAction::Step { forward } => self.step(forward),
             ViewerAction::StepTurn { forward } => self.step_turn(forward),
             ViewerAction::Seek { turn, frame } => self.seek(turn, frame),

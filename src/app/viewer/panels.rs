@@ -87,6 +87,10 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if speed != v.speed {
             out.push(ViewerAction::SetSpeed(speed));
         }
+        let zoomed = v.board_view != crate::app::board::BoardView::default();
+        if ui.add_enabled(zoomed, egui::Button::new("Fit board")).on_hover_text("Whole board in view (0)").clicked() {
+            out.push(ViewerAction::FitBoard);
+        }
         if v.live {
             let mut follow = v.follow_live;
             let hint = "Show each new frame as the match plays it; stepping back stops following";

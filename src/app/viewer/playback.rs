@@ -76,7 +76,7 @@ impl Viewer {
         if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
             return Vec::new();
         }
-        const KEYS: [(Modifiers, Key, ViewerAction); 7] = [
+        const KEYS: [(Modifiers, Key, ViewerAction); 8] = [
             (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }),
             (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }),
             (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }),
@@ -84,6 +84,8 @@ impl Viewer {
             (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay),
             (Modifiers::NONE, Key::Home, ViewerAction::Home),
             (Modifiers::NONE, Key::End, ViewerAction::End),
+            // As in the editor: 0 resets zoom and pan so the whole board shows.
+            (Modifiers::NONE, Key::Num0, ViewerAction::FitBoard),
         ];
         // Consumed in this order: Ctrl+arrow before the bare arrow.
         ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| a.clone()).collect())
