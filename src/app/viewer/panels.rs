@@ -408,14 +408,14 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     // The players' colours are the board's; their key sits above the plot, not over the data.
     let colours = crate::app::board::Palette::new(ui.visuals().dark_mode).player;
     ui.horizontal(|ui| {
-        for p in 0..2 {
-            ui.colored_label(colours[p], format!("P{} {}", p + 1, s.names[p]));
+        for (p, colour) in colours.iter().enumerate() {
+            ui.colored_label(*colour, format!("P{} {}", p + 1, s.names[p]));
         }
     });
     let plot = egui_plot::Plot::new("viewer-plot").height(200.0).allow_scroll(false);
     let r = plot.show(ui, |pu| {
-        for p in 0..2 {
-            pu.line(egui_plot::Line::new(format!("P{} {}", p + 1, s.names[p]), series(p)).color(colours[p]));
+        for (p, colour) in colours.iter().enumerate() {
+            pu.line(egui_plot::Line::new(format!("P{} {}", p + 1, s.names[p]), series(p)).color(*colour));
         }
         pu.vline(egui_plot::VLine::new("current turn", current));
         (pu.response().clicked(), pu.pointer_coordinate())
