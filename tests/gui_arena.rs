@@ -349,3 +349,21 @@ fn time_limits_typed_in_the_tab_reach_every_match() {
     let idle = summary.algos.iter().find(|a| a.label == "py-idle").expect("py-idle");
     assert_eq!((idle.hard_timeouts, idle.time_penalty_hp), (0, 0), "{idle:?}");
 }
+
+/// Enter adds the typed path and keeps the field focused: a second path typed right after
+/// is added too.
+#[test]
+fn enter_in_the_path_field_adds_and_keeps_the_field() {
+    let mut h = harness();
+    h.get_by_label("Arena").click();
+    h.run_ok();
+    h.get_by_label("Algo path").focus();
+    h.run_ok();
+    for (k, name) in ["py-builder", "py-random"].iter().enumerate() {
+        h.get_by_label("Algo path").type_text(&algo(name).display().to_string());
+        h.run_ok();
+        h.key_press(egui::Key::Enter);
+        h.run_ok();
+        assert_eq!(h.state().arena.algos.len(), k + 1, "{}", h.state().arena.message);
+    }
+}

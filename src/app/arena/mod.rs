@@ -500,6 +500,10 @@ impl ArenaTab {
                     )
                     .labelled_by(label.id);
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if enter {
+                    // Enter adds the path and keeps the field: the next path can be typed at once.
+                    field.request_focus();
+                }
                 if ui.button("Add").clicked() || enter {
                     out.push(ArenaAction::AddAlgo(PathBuf::from(self.path_text.trim())));
                 }
