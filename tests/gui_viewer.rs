@@ -501,3 +501,22 @@ fn each_replay_opens_fitted_and_zero_fits_the_board() {
     open_at(&mut h, replay(LONG), 1, 0);
     assert_eq!(h.state().viewer.board_view.zoom, 1.0, "a new replay opens fitted");
 }
+
+/// A replay cut short (a killed match) opens up to its last complete frame and says so.
+#[test]
+fn a_truncated_replay_opens_and_says_so() {
+    let bytes = std::fs::read(replay(BUSY)).expect("read");
+    let text = String::from_utf8(terminal_core::replay::reader::maybe_gunzip(&bytes).expect("gzip").into_owned())
+        .expect("utf-8");
+    let cut = &text[..text.len() * 2 / 3];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("killed.replay");
+    std::fs::write(&path, cut).expect("write");
+    let mut h = harness(false);
+    h.state_mut().open_replay(&path);
+    h.run();
+    let v = &h.state().viewer;
+    assert!(v.summary.as_ref().is_some_and(|s| s.truncated_at.is_some()), "{}", v.message);
+    assert!(v.message.contains("truncated"), "{}", v.message);
+    assert!(v.current.is_some(), "a frame is shown");
+}

@@ -47,6 +47,7 @@ impl SideBySide {
             frames: t.frames.to_vec(),
             frame_lines: vec![0; t.frames.len()],
             legacy: false,
+            truncated_at: None,
         };
         let mut c = SideBySide::new(replay(a.0), replay(b.0));
         c.turn = a.0.turn;

@@ -168,3 +168,27 @@ fn rulesets_are_named_from_the_config_not_the_folder() {
     let legacy = collect_replays(&[corpus().join("legacy-2018")]);
     assert_eq!(verify_file(&legacy[0]).ruleset.as_deref(), Some("legacy"));
 }
+
+/// A replay cut short mid-line (a match killed while writing it) is read up to its last
+/// complete frame and says where it was cut; a bad line elsewhere is still an error naming it.
+#[test]
+fn a_truncated_replay_opens_up_to_its_last_complete_frame() {
+    let path = sample("special-2025");
+    let bytes =
+        terminal_core::replay::reader::maybe_gunzip(&std::fs::read(&path).expect("read")).expect("gzip").into_owned();
+    let full = read_replay_bytes(&path, &bytes).expect("full replay");
+    let text = String::from_utf8(bytes).expect("utf-8");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // Keep the config and 10 frames, then half of the next line.
+    let keep = lines.iter().take(1 + 10).map(|l| format!("{l}\n")).collect::<String>();
+    let cut = format!("{keep}{}", &lines[11][..lines[11].len() / 2]);
+    let r = read_replay_bytes(Path::new("cut.replay"), cut.as_bytes()).expect("a truncated replay is read");
+    assert_eq!(r.frames.len(), 10);
+    assert_eq!(r.truncated_at, Some(12));
+    assert_eq!(r.frames[..], full.frames[..10]);
+    assert!(r.end_frame().is_none());
+    // The same broken line in the middle of the file is not a truncation.
+    let broken = format!("{cut}\n{}\n", lines[12]);
+    let err = read_replay_bytes(Path::new("bad.replay"), broken.as_bytes()).expect_err("a bad line inside");
+    assert_eq!(err.line, Some(12), "{err}");
+}

@@ -44,6 +44,9 @@ pub struct Replay {
     pub frame_lines: Vec<usize>,
     /// 2018–2019 format (3-element `turnInfo`, 7 unit lists, legacy config keys).
     pub legacy: bool,
+    /// The file ends in an incomplete line (a match killed while writing it): its number.
+    /// The frames before it are read; the replay has no end frame.
+    pub truncated_at: Option<usize>,
 }
 
 impl Replay {
@@ -105,14 +108,25 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
     let mut frames = Vec::new();
     let mut frame_lines = Vec::new();
     let mut legacy = false;
-    for (i, raw_line) in text.split('\n').enumerate() {
+    let mut truncated_at = None;
+    let lines: Vec<&str> = text.split('\n').collect();
+    let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
+    for (i, raw_line) in lines.iter().enumerate() {
         let line_no = i + 1;
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line).trim();
         if line.is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| fail(Some(line_no), "", format!("invalid JSON at column {}: {e}", e.column())))?;
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            // JSON cut short on the file's last line: the writer was stopped mid-line. What came
+            // before is a replay; the rest of the file is an error as usual.
+            Err(e) if e.is_eof() && Some(i) == last_content && config.is_some() => {
+                truncated_at = Some(line_no);
+                break;
+            }
+            Err(e) => return Err(fail(Some(line_no), "", format!("invalid JSON at column {}: {e}", e.column()))),
+        };
         if !value.is_object() {
             return Err(fail(Some(line_no), "", "expected a JSON object".into()));
         }
@@ -133,5 +147,5 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         // Other objects (unknown keys, stray lines) are ignored.
     }
     let (config, config_line) = config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
-    Ok(Replay { source: path.to_path_buf(), config, config_line, frames, frame_lines, legacy })
+    Ok(Replay { source: path.to_path_buf(), config, config_line, frames, frame_lines, legacy, truncated_at })
 }

@@ -55,6 +55,7 @@ impl History {
             frames: Vec::new(),
             frame_lines: Vec::new(),
             legacy: config.legacy,
+            truncated_at: None,
         };
         History { replay, config, turns: Vec::new(), max_ids: Vec::new(), early_2020: false, live_names: Some(names) }
     }

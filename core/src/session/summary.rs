@@ -42,6 +42,8 @@ pub struct ReplaySummary {
     /// The end frame's stats and structures (HP, SP, structure value), if the replay has one:
     /// the game's true end (the last turn frame is before the last turn's damage).
     pub end: Option<EndState>,
+    /// The file ends in an incomplete line at this line number (a match killed mid-write).
+    pub truncated_at: Option<usize>,
 }
 
 /// The players' state in the end frame.
@@ -102,6 +104,7 @@ pub fn summarize(history: &History) -> ReplaySummary {
         early_2020: history.early_2020,
         history_bytes: history.approx_bytes(),
         config: Arc::clone(&history.config),
+        truncated_at: replay.truncated_at,
         end: replay.end_frame().map(|f| EndState {
             hp: [f.stats[0].hp, f.stats[1].hp],
             sp: [f.stats[0].sp, f.stats[1].sp],

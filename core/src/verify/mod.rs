@@ -92,7 +92,11 @@ pub fn verify_file(path: &Path) -> ReplayReport {
         Err(e) => report.reason = Some(e.to_string()),
         Ok(replay) => {
             report.ruleset = Some(ruleset_name(&replay.config));
-            verify_replay(&replay, &mut report)
+            verify_replay(&replay, &mut report);
+            if let Some(line) = replay.truncated_at {
+                let why = format!("truncated at line {line}: the frames before it were checked");
+                report.reason = Some(report.reason.take().map_or(why.clone(), |r| format!("{r}; {why}")));
+            }
         }
     }
     report

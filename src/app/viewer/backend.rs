@@ -61,13 +61,20 @@ impl Viewer {
         match e {
             Event::ReplayLoaded(s) => {
                 self.message = format!(
-                    "{}: {} vs {}, {} turns, {} frames{}",
+                    "{}: {} vs {}, {} turns, {} frames{}{}",
                     s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                     s.names[0],
                     s.names[1],
                     s.turns.len(),
                     s.frames,
-                    if s.legacy { " (legacy format: replay events only)" } else { "" }
+                    if s.legacy { " (legacy format: replay events only)" } else { "" },
+                    match s.truncated_at {
+                        Some(line) => format!(
+                            " — truncated: the file is cut short at line {line} (a match stopped while writing it); \
+                             the frames before it are shown"
+                        ),
+                        None => String::new(),
+                    }
                 );
                 self.summary = Some(*s);
                 // Measurement hook: TERMINAL_STUDIO_AUTOPLAY="SPEED[@TURN[:FRAME]]" plays at once (SPEED 0: holds the frame) and
