@@ -520,3 +520,22 @@ fn a_truncated_replay_opens_and_says_so() {
     assert!(v.message.contains("truncated"), "{}", v.message);
     assert!(v.current.is_some(), "a frame is shown");
 }
+
+/// With "Hide the winner until the end" the header, the end-of-game table and the plot tell
+/// nothing of the result until the last turn is shown; the choice is a kept setting.
+#[test]
+fn the_winner_can_stay_hidden_until_the_end() {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 2, 0);
+    h.get_by_label("Hide the winner until the end").click();
+    h.run();
+    assert!(h.state().settings.hide_winner, "kept in the settings");
+    assert!(h.query_by_label_contains("(winner)").is_none(), "no winner in the header at turn 2");
+    h.state_mut().apply(Command::SetView(View::Replays));
+    h.run();
+    assert!(h.query_by_label("Final HP").is_none(), "no end-of-game figures yet");
+    h.key_press(Key::End);
+    h.run();
+    assert!(h.query_by_label_contains("(winner)").is_some(), "the winner shows at the last turn");
+    assert!(h.query_by_label("Final HP").is_some());
+}

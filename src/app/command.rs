@@ -81,6 +81,8 @@ pub enum Command {
     OpenReplayDialog,
     /// Follow a replay file while a match writes it (the Play view).
     WatchReplay(PathBuf),
+    /// Hide a replay's result until its last turn is shown (a setting).
+    SetHideWinner(bool),
     /// Two replays side by side (the Arena tab's comparison view).
     CompareDialog,
     Compare(PathBuf, PathBuf),

@@ -149,6 +149,7 @@ impl StudioApp {
         } else if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
             let debugger = self.rt.view == top_bar::View::Debugger;
             let dark = self.settings.theme.is_dark();
+            self.viewer.hide_winner = self.settings.hide_winner;
             commands.extend(self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark));
         } else {
             egui::Panel::bottom("status-bar").show(ui, |ui| {
@@ -406,6 +407,7 @@ impl StudioApp {
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
             Command::SetView(v) => self.rt.view = v,
             Command::OpenReplay(p) => self.open_replay(&p),
+            Command::SetHideWinner(hide) => self.settings.hide_winner = hide,
             Command::WatchReplay(p) => {
                 self.play.watch_file(&p);
                 self.rt.view = top_bar::View::Play;

@@ -61,6 +61,8 @@ pub struct Settings {
     pub ruleset: String,
     pub overlays: Overlays,
     pub board_view: BoardView,
+    /// Keep a replay's result hidden until its last turn is shown (watch it unspoiled).
+    pub hide_winner: bool,
 }
 
 impl Default for Settings {
@@ -71,6 +73,7 @@ impl Default for Settings {
             ruleset: terminal_core::engine::presets::DEFAULT_PRESET.to_string(),
             overlays: Overlays::default(),
             board_view: BoardView::default(),
+            hide_winner: false,
         }
     }
 }

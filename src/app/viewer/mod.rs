@@ -118,6 +118,8 @@ pub enum ViewerAction {
     FollowLive(bool),
     /// Zoom and pan back to the whole board.
     FitBoard,
+    /// Hide the result until the last turn (a studio setting).
+    HideWinner(bool),
 }
 
 /// The viewer: runtime state only (nothing here is persisted).
@@ -173,6 +175,8 @@ pub struct Viewer {
     pub follow_live: bool,
     /// What the empty board says (default: how to open a replay).
     pub empty_hint: Option<String>,
+    /// The result stays hidden until the last turn is shown (the studio's setting).
+    pub hide_winner: bool,
 }
 
 impl Default for Viewer {
@@ -222,6 +226,7 @@ impl Viewer {
             live: false,
             follow_live: false,
             empty_hint: None,
+            hide_winner: false,
         }
     }
 
@@ -332,6 +337,10 @@ impl Viewer {
         match action {
             ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
             ViewerAction::FitBoard => self.board_view = BoardView::default(),
+            ViewerAction::HideWinner(hide) => {
+                self.hide_winner = hide;
+                return vec![Command::SetHideWinner(hide)];
+            }
             ViewerAction::Step { forward } => self.step(forward),
             ViewerAction::StepTurn { forward } => self.step_turn(forward),
             ViewerAction::Seek { turn, frame } => self.seek(turn, frame),
@@ -387,6 +396,12 @@ impl Viewer {
             ViewerAction::CloseCompare => self.compare = None,
         }
         Vec::new()
+    }
+
+    /// Whether the result may be shown: not hidden, or the last turn is on screen.
+    pub fn winner_shown(&self) -> bool {
+        let last = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn);
+        !self.hide_winner || (self.turn().is_some() && self.turn() == last && self.watching().is_none())
     }
 
     pub fn plot_metric(&self) -> usize {

@@ -23,7 +23,7 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
                 None => (0.0, 0.0, 0.0),
             };
             let time = stats.map_or(0, |t| t.time_ms[i]);
-            let winner = if s.winner == Some(p.number()) { " (winner)" } else { "" };
+            let winner = if v.winner_shown() && s.winner == Some(p.number()) { " (winner)" } else { "" };
             ui.strong(format!("P{} {}{}", p.number(), s.names[i], winner));
             ui.label(format!("HP {hp:.0}  SP {sp:.1}  MP {mp:.1}  time {time} ms"));
             ui.separator();
@@ -149,6 +149,11 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     if ui.button("Open replay…").clicked() {
         out.push(ViewerAction::OpenReplayDialog);
+    }
+    let mut hide = v.hide_winner;
+    let hint = "Watch a replay unspoiled: the result shows once the last turn is on screen";
+    if ui.checkbox(&mut hide, "Hide the winner until the end").on_hover_text(hint).changed() {
+        out.push(ViewerAction::HideWinner(hide));
     }
     ui.separator();
     ui.strong("Overlays");
@@ -390,9 +395,12 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     if metric != v.plot_metric() {
         out.push(ViewerAction::SetPlotMetric(metric));
     }
+    // With the result hidden, the plot stops at the turn shown: its end would tell the result.
+    let upto = if v.winner_shown() { i32::MAX } else { v.turn().unwrap_or(0) };
     let series = |p: usize| -> Vec<[f64; 2]> {
         s.turns
             .iter()
+            .filter(|t| t.turn <= upto)
             .map(|t| {
                 let y = match metric {
                     0 => t.hp[p],
@@ -428,6 +436,10 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     }
     ui.weak("Click the plot to jump to a turn");
     egui::CollapsingHeader::new("End of game").default_open(true).show(ui, |ui| {
+        if !v.winner_shown() {
+            ui.weak("Hidden until the last turn is shown (Hide the winner until the end)");
+            return;
+        }
         let last = s.turns.last();
         // The end frame is the game's true end; a replay cut short ends at its last turn frame.
         let end = s.end.unwrap_or_else(|| {
@@ -444,7 +456,11 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             ui.end_row();
             ui.label("Winner");
             for p in 1..=2u8 {
-                ui.label(if s.winner == Some(p) { "yes" } else { "" });
+                ui.label(match (v.winner_shown(), s.winner == Some(p)) {
+                    (false, _) => "hidden",
+                    (true, true) => "yes",
+                    (true, false) => "",
+                });
             }
             ui.end_row();
             let rows: [(&str, [f32; 2]); 3] =
