@@ -77,6 +77,9 @@ pub struct Palette {
     pub player: [Color32; 2],
     pub grid: Color32,
     pub text: Color32,
+    /// Breach rings, edited tiles and titles on the board: yellow on the dark board, a dark
+    /// amber on the light one (yellow all but vanishes there).
+    pub highlight: Color32,
 }
 
 impl Palette {
@@ -90,6 +93,7 @@ impl Palette {
                 player: [Color32::from_rgb(90, 160, 255), Color32::from_rgb(255, 110, 100)],
                 grid: Color32::from_rgb(12, 14, 18),
                 text: Color32::from_gray(220),
+                highlight: Color32::from_rgb(255, 220, 0),
             }
         } else {
             Palette {
@@ -100,6 +104,7 @@ impl Palette {
                 player: [Color32::from_rgb(30, 100, 220), Color32::from_rgb(210, 50, 45)],
                 grid: Color32::from_rgb(250, 250, 252),
                 text: Color32::from_gray(30),
+                highlight: Color32::from_rgb(170, 100, 0),
             }
         }
     }

@@ -77,7 +77,7 @@ impl CompareView {
                     bf.painter.rect_stroke(
                         bf.geometry.tile_rect(*t).expand(1.0),
                         2.0,
-                        Stroke::new(2.5, Color32::from_rgb(255, 200, 0)),
+                        Stroke::new(2.5, bf.palette.highlight),
                         egui::StrokeKind::Outside,
                     );
                 }

@@ -601,7 +601,7 @@ impl ArenaTab {
             }
         });
         if !self.message.is_empty() {
-            ui.label(egui::RichText::new(&self.message).small());
+            ui.label(&self.message);
         }
         for l in self.log.iter().rev().take(6) {
             ui.weak(l);

@@ -178,7 +178,7 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
         let highlighted = Some(p.start) == hovered_edge;
         let base = frame.palette.player(p.owner);
         let color = if highlighted || !overlays.all_paths {
-            Color32::from_rgb(255, 235, 80)
+            frame.palette.highlight
         } else {
             base.gamma_multiply(0.75)
         };

@@ -49,7 +49,7 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
     }
     if let Tool::Place(k) = editor.tool {
         let stats = editor.config.form(k.unit_type(), false);
-        ui.small(format!(
+        ui.weak(format!(
             "costs {} SP, upgrade +{} SP",
             stats.cost_sp,
             editor.config.invested_sp(k.unit_type(), true) - stats.cost_sp

@@ -150,7 +150,7 @@ impl Viewer {
                 for mk in markers {
                     let (t, color) = match mk {
                         Marker::Death { tile, .. } => (*tile, Color32::from_rgb(240, 240, 240)),
-                        Marker::Breach { tile, .. } => (*tile, Color32::from_rgb(255, 220, 0)),
+                        Marker::Breach { tile, .. } => (*tile, pal.highlight),
                         Marker::SelfDestruct { tile, .. } => (*tile, Color32::from_rgb(255, 140, 0)),
                     };
                     let c = g.tile_center(t);
@@ -173,7 +173,7 @@ impl Viewer {
                 egui::Align2::LEFT_TOP,
                 self.try_title(index),
                 egui::FontId::proportional(16.0),
-                Color32::from_rgb(255, 220, 0),
+                pal.highlight,
             );
         }
         frame.draw_hover(pal.text);
@@ -216,12 +216,7 @@ impl Viewer {
             let (StructureEdit::Add { tile, .. } | StructureEdit::Remove { tile } | StructureEdit::Upgrade { tile }) =
                 e;
             let r = frame.geometry.tile_rect(tile);
-            frame.painter.rect_stroke(
-                r,
-                0.0,
-                Stroke::new(2.0, Color32::from_rgb(255, 220, 0)),
-                egui::StrokeKind::Inside,
-            );
+            frame.painter.rect_stroke(r, 0.0, Stroke::new(2.0, pal.highlight), egui::StrokeKind::Inside);
         }
         let mut stacks: std::collections::BTreeMap<(Tile, usize, u8), u32> = Default::default();
         for p in Player::both() {
@@ -288,7 +283,7 @@ fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, st
     let p = frame.geometry.tile_center(*last);
     match end {
         PathEnd::Breach => {
-            frame.painter.circle_stroke(p, tile * 0.3, Stroke::new(2.0, Color32::from_rgb(255, 220, 0)));
+            frame.painter.circle_stroke(p, tile * 0.3, Stroke::new(2.0, frame.palette.highlight));
         }
         PathEnd::SelfDestruct => {
             let d = tile * 0.3;
