@@ -139,6 +139,11 @@ fn mirror_and_copy_to_opponent_from_the_panel() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(kind_at(&h, Tile::new(3, 15)), None);
+    assert_eq!(h.state().message(), "Undone");
+    // The next action says what it did: no stale "Undone" or "Redone".
+    h.get_by_label("Mirror left/right").click();
+    h.run();
+    assert_eq!(h.state().message(), "Mirrored player 1's structures left/right");
 }
 
 #[test]

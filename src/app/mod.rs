@@ -205,12 +205,26 @@ impl StudioApp {
             Command::BeginStroke => self.editor.begin(),
             Command::Edit(e) => {
                 let outcome = self.editor.apply_edit(e);
-                if outcome == EditOutcome::NotYours
-                    && matches!(e, Edit::Place(..) | Edit::Upgrade(_) | Edit::ToggleRemove(_) | Edit::Erase(_))
-                {
-                    self.rt.message =
-                        format!("That tile is not player {}'s (Tab switches player)", self.editor.player.number());
-                }
+                let p = self.editor.player.number();
+                // Every edit says what it did: an older message (say "Redone") would be stale.
+                self.rt.message = match (outcome, e) {
+                    (
+                        EditOutcome::NotYours,
+                        Edit::Place(..) | Edit::Upgrade(_) | Edit::ToggleRemove(_) | Edit::Erase(_),
+                    ) => {
+                        format!("That tile is not player {p}'s (Tab switches player)")
+                    }
+                    (EditOutcome::Unchanged, _) => "No change".into(),
+                    (_, Edit::MirrorX) => format!("Mirrored player {p}'s structures left/right"),
+                    (_, Edit::CopyToOpponent) => format!("Copied player {p}'s structures to the opponent"),
+                    (_, Edit::Clear) => format!("Cleared player {p}'s structures"),
+                    (_, Edit::Place(t, k)) => format!("{} at {},{}", k.label(), t.x, t.y),
+                    (_, Edit::Upgrade(t)) => format!("Upgraded {},{}", t.x, t.y),
+                    (_, Edit::ToggleRemove(t) | Edit::SetRemove(t, _)) => {
+                        format!("Removal mark on {},{} changed", t.x, t.y)
+                    }
+                    (_, Edit::Erase(t)) => format!("Erased {},{}", t.x, t.y),
+                };
             }
             Command::EndStroke => {
                 if let Err(e) = self.editor.end() {

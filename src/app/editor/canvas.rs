@@ -177,11 +177,8 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
     for p in &shown {
         let highlighted = Some(p.start) == hovered_edge;
         let base = frame.palette.player(p.owner);
-        let color = if highlighted || !overlays.all_paths {
-            frame.palette.highlight
-        } else {
-            base.gamma_multiply(0.75)
-        };
+        let color =
+            if highlighted || !overlays.all_paths { frame.palette.highlight } else { base.gamma_multiply(0.75) };
         let w = if highlighted { width * 1.8 } else { width };
         frame.draw_path(&p.tiles, PenStroke::new(w, color));
         if let Some(end) = p.tiles.last() {
