@@ -539,3 +539,19 @@ fn the_winner_can_stay_hidden_until_the_end() {
     assert!(h.query_by_label_contains("(winner)").is_some(), "the winner shows at the last turn");
     assert!(h.query_by_label("Final HP").is_some());
 }
+
+/// F1 in the Debugger lists the Debugger's keys (not the editor's), below the tab bar.
+#[test]
+fn help_lists_the_keys_of_the_view_shown() {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 1, 0);
+    h.key_press(Key::F1);
+    h.run();
+    assert!(h.state().show_help());
+    h.get_by_label("Previous frame");
+    h.get_by_label("Fit the board (zoom and pan)");
+    assert!(h.query_by_label("Wall / Support / Turret tool").is_none(), "no editor keys here");
+    let window = h.get_by_label_contains("Keyboard shortcuts: Debugger").rect();
+    let tabs = h.get_by_label("Debugger").rect();
+    assert!(window.min.y > tabs.max.y, "the window opens below the tab bar: {window:?} vs {tabs:?}");
+}

@@ -184,7 +184,7 @@ impl StudioApp {
             });
         }
         commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
-        shortcuts::help_window(&ctx, &mut self.rt.show_help);
+        shortcuts::help_window(&ctx, &mut self.rt.show_help, self.rt.view);
 
         for c in commands {
             self.apply(c);

@@ -1,6 +1,7 @@
 //! Keyboard shortcuts: one table, read each frame and shown in the help window.
 
 use super::command::{Command, Edit, Tool};
+use super::top_bar::View;
 use egui::{Key, KeyboardShortcut, Modifiers};
 use terminal_core::layout::Kind;
 
@@ -96,15 +97,35 @@ pub fn read(ctx: &egui::Context, editor: bool) -> Vec<Command> {
         .collect()
 }
 
-/// The help window.
-pub fn help_window(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new("Keyboard shortcuts").open(open).resizable(false).collapsible(false).show(ctx, |ui| {
-        egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
-            for (keys, what) in HELP {
-                ui.monospace(*keys);
-                ui.label(*what);
-                ui.end_row();
-            }
+/// The help window: the keys of the view shown, from the tables that read them. It opens
+/// below the tab bar, not over it.
+pub fn help_window(ctx: &egui::Context, open: &mut bool, view: View) {
+    let rows: Vec<(&str, &str)> = match view {
+        View::Editor => HELP.to_vec(),
+        View::Debugger | View::Replays | View::Play => {
+            let mut rows: Vec<(&str, &str)> =
+                super::viewer::KEYS.iter().map(|(.., keys, what)| (*keys, *what)).collect();
+            rows.extend([
+                ("Mouse wheel / right drag", "Zoom / pan the board"),
+                ("Click", "Select a unit for the inspector"),
+                ("F1", "Show or hide this help"),
+            ]);
+            rows
+        }
+        View::Arena => vec![("Enter (in Algo path)", "Add the typed algo"), ("F1", "Show or hide this help")],
+    };
+    egui::Window::new(format!("Keyboard shortcuts: {}", view.label()))
+        .open(open)
+        .resizable(false)
+        .collapsible(false)
+        .default_pos(egui::pos2(40.0, 60.0))
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
+                for (keys, what) in rows {
+                    ui.monospace(keys);
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
         });
-    });
 }

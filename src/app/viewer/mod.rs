@@ -17,7 +17,7 @@ mod whatif;
 pub mod whatif_board;
 
 pub use inspect::{EventKind, LogEntry, unit_name};
-pub use playback::{BASE_FPS, SPEEDS};
+pub use playback::{BASE_FPS, KEYS, SPEEDS};
 
 use super::board::{self, BoardView};
 use super::command::Command;

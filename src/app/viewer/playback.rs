@@ -11,6 +11,19 @@ pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 /// Frames per second at 1×.
 pub const BASE_FPS: f64 = 8.0;
 
+/// The viewer's keys: what they do, and how the help window names them.
+pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 8] = [
+    (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }, "Ctrl+→", "Next turn"),
+    (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }, "Ctrl+←", "Previous turn"),
+    (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }, "→", "Next frame"),
+    (Modifiers::NONE, Key::ArrowLeft, ViewerAction::Step { forward: false }, "←", "Previous frame"),
+    (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay, "Space", "Play / pause"),
+    (Modifiers::NONE, Key::Home, ViewerAction::Home, "Home", "First turn"),
+    (Modifiers::NONE, Key::End, ViewerAction::End, "End", "Last frame (a live match: follow it again)"),
+    // As in the editor: 0 resets zoom and pan so the whole board shows.
+    (Modifiers::NONE, Key::Num0, ViewerAction::FitBoard, "0", "Fit the board (zoom and pan)"),
+];
+
 impl Viewer {
     /// "Turn T, frame F/N" as shown in the timeline.
     pub fn position_label(&self) -> String {
@@ -76,19 +89,10 @@ impl Viewer {
         if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
             return Vec::new();
         }
-        const KEYS: [(Modifiers, Key, ViewerAction); 8] = [
-            (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }),
-            (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }),
-            (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }),
-            (Modifiers::NONE, Key::ArrowLeft, ViewerAction::Step { forward: false }),
-            (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay),
-            (Modifiers::NONE, Key::Home, ViewerAction::Home),
-            (Modifiers::NONE, Key::End, ViewerAction::End),
-            // As in the editor: 0 resets zoom and pan so the whole board shows.
-            (Modifiers::NONE, Key::Num0, ViewerAction::FitBoard),
-        ];
         // Consumed in this order: Ctrl+arrow before the bare arrow.
-        ctx.input_mut(|i| KEYS.iter().filter(|(m, k, _)| i.consume_key(*m, *k)).map(|(_, _, a)| a.clone()).collect())
+        ctx.input_mut(|i| {
+            KEYS.iter().filter(|(m, k, ..)| i.consume_key(*m, *k)).map(|(_, _, a, ..)| a.clone()).collect()
+        })
     }
 
     pub fn toggle_play(&mut self) {
