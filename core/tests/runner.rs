@@ -195,8 +195,64 @@ fn garbage_lines_are_ignored_and_the_game_goes_on() {
     assert!(!r.players[0].crashed);
     let issues = r.line_issues.iter().filter(|i| i.player == Player::One).count();
     assert!(issues >= 100, "{issues} line issues");
+    // Its answers are consumed as its replies from turn 0 on, both lines of every turn:
+    // garbage written after reading a frame is never start-up output, whatever it looks like.
+    for turn in 0..100 {
+        for line in [0, 1] {
+            assert!(
+                r.line_issues.iter().any(|i| i.player == Player::One && i.turn == turn && i.line == line),
+                "no issue for line {line} of turn {turn}: {:?}",
+                r.line_issues
+            );
+        }
+    }
+    assert_eq!(r.players[0].startup_lines, 0);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(!log.contains("start-up output"), "{log}");
     assert!(r.rejected.is_empty());
     assert_exact(&r.replay_path);
+}
+
+/// Player 1's spawn events of action frame 0, turn by turn: what it built and deployed.
+fn p1_spawns_by_turn(r: &MatchResult) -> Vec<Vec<(u8, Tile)>> {
+    let replay = replay_of(r);
+    let last = if r.turns == 100 { 99 } else { r.turns };
+    (0..=last)
+        .map(|t| {
+            let f = &replay.frames[action_frame0(&replay, t)];
+            f.events.spawn.iter().filter(|s| s.owner == Player::One).map(|s| (s.unit_type, s.tile)).collect()
+        })
+        .collect()
+}
+
+/// Lines a library prints to stdout while the algo starts (before it has read anything) are
+/// start-up output: logged, never its turn-0 reply, so its replies are not shifted. Even
+/// lines that would be valid replies (`BANNER=json`): what counts is that they were written
+/// before turn 0's frame reached the algo.
+#[test]
+fn start_up_output_is_not_taken_as_a_reply() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut reference = spec("py-builder", "py-idle", dir.path());
+    reference.seed = Some(3);
+    let reference = run(reference);
+    let want = p1_spawns_by_turn(&reference);
+    assert!(!want[0].is_empty(), "the builder builds at turn 0");
+    for (banner, first_line) in [("pygame", "pygame 2.5.2 (SDL 2.28.3"), ("json", "[[\"FF\", 0, 13]")] {
+        let mut s = spec("py-banner", "py-idle", dir.path());
+        s.seed = Some(3);
+        s.env.push(("BANNER".into(), banner.into()));
+        let r = run(s);
+        let p = &r.players[0];
+        assert_eq!(p.startup_lines, 2, "{banner}");
+        assert!(r.line_issues.iter().all(|i| i.player != Player::One), "{banner}: {:?}", r.line_issues);
+        assert_eq!((r.turns, r.winner), (reference.turns, reference.winner), "{banner}");
+        // Turn 0's structures appear at turn 0, and every later turn matches the builder's.
+        assert_eq!(p1_spawns_by_turn(&r), want, "{banner}");
+        let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+        assert_eq!(log.matches("start-up output").count(), 2, "{log}");
+        assert!(log.lines().any(|l| l.contains("p1: start-up output") && l.contains(first_line)), "{log}");
+        assert_exact(&r.replay_path);
+    }
 }
 
 #[test]

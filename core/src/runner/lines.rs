@@ -1,7 +1,10 @@
 //! Reading lines from an algo's pipe with a bound on line length, so an algo that prints
-//! megabytes without a newline cannot exhaust memory.
+//! megabytes without a newline cannot exhaust memory. Every byte's position in the stream
+//! is known, so other threads can compare it with what they saw of the pipe.
 
 use std::io::{ErrorKind, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub struct BoundedLines<R> {
     inner: R,
@@ -9,11 +12,35 @@ pub struct BoundedLines<R> {
     start: usize,
     end: usize,
     max_line: usize,
+    /// Bytes read from `inner` so far.
+    read_total: u64,
+    /// Shared copy of `read_total`, for other threads that compare stream positions.
+    counter: Option<Arc<AtomicU64>>,
 }
 
 impl<R: Read> BoundedLines<R> {
     pub fn new(inner: R, max_line: usize) -> Self {
-        BoundedLines { inner, buf: vec![0; 64 * 1024].into_boxed_slice(), start: 0, end: 0, max_line }
+        BoundedLines {
+            inner,
+            buf: vec![0; 64 * 1024].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            max_line,
+            read_total: 0,
+            counter: None,
+        }
+    }
+
+    /// Publishes the number of bytes read from the stream in `counter` after every read.
+    pub fn with_counter(mut self, counter: Arc<AtomicU64>) -> Self {
+        self.counter = Some(counter);
+        self
+    }
+
+    /// Stream position where the next line starts (call between lines): the bytes of the
+    /// lines returned so far, newlines included.
+    pub fn offset(&self) -> u64 {
+        self.read_total - (self.end - self.start) as u64
     }
 
     /// Reads the next line into `out` (without the `\n` or a trailing `\r`). Returns the
@@ -34,6 +61,10 @@ impl<R: Read> BoundedLines<R> {
                 };
                 if n == 0 {
                     return Ok(any.then_some(dropped));
+                }
+                self.read_total += n as u64;
+                if let Some(c) = &self.counter {
+                    c.store(self.read_total, Ordering::SeqCst);
                 }
                 self.start = 0;
                 self.end = n;
@@ -80,5 +111,19 @@ mod tests {
         );
         assert_eq!(all(b"abcdef\nx\n", 3), vec![("abc".into(), 3), ("x".into(), 0)]);
         assert!(all(b"", 3).is_empty());
+    }
+
+    #[test]
+    fn positions_count_every_byte_of_the_stream() {
+        let mut r = BoundedLines::new(&b"ab\r\nlong line\nx"[..], 3);
+        let mut out = Vec::new();
+        assert_eq!(r.offset(), 0);
+        r.next_line(&mut out).expect("read");
+        assert_eq!(r.offset(), 4);
+        // A cut line still counts in full.
+        r.next_line(&mut out).expect("read");
+        assert_eq!(r.offset(), 14);
+        r.next_line(&mut out).expect("read");
+        assert_eq!(r.offset(), 15);
     }
 }

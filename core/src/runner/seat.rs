@@ -7,6 +7,7 @@ use super::events::EventSink;
 use super::ghost::Ghost;
 use super::human::HumanSeat;
 use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::progress::Progress;
 use super::reply::{Reply, collect};
 use super::result::PlayerResult;
 use super::spec::{MatchSpec, sibling};
@@ -82,7 +83,7 @@ impl Seat {
             events: ctx.events.clone(),
         };
         let (tx, rx) = crossbeam_channel::bounded(1);
-        match AlgoProcess::spawn(&loc, ctx.env, move |stream| {
+        match AlgoProcess::spawn(&loc, ctx.env, Arc::new(Progress::default()), move |stream| {
             let _ = tx.send(capture.run(stream));
         }) {
             Ok(p) => {
@@ -142,8 +143,15 @@ impl Seat {
 
     /// Waits for this seat's answer to the turn frame of `turn` sent at `sent`: an algo's two
     /// lines until `deadline`, a ghost's recorded commands at once, a person's when they end
-    /// the turn (no limit).
-    pub fn reply(&self, turn: i32, sent: Instant, deadline: Option<Instant>, cancel: &Receiver<()>) -> Reply {
+    /// the turn (no limit). An algo's start-up output met on the way goes to `startup`.
+    pub fn reply(
+        &self,
+        turn: i32,
+        sent: Instant,
+        deadline: Option<Instant>,
+        cancel: &Receiver<()>,
+        startup: &mut Vec<String>,
+    ) -> Reply {
         if let Some((ghost, recorded)) = &self.ghost {
             let i = recorded.index();
             return match ghost.turn(turn) {
@@ -173,7 +181,7 @@ impl Seat {
             };
         }
         match (&self.process, self.dead) {
-            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
+            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel, startup),
             _ => Reply::Dead { at: sent },
         }
     }
