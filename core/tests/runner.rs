@@ -341,12 +341,15 @@ fn a_stderr_flood_is_capped_in_the_log() {
     let p = &r.players[0];
     let log = p.stderr_log.as_ref().expect("stderr log");
     let size = std::fs::metadata(log).expect("log file").len();
-    assert!(size <= cap + 200, "log is {size} bytes");
+    // Turn markers (one line per turn) are not counted against the cap.
+    assert!(size <= cap + 200 + 20 * 100, "log is {size} bytes");
     assert!(size >= cap / 2);
     assert!(p.stderr_bytes >= 5 << 20);
     assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
     let text = std::fs::read_to_string(log).expect("log text");
     assert!(text.contains("dropped beyond"));
+    // Every turn keeps its marker after the cap is reached.
+    assert!((0..100).all(|t| text.contains(&format!("--- turn {t} ---\n"))));
     assert_exact(&r.replay_path);
 }
 
@@ -511,4 +514,94 @@ fn wait_forever_is_announced_and_in_force() {
     assert!(!head.contains("soft limit 300"), "{head}");
     assert_eq!(r.players[0].time_damage_taken, 0, "py-slow took over 300 ms but waitForever is set");
     assert!(r.players[0].turn_times_ms.iter().any(|&t| t > 300), "py-slow was slow: {:?}", r.players[0].turn_times_ms);
+}
+
+/// A stderr log split at its `--- turn N ---` markers: `(turn, lines)` in file order.
+fn stderr_sections(text: &str) -> Vec<(i32, Vec<String>)> {
+    let mut sections: Vec<(i32, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        let marker = line.strip_prefix("--- turn ").and_then(|l| l.strip_suffix(" ---"));
+        match (marker.and_then(|m| m.parse().ok()), sections.last_mut()) {
+            (Some(turn), _) => sections.push((turn, Vec::new())),
+            (None, Some((_, lines))) => lines.push(line.to_string()),
+            (None, None) => panic!("a line before the first marker: {line}"),
+        }
+    }
+    sections
+}
+
+/// What py-stderr-turns writes in turn `t`.
+fn stderr_turn_lines(t: i32) -> Vec<String> {
+    let mut lines = Vec::new();
+    if t % 3 != 2 {
+        lines.push(format!("turn {t}: thinking"));
+    }
+    if t % 3 == 0 {
+        lines.push(format!("turn {t}: after the reply, action frame 0"));
+    }
+    lines
+}
+
+/// Each stderr line is under the marker of the turn whose frames the algo was reading when
+/// it wrote it: a line written after its reply, during the action frames, stays with that
+/// turn (the runner has long sent the next turn frame by then), and a turn without any
+/// line still has its marker.
+#[test]
+fn stderr_lines_are_filed_under_the_turn_the_algo_was_playing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-stderr-turns", "py-builder", dir.path());
+    // Its thinking line comes 10 ms after it read the turn frame: well after the runner
+    // saw it start that turn, even on a busy machine (docs/runner.md: lines written in
+    // the first instants of a turn may be filed under the turn before).
+    s.env.push(("THINK_MS".into(), "10".into()));
+    let r = run(s);
+    let last = if r.turns == 100 { 99 } else { r.turns };
+    assert!(last >= 5, "{} turns", r.turns);
+    let text = std::fs::read_to_string(r.players[0].stderr_log.as_ref().expect("stderr log")).expect("log");
+    let want: Vec<(i32, Vec<String>)> = (0..=last).map(|t| (t, stderr_turn_lines(t))).collect();
+    assert_eq!(stderr_sections(&text), want, "{text}");
+    assert_exact(&r.replay_path);
+}
+
+/// The stderr log is written as the algo writes, not in blocks at the end: while the match
+/// waits for player 2 (hung at turn 1), player 1's log already holds its turns 0 and 1.
+#[test]
+fn the_stderr_log_is_current_while_the_match_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-stderr-turns", "py-hang", dir.path());
+    s.env.push(("THINK_MS".into(), "10".into()));
+    let handle = start_match(s);
+    let mut log_path = None;
+    loop {
+        match handle.events.recv_timeout(Duration::from_secs(30)) {
+            Ok(MatchEvent::Started { replay_path, .. }) => {
+                log_path = Some(terminal_core::runner::sibling(&replay_path, ".p1.stderr.log"));
+            }
+            Ok(MatchEvent::Frame { summary, .. }) if summary.turn == 1 => break,
+            Ok(MatchEvent::Finished(_)) => panic!("the match ended"),
+            Ok(MatchEvent::Failed(e)) => panic!("match failed: {e}"),
+            Ok(_) => {}
+            Err(e) => panic!("no event: {e}"),
+        }
+    }
+    let log_path = log_path.expect("a Started event");
+    let want =
+        "--- turn 0 ---\nturn 0: thinking\nturn 0: after the reply, action frame 0\n--- turn 1 ---\nturn 1: thinking\n";
+    // Player 1 answers turn 1 in a few ms; its lines must be in the file within a second.
+    let t0 = Instant::now();
+    let mut text = String::new();
+    while t0.elapsed() < Duration::from_secs(1) {
+        text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if text == want {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(text, want);
+    // Still running: py-hang holds turn 1 until the 35 s hard limit.
+    while let Ok(event) = handle.events.try_recv() {
+        assert!(!matches!(event, MatchEvent::Finished(_) | MatchEvent::Failed(_)));
+    }
+    handle.cancel();
+    assert!(matches!(handle.wait(), Err(terminal_core::runner::RunnerError::Cancelled)));
 }

@@ -54,7 +54,7 @@ EXPECT = {
     "py-stderr-flood": (6, 0, {"STDERR_MB": "5"}), "py-annotate": (6, 0, {}),
     "rust-scout": (6, 0, {}),
     # The banner's two lines come before the six replies.
-    "py-banner": (2 + 6, 0, {}),
+    "py-banner": (2 + 6, 0, {}), "py-stderr-turns": (6, 0, {}),
 }
 
 

@@ -3,7 +3,7 @@
 //! events and cancellation, [`run_match_blocking`] for the command line.
 //!
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
-//! their pipes), `progress` (how far an algo has read: start-up output),
+//! their pipes), `progress` (how far an algo has read: start-up output, stderr turns),
 //! `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr` and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,

@@ -1,8 +1,8 @@
 //! Algo processes: finding the start script, spawning it in its own process group, the
 //! stdin writer and stdout reader threads, and killing the whole group at the end.
 //!
-//! The stdin writer holds turn 0's frame until the algo has read the config line
-//! (`progress.rs` says why).
+//! The stdin writer holds each turn frame until the algo has read everything sent before
+//! it (`progress.rs` says why).
 
 use super::lines::BoundedLines;
 use super::progress::{Progress, drain_watch, read_watch, wait_readable};
@@ -20,8 +20,9 @@ use std::time::{Duration, Instant};
 /// Longest stdout line kept (a reply line is a few KB at most; longer lines are cut and
 /// then fail to parse, as garbage should).
 const MAX_REPLY_LINE: usize = 4 << 20;
-/// Polling steps while turn 0's frame waits for the algo to read the config line, where
-/// its reads cannot wake the writer. A long wait is a slow start-up.
+/// Polling steps while a turn frame waits for the algo to read what came before it, where
+/// its reads cannot wake the writer. A long wait is the algo starting up, or busy with
+/// many action frames.
 const HOLD_STEP_MIN: Duration = Duration::from_micros(20);
 const HOLD_STEP_MAX: Duration = Duration::from_micros(250);
 const HOLD_LONG: Duration = Duration::from_millis(100);
@@ -112,7 +113,7 @@ impl AlgoProcess {
     /// Starts `bash <script>` (or the script itself if it is an executable that is not a
     /// `.sh` file) in the algo folder, in a new process group. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
-    /// algo's reading.
+    /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
         loc: &AlgoLocation,
         env: &[(String, String)],
@@ -149,8 +150,8 @@ impl AlgoProcess {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let watch = watch_pipes(&stdin, &stdout, &progress, &stop);
-        // A start that fails halfway must not leave the algo running.
-        let mut guard = StartGuard { pid, armed: true };
+        // A start that fails halfway must not leave the algo running, nor its stdin open.
+        let mut guard = StartGuard { pid, progress: Arc::clone(&progress), armed: true };
         let mut threads = Vec::with_capacity(4);
         let (in_tx, in_rx) = crossbeam_channel::unbounded::<Input>();
         let backlog = Arc::new(AtomicUsize::new(0));
@@ -203,8 +204,8 @@ impl AlgoProcess {
         self.queue(Input { line, turn_frame: None });
     }
 
-    /// Queues turn `turn`'s frame (turn 0's is delivered once the algo has read the config
-    /// line).
+    /// Queues turn `turn`'s frame: it is delivered once the algo has read everything sent
+    /// before it.
     pub fn send_turn_frame(&mut self, line: Arc<str>, turn: i32) {
         self.queue(Input { line, turn_frame: Some(turn) });
     }
@@ -281,15 +282,17 @@ fn is_executable(path: &Path) -> bool {
     path.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
-/// Until disarmed, kills the algo's group.
+/// Until disarmed, kills the algo's group and lets go of its stdin pipe.
 struct StartGuard {
     pid: u32,
+    progress: Arc<Progress>,
     armed: bool,
 }
 
 impl Drop for StartGuard {
     fn drop(&mut self) {
         if self.armed {
+            self.progress.stop_observing();
             kill_group(self.pid);
         }
     }
@@ -301,7 +304,7 @@ struct Input {
     turn_frame: Option<i32>,
 }
 
-/// What the stdin writer needs to hold turn 0's frame (`progress.rs`).
+/// What the stdin writer needs to hold turn frames (`progress.rs`).
 struct Watch {
     progress: Arc<Progress>,
     /// A copy of the read end of the algo's stdout pipe, to count what waits there.
@@ -311,8 +314,9 @@ struct Watch {
     stop: Arc<AtomicBool>,
 }
 
-/// Sets up the looking into the algo's pipes. `None` if they cannot be looked into here
-/// (then frames are delivered at once).
+/// Sets up the looking into the algo's pipes, for the stdin writer and for the stderr
+/// thread (a copy of the stdin write end, and its own wake-up on reads). `None` if the
+/// pipes cannot be looked into here (then frames are delivered at once).
 fn watch_pipes(
     stdin: &std::process::ChildStdin,
     stdout: &std::process::ChildStdout,
@@ -320,7 +324,9 @@ fn watch_pipes(
     stop: &Arc<AtomicBool>,
 ) -> Option<Watch> {
     rustix::io::ioctl_fionread(stdin).ok()?;
+    let copy = stdin.as_fd().try_clone_to_owned().ok()?;
     let stdout = stdout.as_fd().try_clone_to_owned().ok()?;
+    progress.observe_through(copy, read_watch(stdin.as_fd()));
     Some(Watch { progress: Arc::clone(progress), stdout, wake: read_watch(stdin.as_fd()), stop: Arc::clone(stop) })
 }
 
@@ -382,32 +388,58 @@ fn write_stdin(
     progress: &Progress,
     mut watch: Option<Watch>,
 ) {
+    write_inputs(stdin, &rx, backlog, progress, &mut watch);
+    // The algo must see the end of its input once this end is closed.
+    progress.release_stdin();
+}
+
+fn write_inputs(
+    stdin: std::process::ChildStdin,
+    rx: &Receiver<Input>,
+    backlog: &AtomicUsize,
+    progress: &Progress,
+    watch: &mut Option<Watch>,
+) {
     let mut w = std::io::BufWriter::with_capacity(256 * 1024, stdin);
+    // Bytes handed to `w`; equal to the bytes written to the pipe after each flush.
+    let mut written = 0u64;
     let mut first_turn_frame = true;
+    let flush = |w: &mut std::io::BufWriter<std::process::ChildStdin>, written: u64| {
+        let ok = w.flush().is_ok();
+        progress.set_stdin_written(written);
+        ok
+    };
     for input in rx.iter() {
         backlog.fetch_sub(input.line.len() + 1, Ordering::Relaxed);
-        if input.turn_frame.is_some() && first_turn_frame {
-            first_turn_frame = false;
-            if w.flush().is_err() {
+        if let Some(turn) = input.turn_frame {
+            if !flush(&mut w, written) {
                 return;
             }
             let held = watch.as_ref().is_some_and(|watch| watch.hold(w.get_ref().as_fd()));
-            if !held {
-                // The pipe cannot be looked into: deliver at once, nothing is start-up output.
-                watch = None;
+            if !held && watch.is_some() {
+                // The pipe cannot be looked into after all: deliver at once from now on.
+                *watch = None;
+                progress.stop_observing();
             }
-            progress.set_startup_end(watch.as_ref().map_or(0, Watch::stdout_written));
+            if first_turn_frame {
+                first_turn_frame = false;
+                progress.set_startup_end(watch.as_ref().map_or(0, Watch::stdout_written));
+            }
+            if watch.is_some() {
+                progress.delivering(turn, written);
+            }
         }
         if w.write_all(input.line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {
             return;
         }
+        written += input.line.len() as u64 + 1;
         // Batch frames that are already queued; flush when the queue is empty, and at once
         // after a turn frame (the algo is waiting for it).
-        if (input.turn_frame.is_some() || rx.is_empty()) && w.flush().is_err() {
+        if (input.turn_frame.is_some() || rx.is_empty()) && !flush(&mut w, written) {
             return;
         }
     }
-    let _ = w.flush();
+    let _ = flush(&mut w, written);
 }
 
 fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>, progress: &Progress) {

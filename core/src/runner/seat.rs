@@ -28,7 +28,8 @@ pub struct Seat {
     pub process: Option<AlgoProcess>,
     /// The process closed its stdout: it is charged a crash at the next turn it must answer.
     pub dead: bool,
-    /// The turn of the latest turn frame sent (for annotations without a `turn`).
+    /// The turn of the latest turn frame sent (stderr is filed by it when the algo's
+    /// reading cannot be seen).
     pub turn: Arc<AtomicI32>,
     stderr: Option<Receiver<StderrSummary>>,
     pub result: PlayerResult,
@@ -72,6 +73,7 @@ impl Seat {
                 return seat;
             }
         };
+        let progress = Arc::new(Progress::default());
         let capture = StderrCapture {
             player,
             name: loc.name.clone(),
@@ -80,10 +82,11 @@ impl Seat {
             verbose: ctx.spec.verbose,
             annotations: Arc::clone(ctx.annotations),
             turn: Arc::clone(&seat.turn),
+            progress: Arc::clone(&progress),
             events: ctx.events.clone(),
         };
         let (tx, rx) = crossbeam_channel::bounded(1);
-        match AlgoProcess::spawn(&loc, ctx.env, Arc::new(Progress::default()), move |stream| {
+        match AlgoProcess::spawn(&loc, ctx.env, progress, move |stream| {
             let _ = tx.send(capture.run(stream));
         }) {
             Ok(p) => {

@@ -4,9 +4,9 @@
 //!
 //! Deviation from H-P2: the official engine waits `waitTimeStartGame` ms after starting
 //! the algos, drops what they printed, then sends the config line. We send the config line
-//! at once; turn 0's frame reaches an algo once it has read the config line, and what an
-//! algo printed before turn 0's frame reached it is start-up output, logged and never
-//! taken as a reply (`progress.rs`). To keep the official treatment of slow
+//! at once; each turn frame reaches an algo once it has read everything before it, and
+//! what an algo printed before turn 0's frame reached it is start-up output, logged and
+//! never taken as a reply (`progress.rs`). To keep the official treatment of slow
 //! start-ups, turn 0's measured time is reduced by a start-up allowance
 //! (`waitTimeStartGame` unless overridden), and turn 0's hard limit is extended by it.
 
@@ -100,7 +100,7 @@ impl Session<'_> {
         self.writer
             .write_line(&line)
             .map_err(|e| RunnerError::Replay(format!("{}: {e}", self.writer.path().display())))?;
-        // Turn 0's frame is held until the algo has read the config line (`progress.rs`).
+        // Turn frames are held until the algo has read what came before (`progress.rs`).
         let turn_frame = (frame.turn_info.phase == Phase::Deploy).then_some(frame.turn_info.turn);
         let send = |p: &mut super::process::AlgoProcess, line: Arc<str>| match turn_frame {
             Some(turn) => p.send_turn_frame(line, turn),
