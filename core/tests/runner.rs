@@ -195,8 +195,64 @@ fn garbage_lines_are_ignored_and_the_game_goes_on() {
     assert!(!r.players[0].crashed);
     let issues = r.line_issues.iter().filter(|i| i.player == Player::One).count();
     assert!(issues >= 100, "{issues} line issues");
+    // Its answers are consumed as its replies from turn 0 on, both lines of every turn:
+    // garbage written after reading a frame is never start-up output, whatever it looks like.
+    for turn in 0..100 {
+        for line in [0, 1] {
+            assert!(
+                r.line_issues.iter().any(|i| i.player == Player::One && i.turn == turn && i.line == line),
+                "no issue for line {line} of turn {turn}: {:?}",
+                r.line_issues
+            );
+        }
+    }
+    assert_eq!(r.players[0].startup_lines, 0);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(!log.contains("start-up output"), "{log}");
     assert!(r.rejected.is_empty());
     assert_exact(&r.replay_path);
+}
+
+/// Player 1's spawn events of action frame 0, turn by turn: what it built and deployed.
+fn p1_spawns_by_turn(r: &MatchResult) -> Vec<Vec<(u8, Tile)>> {
+    let replay = replay_of(r);
+    let last = if r.turns == 100 { 99 } else { r.turns };
+    (0..=last)
+        .map(|t| {
+            let f = &replay.frames[action_frame0(&replay, t)];
+            f.events.spawn.iter().filter(|s| s.owner == Player::One).map(|s| (s.unit_type, s.tile)).collect()
+        })
+        .collect()
+}
+
+/// Lines a library prints to stdout while the algo starts (before it has read anything) are
+/// start-up output: logged, never its turn-0 reply, so its replies are not shifted. Even
+/// lines that would be valid replies (`BANNER=json`): what counts is that they were written
+/// before turn 0's frame reached the algo.
+#[test]
+fn start_up_output_is_not_taken_as_a_reply() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut reference = spec("py-builder", "py-idle", dir.path());
+    reference.seed = Some(3);
+    let reference = run(reference);
+    let want = p1_spawns_by_turn(&reference);
+    assert!(!want[0].is_empty(), "the builder builds at turn 0");
+    for (banner, first_line) in [("pygame", "pygame 2.5.2 (SDL 2.28.3"), ("json", "[[\"FF\", 0, 13]")] {
+        let mut s = spec("py-banner", "py-idle", dir.path());
+        s.seed = Some(3);
+        s.env.push(("BANNER".into(), banner.into()));
+        let r = run(s);
+        let p = &r.players[0];
+        assert_eq!(p.startup_lines, 2, "{banner}");
+        assert!(r.line_issues.iter().all(|i| i.player != Player::One), "{banner}: {:?}", r.line_issues);
+        assert_eq!((r.turns, r.winner), (reference.turns, reference.winner), "{banner}");
+        // Turn 0's structures appear at turn 0, and every later turn matches the builder's.
+        assert_eq!(p1_spawns_by_turn(&r), want, "{banner}");
+        let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+        assert_eq!(log.matches("start-up output").count(), 2, "{log}");
+        assert!(log.lines().any(|l| l.contains("p1: start-up output") && l.contains(first_line)), "{log}");
+        assert_exact(&r.replay_path);
+    }
 }
 
 #[test]
@@ -285,12 +341,15 @@ fn a_stderr_flood_is_capped_in_the_log() {
     let p = &r.players[0];
     let log = p.stderr_log.as_ref().expect("stderr log");
     let size = std::fs::metadata(log).expect("log file").len();
-    assert!(size <= cap + 200, "log is {size} bytes");
+    // Turn markers (one line per turn) are not counted against the cap.
+    assert!(size <= cap + 200 + 20 * 100, "log is {size} bytes");
     assert!(size >= cap / 2);
     assert!(p.stderr_bytes >= 5 << 20);
     assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
     let text = std::fs::read_to_string(log).expect("log text");
     assert!(text.contains("dropped beyond"));
+    // Every turn keeps its marker after the cap is reached.
+    assert!((0..100).all(|t| text.contains(&format!("--- turn {t} ---\n"))));
     assert_exact(&r.replay_path);
 }
 
@@ -485,4 +544,94 @@ fn configs_with_rules_the_engine_does_not_simulate_are_refused() {
         let c = terminal_core::engine::presets::preset(preset.0).expect("preset");
         assert!(c.check_simulated().is_ok(), "{} is simulated", preset.0);
     }
+}
+
+/// A stderr log split at its `--- turn N ---` markers: `(turn, lines)` in file order.
+fn stderr_sections(text: &str) -> Vec<(i32, Vec<String>)> {
+    let mut sections: Vec<(i32, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        let marker = line.strip_prefix("--- turn ").and_then(|l| l.strip_suffix(" ---"));
+        match (marker.and_then(|m| m.parse().ok()), sections.last_mut()) {
+            (Some(turn), _) => sections.push((turn, Vec::new())),
+            (None, Some((_, lines))) => lines.push(line.to_string()),
+            (None, None) => panic!("a line before the first marker: {line}"),
+        }
+    }
+    sections
+}
+
+/// What py-stderr-turns writes in turn `t`.
+fn stderr_turn_lines(t: i32) -> Vec<String> {
+    let mut lines = Vec::new();
+    if t % 3 != 2 {
+        lines.push(format!("turn {t}: thinking"));
+    }
+    if t % 3 == 0 {
+        lines.push(format!("turn {t}: after the reply, action frame 0"));
+    }
+    lines
+}
+
+/// Each stderr line is under the marker of the turn whose frames the algo was reading when
+/// it wrote it: a line written after its reply, during the action frames, stays with that
+/// turn (the runner has long sent the next turn frame by then), and a turn without any
+/// line still has its marker.
+#[test]
+fn stderr_lines_are_filed_under_the_turn_the_algo_was_playing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-stderr-turns", "py-builder", dir.path());
+    // Its thinking line comes 10 ms after it read the turn frame: well after the runner
+    // saw it start that turn, even on a busy machine (docs/runner.md: lines written in
+    // the first instants of a turn may be filed under the turn before).
+    s.env.push(("THINK_MS".into(), "10".into()));
+    let r = run(s);
+    let last = if r.turns == 100 { 99 } else { r.turns };
+    assert!(last >= 5, "{} turns", r.turns);
+    let text = std::fs::read_to_string(r.players[0].stderr_log.as_ref().expect("stderr log")).expect("log");
+    let want: Vec<(i32, Vec<String>)> = (0..=last).map(|t| (t, stderr_turn_lines(t))).collect();
+    assert_eq!(stderr_sections(&text), want, "{text}");
+    assert_exact(&r.replay_path);
+}
+
+/// The stderr log is written as the algo writes, not in blocks at the end: while the match
+/// waits for player 2 (hung at turn 1), player 1's log already holds its turns 0 and 1.
+#[test]
+fn the_stderr_log_is_current_while_the_match_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = spec("py-stderr-turns", "py-hang", dir.path());
+    s.env.push(("THINK_MS".into(), "10".into()));
+    let handle = start_match(s);
+    let mut log_path = None;
+    loop {
+        match handle.events.recv_timeout(Duration::from_secs(30)) {
+            Ok(MatchEvent::Started { replay_path, .. }) => {
+                log_path = Some(terminal_core::runner::sibling(&replay_path, ".p1.stderr.log"));
+            }
+            Ok(MatchEvent::Frame { summary, .. }) if summary.turn == 1 => break,
+            Ok(MatchEvent::Finished(_)) => panic!("the match ended"),
+            Ok(MatchEvent::Failed(e)) => panic!("match failed: {e}"),
+            Ok(_) => {}
+            Err(e) => panic!("no event: {e}"),
+        }
+    }
+    let log_path = log_path.expect("a Started event");
+    let want =
+        "--- turn 0 ---\nturn 0: thinking\nturn 0: after the reply, action frame 0\n--- turn 1 ---\nturn 1: thinking\n";
+    // Player 1 answers turn 1 in a few ms; its lines must be in the file within a second.
+    let t0 = Instant::now();
+    let mut text = String::new();
+    while t0.elapsed() < Duration::from_secs(1) {
+        text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if text == want {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(text, want);
+    // Still running: py-hang holds turn 1 until the 35 s hard limit.
+    while let Ok(event) = handle.events.try_recv() {
+        assert!(!matches!(event, MatchEvent::Finished(_) | MatchEvent::Failed(_)));
+    }
+    handle.cancel();
+    assert!(matches!(handle.wait(), Err(terminal_core::runner::RunnerError::Cancelled)));
 }

@@ -53,6 +53,8 @@ EXPECT = {
     "py-stray": (6 + 4, 0, {}), "py-illegal": (6, 0, {}), "py-slow": (6, 0, {"SLOW_SECONDS": "0.5"}),
     "py-stderr-flood": (6, 0, {"STDERR_MB": "5"}), "py-annotate": (6, 0, {}),
     "rust-scout": (6, 0, {}),
+    # The banner's two lines come before the six replies.
+    "py-banner": (2 + 6, 0, {}), "py-stderr-turns": (6, 0, {}),
 }
 
 

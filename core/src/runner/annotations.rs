@@ -47,6 +47,15 @@ impl AnnotationSink {
         Some(line.len())
     }
 
+    /// Writes out what is buffered, so that a live viewer finds it.
+    pub fn flush(&self) {
+        if let Ok(mut guard) = self.file.lock()
+            && let Some(w) = guard.as_mut()
+        {
+            let _ = w.flush();
+        }
+    }
+
     /// Flushes the file; returns its path if any annotation was written.
     pub fn finish(&self) -> Option<PathBuf> {
         let mut guard = self.file.lock().ok()?;

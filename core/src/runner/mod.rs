@@ -3,7 +3,8 @@
 //! events and cancellation, [`run_match_blocking`] for the command line.
 //!
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
-//! their pipes), `lines` (bounded line reading), `reply` (the two reply lines and the
+//! their pipes), `progress` (how far an algo has read: start-up output, stderr turns),
+//! `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr` and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
 //! `handle`.
@@ -16,6 +17,7 @@ pub mod human;
 mod lines;
 mod match_log;
 mod process;
+mod progress;
 mod reply;
 mod result;
 mod seat;

@@ -1,20 +1,34 @@
 //! Algo processes: finding the start script, spawning it in its own process group, the
 //! stdin writer and stdout reader threads, and killing the whole group at the end.
+//!
+//! The stdin writer holds each turn frame until the algo has read everything sent before
+//! it (`progress.rs` says why).
 
 use super::lines::BoundedLines;
+use super::progress::{Progress, drain_watch, read_watch, wait_readable};
 use crossbeam_channel::{Receiver, Sender};
 use std::io::Write;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Longest stdout line kept (a reply line is a few KB at most; longer lines are cut and
 /// then fail to parse, as garbage should).
 const MAX_REPLY_LINE: usize = 4 << 20;
+/// Polling steps while a turn frame waits for the algo to read what came before it, where
+/// its reads cannot wake the writer. A long wait is the algo starting up, or busy with
+/// many action frames.
+const HOLD_STEP_MIN: Duration = Duration::from_micros(20);
+const HOLD_STEP_MAX: Duration = Duration::from_micros(250);
+const HOLD_LONG: Duration = Duration::from_millis(100);
+const HOLD_STEP_LONG: Duration = Duration::from_millis(2);
+/// Longest sleep of a held turn frame between the algo's reads, where they wake the writer.
+const HOLD_WAKE: Duration = Duration::from_millis(5);
 /// Stdout lines queued but not yet consumed before the algo is blocked on its pipe.
 const STDOUT_QUEUE: usize = 4096;
 /// Bytes queued for an algo's stdin that it has not read yet; beyond this (an algo that
@@ -71,6 +85,9 @@ pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
 pub enum StdoutMsg {
     /// A line and the moment it was read.
     Line(String, Instant),
+    /// A line written before turn 0's frame reached the algo: start-up output (a library's
+    /// banner, say), never a reply.
+    StartUp(String),
     /// The algo closed its stdout (exited or crashed), at this moment.
     Eof(Instant),
 }
@@ -79,7 +96,9 @@ pub enum StdoutMsg {
 pub struct AlgoProcess {
     /// Process id of `bash run.sh`, which is also the process group id.
     pub pid: u32,
-    stdin: Option<Sender<Arc<str>>>,
+    stdin: Option<Sender<Input>>,
+    /// Tells the stdin writer to stop holding a frame (the group is being killed).
+    stop: Arc<AtomicBool>,
     backlog: Arc<AtomicUsize>,
     /// Lines not delivered because the backlog was full.
     pub dropped_lines: u64,
@@ -93,8 +112,14 @@ pub struct AlgoProcess {
 impl AlgoProcess {
     /// Starts `bash <script>` (or the script itself if it is an executable that is not a
     /// `.sh` file) in the algo folder, in a new process group. `on_stderr` runs on its own
-    /// thread and consumes the stderr pipe.
-    pub fn spawn<F>(loc: &AlgoLocation, env: &[(String, String)], on_stderr: F) -> std::io::Result<AlgoProcess>
+    /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
+    /// algo's reading, and is shared with the stderr thread.
+    pub fn spawn<F>(
+        loc: &AlgoLocation,
+        env: &[(String, String)],
+        progress: Arc<Progress>,
+        on_stderr: F,
+    ) -> std::io::Result<AlgoProcess>
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
@@ -123,20 +148,25 @@ impl AlgoProcess {
                 return Err(missing());
             }
         };
+        let stop = Arc::new(AtomicBool::new(false));
+        let watch = watch_pipes(&stdin, &stdout, &progress, &stop);
+        // A start that fails halfway must not leave the algo running, nor its stdin open.
+        let mut guard = StartGuard { pid, progress: Arc::clone(&progress), armed: true };
         let mut threads = Vec::with_capacity(4);
-        let (in_tx, in_rx) = crossbeam_channel::unbounded::<Arc<str>>();
+        let (in_tx, in_rx) = crossbeam_channel::unbounded::<Input>();
         let backlog = Arc::new(AtomicUsize::new(0));
         let writer_backlog = Arc::clone(&backlog);
+        let writer_progress = Arc::clone(&progress);
         threads.push(
             std::thread::Builder::new()
                 .name(format!("algo-{pid}-stdin"))
-                .spawn(move || write_stdin(stdin, in_rx, &writer_backlog))?,
+                .spawn(move || write_stdin(stdin, in_rx, &writer_backlog, &writer_progress, watch))?,
         );
         let (out_tx, out_rx) = crossbeam_channel::bounded(STDOUT_QUEUE);
         threads.push(
             std::thread::Builder::new()
                 .name(format!("algo-{pid}-stdout"))
-                .spawn(move || read_stdout(stdout, out_tx))?,
+                .spawn(move || read_stdout(stdout, out_tx, &progress))?,
         );
         threads.push(std::thread::Builder::new().name(format!("algo-{pid}-stderr")).spawn(move || on_stderr(stderr))?);
         let (exit_tx, exit_rx) = crossbeam_channel::bounded::<()>(0);
@@ -149,9 +179,11 @@ impl AlgoProcess {
             }
             drop(exit_tx);
         })?);
+        guard.armed = false;
         Ok(AlgoProcess {
             pid,
             stdin: Some(in_tx),
+            stop,
             backlog,
             dropped_lines: 0,
             stdout: out_rx,
@@ -169,14 +201,24 @@ impl AlgoProcess {
     /// Queues one line for the algo's stdin (a newline is added). Lines for an algo that
     /// stopped reading are dropped.
     pub fn send(&mut self, line: Arc<str>) {
+        self.queue(Input { line, turn_frame: None });
+    }
+
+    /// Queues turn `turn`'s frame: it is delivered once the algo has read everything sent
+    /// before it.
+    pub fn send_turn_frame(&mut self, line: Arc<str>, turn: i32) {
+        self.queue(Input { line, turn_frame: Some(turn) });
+    }
+
+    fn queue(&mut self, input: Input) {
         let Some(tx) = &self.stdin else { return };
-        let len = line.len() + 1;
+        let len = input.line.len() + 1;
         if self.backlog.load(Ordering::Relaxed) + len > STDIN_BACKLOG {
             self.dropped_lines += 1;
             return;
         }
         self.backlog.fetch_add(len, Ordering::Relaxed);
-        let _ = tx.send(line);
+        let _ = tx.send(input);
     }
 
     /// Closes stdin once the queued lines are written (the algo then sees end of input).
@@ -194,6 +236,7 @@ impl AlgoProcess {
     /// Kills every process of the algo's group (the script, its interpreter and anything
     /// they started) and reaps the script. Safe to call more than once.
     pub fn kill(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
         kill_group(self.pid);
         self.close_stdin();
     }
@@ -220,6 +263,7 @@ impl AlgoProcess {
 
 impl Drop for AlgoProcess {
     fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
         kill_group(self.pid);
     }
 }
@@ -238,29 +282,180 @@ fn is_executable(path: &Path) -> bool {
     path.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
-fn write_stdin(stdin: std::process::ChildStdin, rx: Receiver<Arc<str>>, backlog: &AtomicUsize) {
+/// Until disarmed, kills the algo's group and lets go of its stdin pipe.
+struct StartGuard {
+    pid: u32,
+    progress: Arc<Progress>,
+    armed: bool,
+}
+
+impl Drop for StartGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            self.progress.stop_observing();
+            kill_group(self.pid);
+        }
+    }
+}
+
+/// One line for the algo's stdin; a turn frame carries its turn.
+struct Input {
+    line: Arc<str>,
+    turn_frame: Option<i32>,
+}
+
+/// What the stdin writer needs to hold turn frames (`progress.rs`).
+struct Watch {
+    progress: Arc<Progress>,
+    /// A copy of the read end of the algo's stdout pipe, to count what waits there.
+    stdout: OwnedFd,
+    /// Wakes the writer when the algo reads its stdin (inotify); without it, it polls.
+    wake: Option<OwnedFd>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Sets up the looking into the algo's pipes, for the stdin writer and for the stderr
+/// thread (a copy of the stdin write end, and its own wake-up on reads). `None` if the
+/// pipes cannot be looked into here (then frames are delivered at once).
+fn watch_pipes(
+    stdin: &std::process::ChildStdin,
+    stdout: &std::process::ChildStdout,
+    progress: &Arc<Progress>,
+    stop: &Arc<AtomicBool>,
+) -> Option<Watch> {
+    rustix::io::ioctl_fionread(stdin).ok()?;
+    let copy = stdin.as_fd().try_clone_to_owned().ok()?;
+    let stdout = stdout.as_fd().try_clone_to_owned().ok()?;
+    progress.observe_through(copy, read_watch(stdin.as_fd()));
+    Some(Watch { progress: Arc::clone(progress), stdout, wake: read_watch(stdin.as_fd()), stop: Arc::clone(stop) })
+}
+
+impl Watch {
+    /// Waits until the algo has read everything written to its stdin; its reader being
+    /// gone or the group being killed also end the wait. False if the pipe cannot be
+    /// looked into.
+    fn hold(&self, stdin: BorrowedFd<'_>) -> bool {
+        let since = Instant::now();
+        let mut step = HOLD_STEP_MIN;
+        let mut yields = 0;
+        loop {
+            match rustix::io::ioctl_fionread(stdin) {
+                Ok(0) => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+            if self.stop.load(Ordering::SeqCst) || reader_gone(stdin) {
+                return true;
+            }
+            if let Some(wake) = &self.wake {
+                // Woken by the algo's next read; the timeout only bounds how late a kill is seen.
+                if wait_readable([wake.as_fd()], HOLD_WAKE)[0] {
+                    drain_watch(wake);
+                }
+                continue;
+            }
+            // An algo that shares our core may only need to be let run.
+            if yields < 3 {
+                yields += 1;
+                std::thread::yield_now();
+                continue;
+            }
+            std::thread::sleep(step);
+            step = if since.elapsed() > HOLD_LONG { HOLD_STEP_LONG } else { (step * 2).min(HOLD_STEP_MAX) };
+        }
+    }
+
+    /// Stdout bytes the algo has written so far, at least: what the reader thread has taken,
+    /// then what waits in the pipe.
+    fn stdout_written(&self) -> u64 {
+        let taken = self.progress.stdout_read.load(Ordering::SeqCst);
+        taken + rustix::io::ioctl_fionread(&self.stdout).unwrap_or(0)
+    }
+}
+
+/// The algo's end of its stdin pipe is closed (it exited, or closed its stdin).
+fn reader_gone(stdin: BorrowedFd<'_>) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(&stdin, PollFlags::OUT)];
+    let zero = Timespec { tv_sec: 0, tv_nsec: 0 };
+    matches!(poll(&mut fds, Some(&zero)), Ok(1)) && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+}
+
+fn write_stdin(
+    stdin: std::process::ChildStdin,
+    rx: Receiver<Input>,
+    backlog: &AtomicUsize,
+    progress: &Progress,
+    mut watch: Option<Watch>,
+) {
+    write_inputs(stdin, &rx, backlog, progress, &mut watch);
+    // The algo must see the end of its input once this end is closed.
+    progress.release_stdin();
+}
+
+fn write_inputs(
+    stdin: std::process::ChildStdin,
+    rx: &Receiver<Input>,
+    backlog: &AtomicUsize,
+    progress: &Progress,
+    watch: &mut Option<Watch>,
+) {
     let mut w = std::io::BufWriter::with_capacity(256 * 1024, stdin);
-    for line in rx.iter() {
-        backlog.fetch_sub(line.len() + 1, Ordering::Relaxed);
-        if w.write_all(line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {
+    // Bytes handed to `w`; equal to the bytes written to the pipe after each flush.
+    let mut written = 0u64;
+    let mut first_turn_frame = true;
+    let flush = |w: &mut std::io::BufWriter<std::process::ChildStdin>, written: u64| {
+        let ok = w.flush().is_ok();
+        progress.set_stdin_written(written);
+        ok
+    };
+    for input in rx.iter() {
+        backlog.fetch_sub(input.line.len() + 1, Ordering::Relaxed);
+        if let Some(turn) = input.turn_frame {
+            if !flush(&mut w, written) {
+                return;
+            }
+            let held = watch.as_ref().is_some_and(|watch| watch.hold(w.get_ref().as_fd()));
+            if !held && watch.is_some() {
+                // The pipe cannot be looked into after all: deliver at once from now on.
+                *watch = None;
+                progress.stop_observing();
+            }
+            if first_turn_frame {
+                first_turn_frame = false;
+                progress.set_startup_end(watch.as_ref().map_or(0, Watch::stdout_written));
+            }
+            if watch.is_some() {
+                progress.delivering(turn, written);
+            }
+        }
+        if w.write_all(input.line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {
             return;
         }
-        // Batch frames that are already queued; flush when the queue is empty.
-        if rx.is_empty() && w.flush().is_err() {
+        written += input.line.len() as u64 + 1;
+        // Batch frames that are already queued; flush when the queue is empty, and at once
+        // after a turn frame (the algo is waiting for it).
+        if (input.turn_frame.is_some() || rx.is_empty()) && !flush(&mut w, written) {
             return;
         }
     }
-    let _ = w.flush();
+    let _ = flush(&mut w, written);
 }
 
-fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>) {
-    let mut lines = BoundedLines::new(stdout, MAX_REPLY_LINE);
+fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>, progress: &Progress) {
+    let mut lines = BoundedLines::new(stdout, MAX_REPLY_LINE).with_counter(Arc::clone(&progress.stdout_read));
     let mut buf = Vec::new();
     loop {
+        let start = lines.offset();
         match lines.next_line(&mut buf) {
             Ok(Some(_)) => {
                 let line = String::from_utf8_lossy(&buf).into_owned();
-                if tx.send(StdoutMsg::Line(line, Instant::now())).is_err() {
+                let msg = if progress.is_startup_output(start) {
+                    StdoutMsg::StartUp(line)
+                } else {
+                    StdoutMsg::Line(line, Instant::now())
+                };
+                if tx.send(msg).is_err() {
                     return;
                 }
             }

@@ -2,7 +2,8 @@
 //!
 //! The algo's stdout is a queue of lines (H-P4): after a turn frame the next two queued
 //! lines are the build and deploy lines, whenever they were written; stray lines printed
-//! during action frames are therefore consumed as the next turn's commands.
+//! during action frames are therefore consumed as the next turn's commands. Lines written
+//! before turn 0's frame reached the algo are start-up output, not replies (`progress.rs`).
 
 use super::process::StdoutMsg;
 use crate::engine::commands::Command;
@@ -33,12 +34,14 @@ const EXIT_DRAIN: Duration = Duration::from_millis(250);
 
 /// Takes the next two lines from `stdout`, waiting until `deadline` (none: forever).
 /// `exited` becomes ready when the algo's process has exited; `cancel` fires (message or
-/// disconnect) when the match is cancelled.
+/// disconnect) when the match is cancelled. Start-up output met on the way goes to
+/// `startup`.
 pub fn collect(
     stdout: &Receiver<StdoutMsg>,
     exited: &Receiver<()>,
     deadline: Option<Instant>,
     cancel: &Receiver<()>,
+    startup: &mut Vec<String>,
 ) -> Reply {
     let mut timer = match deadline {
         Some(d) => crossbeam_channel::at(d),
@@ -77,6 +80,7 @@ pub fn collect(
                     return Reply::Lines { build, deploy: line, at };
                 }
             },
+            Ok(StdoutMsg::StartUp(line)) => startup.push(line),
             Ok(StdoutMsg::Eof(at)) => return Reply::Dead { at },
             // The reader thread is gone without an EOF message: treat as dead.
             Err(_) => return Reply::Dead { at: Instant::now() },
@@ -97,16 +101,30 @@ mod tests {
         for l in ["[]", "[[\"PI\",14,0]]", "stray 1", "stray 2", "[]"] {
             tx.send(StdoutMsg::Line(l.into(), now)).expect("send");
         }
-        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx);
+        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx, &mut Vec::new());
         assert!(matches!(r, Reply::Lines { ref build, ref deploy, .. } if build == "[]" && deploy.contains("PI")));
-        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx);
+        let r = collect(&rx, &alive, Some(now + Duration::from_millis(50)), &crx, &mut Vec::new());
         assert!(matches!(r, Reply::Lines { ref build, .. } if build == "stray 1"));
         assert_eq!(
-            collect(&rx, &alive, Some(Instant::now() + Duration::from_millis(20)), &crx),
+            collect(&rx, &alive, Some(Instant::now() + Duration::from_millis(20)), &crx, &mut Vec::new()),
             Reply::TimedOut { partial: 1 }
         );
         tx.send(StdoutMsg::Eof(now)).expect("send");
-        assert_eq!(collect(&rx, &alive, None, &crx), Reply::Dead { at: now });
+        assert_eq!(collect(&rx, &alive, None, &crx, &mut Vec::new()), Reply::Dead { at: now });
+    }
+
+    #[test]
+    fn start_up_output_is_set_aside() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let (_ctx, crx) = crossbeam_channel::bounded::<()>(1);
+        let (_alive_tx, alive) = crossbeam_channel::bounded::<()>(0);
+        let now = Instant::now();
+        tx.send(StdoutMsg::StartUp("banner".into())).expect("send");
+        tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
+        tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
+        let mut startup = Vec::new();
+        assert!(matches!(collect(&rx, &alive, None, &crx, &mut startup), Reply::Lines { .. }));
+        assert_eq!(startup, ["banner"]);
     }
 
     #[test]
@@ -115,7 +133,7 @@ mod tests {
         let (ctx, crx) = crossbeam_channel::bounded::<()>(1);
         let (_alive_tx, alive) = crossbeam_channel::bounded::<()>(0);
         drop(ctx);
-        assert_eq!(collect(&rx, &alive, None, &crx), Reply::Cancelled);
+        assert_eq!(collect(&rx, &alive, None, &crx, &mut Vec::new()), Reply::Cancelled);
     }
 
     #[test]
@@ -128,10 +146,10 @@ mod tests {
         let now = Instant::now();
         tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
         tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
-        assert!(matches!(collect(&rx, &exited, None, &crx), Reply::Lines { .. }));
+        assert!(matches!(collect(&rx, &exited, None, &crx, &mut Vec::new()), Reply::Lines { .. }));
         // No answer and no end of file (a child holds the pipe): dead after the drain time.
         let t0 = Instant::now();
-        let r = collect(&rx, &exited, None, &crx);
+        let r = collect(&rx, &exited, None, &crx, &mut Vec::new());
         assert!(matches!(r, Reply::Dead { .. }), "{r:?}");
         assert!(t0.elapsed() < Duration::from_secs(2));
     }

@@ -51,6 +51,9 @@ pub struct PlayerResult {
     pub turn_times_ms: Vec<i64>,
     /// Time from spawning the algo to its turn-0 answer, in ms (includes its start-up).
     pub turn0_raw_ms: Option<i64>,
+    /// Stdout lines printed before turn 0's frame reached the algo (start-up output, such
+    /// as a library's banner): logged, never taken as replies.
+    pub startup_lines: u64,
     pub stderr_log: Option<PathBuf>,
     pub stderr_bytes: u64,
     pub stderr_dropped_bytes: u64,

@@ -7,6 +7,7 @@ use super::events::EventSink;
 use super::ghost::Ghost;
 use super::human::HumanSeat;
 use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::progress::Progress;
 use super::reply::{Reply, collect};
 use super::result::PlayerResult;
 use super::spec::{MatchSpec, sibling};
@@ -27,7 +28,8 @@ pub struct Seat {
     pub process: Option<AlgoProcess>,
     /// The process closed its stdout: it is charged a crash at the next turn it must answer.
     pub dead: bool,
-    /// The turn of the latest turn frame sent (for annotations without a `turn`).
+    /// The turn of the latest turn frame sent (stderr is filed by it when the algo's
+    /// reading cannot be seen).
     pub turn: Arc<AtomicI32>,
     stderr: Option<Receiver<StderrSummary>>,
     pub result: PlayerResult,
@@ -71,6 +73,7 @@ impl Seat {
                 return seat;
             }
         };
+        let progress = Arc::new(Progress::default());
         let capture = StderrCapture {
             player,
             name: loc.name.clone(),
@@ -79,10 +82,11 @@ impl Seat {
             verbose: ctx.spec.verbose,
             annotations: Arc::clone(ctx.annotations),
             turn: Arc::clone(&seat.turn),
+            progress: Arc::clone(&progress),
             events: ctx.events.clone(),
         };
         let (tx, rx) = crossbeam_channel::bounded(1);
-        match AlgoProcess::spawn(&loc, ctx.env, move |stream| {
+        match AlgoProcess::spawn(&loc, ctx.env, progress, move |stream| {
             let _ = tx.send(capture.run(stream));
         }) {
             Ok(p) => {
@@ -136,8 +140,15 @@ impl Seat {
 
     /// Waits for this seat's answer to the turn frame of `turn` sent at `sent`: an algo's two
     /// lines until `deadline`, a ghost's recorded commands at once, a person's when they end
-    /// the turn (no limit).
-    pub fn reply(&self, turn: i32, sent: Instant, deadline: Option<Instant>, cancel: &Receiver<()>) -> Reply {
+    /// the turn (no limit). An algo's start-up output met on the way goes to `startup`.
+    pub fn reply(
+        &self,
+        turn: i32,
+        sent: Instant,
+        deadline: Option<Instant>,
+        cancel: &Receiver<()>,
+        startup: &mut Vec<String>,
+    ) -> Reply {
         if let Some((ghost, recorded)) = &self.ghost {
             let i = recorded.index();
             return match ghost.turn(turn) {
@@ -167,7 +178,7 @@ impl Seat {
             };
         }
         match (&self.process, self.dead) {
-            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel),
+            (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel, startup),
             _ => Reply::Dead { at: sent },
         }
     }

@@ -3,9 +3,11 @@
 //! replay frame by frame, and end both process groups.
 //!
 //! Deviation from H-P2: the official engine waits `waitTimeStartGame` ms after starting
-//! the algos before sending the config line. We send the config line (and turn 0's frame)
-//! at once: an algo reads its stdin when it is ready. To keep the official treatment of
-//! slow start-ups, turn 0's measured time is reduced by a start-up allowance
+//! the algos, drops what they printed, then sends the config line. We send the config line
+//! at once; each turn frame reaches an algo once it has read everything before it, and
+//! what an algo printed before turn 0's frame reached it is start-up output, logged and
+//! never taken as a reply (`progress.rs`). To keep the official treatment of slow
+//! start-ups, turn 0's measured time is reduced by a start-up allowance
 //! (`waitTimeStartGame` unless overridden), and turn 0's hard limit is extended by it.
 
 use super::annotations::AnnotationSink;
@@ -20,7 +22,7 @@ use super::spec::{MatchSpec, ReplayTarget, TimeLimits, effective_config, sibling
 use super::view::{flip_frame, rotate_commands};
 use crate::engine::commands::{Command, parse_line, to_line};
 use crate::engine::config::Config;
-use crate::engine::frame::{Frame, TurnInfo};
+use crate::engine::frame::{Frame, Phase, TurnInfo};
 use crate::engine::game::Game;
 use crate::engine::geometry::Player;
 use crate::replay::{ReplayWriter, frame_to_json};
@@ -31,6 +33,8 @@ use std::time::{Duration, Instant};
 
 /// Problems and rejections logged in full per player and turn; the rest are counted.
 const LOG_DETAIL: usize = 20;
+/// Longest start-up output line quoted in the match log.
+const STARTUP_QUOTE: usize = 300;
 /// Longest wait for an algo to exit by itself after the end frame.
 const END_GRACE_MAX_MS: u64 = 1000;
 
@@ -96,11 +100,17 @@ impl Session<'_> {
         self.writer
             .write_line(&line)
             .map_err(|e| RunnerError::Replay(format!("{}: {e}", self.writer.path().display())))?;
+        // Turn frames are held until the algo has read what came before (`progress.rs`).
+        let turn_frame = (frame.turn_info.phase == Phase::Deploy).then_some(frame.turn_info.turn);
+        let send = |p: &mut super::process::AlgoProcess, line: Arc<str>| match turn_frame {
+            Some(turn) => p.send_turn_frame(line, turn),
+            None => p.send(line),
+        };
         if let Some(p) = self.seats[0].process.as_mut() {
-            p.send(line);
+            send(p, line);
         }
         if let Some(p) = self.seats[1].process.as_mut() {
-            p.send(frame_to_json(&flip_frame(&frame), legacy, times).into());
+            send(p, frame_to_json(&flip_frame(&frame), legacy, times).into());
         }
         for b in &frame.events.breach {
             self.seats[b.owner.index()].result.breaches += 1;
@@ -212,6 +222,31 @@ impl Session<'_> {
                 };
                 self.log.line(Some(turn), Some(p), &format!("{why}: crashed, −{damage} HP"));
                 Ok((Vec::new(), Vec::new()))
+            }
+        }
+    }
+
+    /// Logs what an algo printed to stdout before turn 0's frame reached it.
+    fn log_startup(&mut self, turn: i32, p: Player, lines: Vec<String>) {
+        if lines.is_empty() {
+            return;
+        }
+        let r = &mut self.seats[p.index()].result;
+        let before = r.startup_lines;
+        r.startup_lines += lines.len() as u64;
+        let n = lines.len();
+        for (k, line) in lines.into_iter().enumerate() {
+            let shown = before as usize + k;
+            if shown < LOG_DETAIL {
+                let quoted: String = line.chars().take(STARTUP_QUOTE).collect();
+                self.log.line(
+                    Some(turn),
+                    Some(p),
+                    &format!("start-up output on stdout (printed before turn 0's frame), not a reply: {quoted}"),
+                );
+            } else if shown == LOG_DETAIL {
+                let more = n - k;
+                self.log.line(Some(turn), Some(p), &format!("… and {more} more lines of start-up output"));
             }
         }
     }
@@ -357,9 +392,14 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         let extra = if turn == 0 { limits.startup_ms } else { 0 };
         // A limit too large to represent means no limit.
         let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
-        let replies = session.seats.each_ref().map(|s| s.reply(turn, sent, deadline, cancel));
+        let mut startup = [Vec::new(), Vec::new()];
+        let [s1, s2] = &session.seats;
+        let r1 = s1.reply(turn, sent, deadline, cancel, &mut startup[0]);
+        let r2 = s2.reply(turn, sent, deadline, cancel, &mut startup[1]);
         let answered = Instant::now();
-        let [r1, r2] = replies;
+        let [o1, o2] = startup;
+        session.log_startup(turn, Player::One, o1);
+        session.log_startup(turn, Player::Two, o2);
         let c1 = session.take_reply(&mut game, Player::One, r1, sent)?;
         let c2 = session.take_reply(&mut game, Player::Two, r2, sent)?;
         let [rej1, rej2] = game.apply_turn_commands([(&c1.0, &c1.1), (&c2.0, &c2.1)]);

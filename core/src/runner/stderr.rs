@@ -1,15 +1,23 @@
 //! An algo's stderr: kept in a log file beside the replay up to a byte cap (the rest is
-//! counted, not kept), `#draw` annotations split off, optional live echo (`--verbose`)
-//! and log events for the GUI.
+//! counted, not kept), split by `--- turn N ---` markers, `#draw` annotations split off,
+//! optional live echo (`--verbose`) and log events for the GUI.
+//!
+//! Each line goes under the turn whose frames the algo was working on when it wrote it
+//! (`progress.rs`); the thread also does the watching for that, woken by the algo's reads
+//! of its stdin. Every turn the algo starts gets its marker, and the file is flushed
+//! whenever the algo has nothing more written, so a live viewer finds it current.
 
 use super::annotations::{AnnotationSink, DRAW_PREFIX};
 use super::events::{EventSink, MatchEvent};
 use super::lines::BoundedLines;
+use super::progress::{Progress, drain_watch, wait_readable};
 use crate::engine::geometry::Player;
 use std::io::{Read, Write};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
 
 /// Longest stderr line looked at (longer lines are cut; the excess counts as dropped).
 const MAX_LINE: usize = 64 * 1024;
@@ -17,6 +25,13 @@ const MAX_LINE: usize = 64 * 1024;
 const ECHO_MAX: usize = 2000;
 /// Annotation bytes kept per algo.
 const ANNOTATION_CAP: u64 = 8 << 20;
+/// Longest sleep without stderr output: markers of turns the algo started meanwhile are
+/// written and the file flushed at least this often.
+const IDLE_WAKE: Duration = Duration::from_millis(200);
+/// While a delivered turn frame has not been seen started: the longest sleep when the
+/// algo's reads wake this thread (a safety net), and the polling step when they cannot.
+const WATCH_WAKE: Duration = Duration::from_millis(2);
+const WATCH_POLL: Duration = Duration::from_micros(200);
 
 /// What happened to an algo's stderr.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -24,7 +39,7 @@ pub struct StderrSummary {
     pub log_path: Option<PathBuf>,
     /// Bytes the algo wrote to stderr (newlines included).
     pub bytes_total: u64,
-    /// Bytes kept in the log file.
+    /// Bytes kept in the log file (markers not counted).
     pub bytes_kept: u64,
     /// Bytes dropped beyond the cap.
     pub bytes_dropped: u64,
@@ -39,80 +54,172 @@ pub struct StderrCapture {
     pub cap: u64,
     pub verbose: bool,
     pub annotations: Arc<AnnotationSink>,
-    /// The turn of the latest turn frame sent to this algo.
+    /// The turn of the latest turn frame sent to this algo: lines are filed by it when the
+    /// algo's reading cannot be seen.
     pub turn: Arc<AtomicI32>,
+    pub progress: Arc<Progress>,
     pub events: EventSink,
+}
+
+/// The log file and what has been written to it.
+struct Log {
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    /// The last turn marker written.
+    marked: i32,
+    unflushed: bool,
+    annotations_flushed: u64,
+}
+
+impl Log {
+    /// Markers for every turn after the last one marked, up to `turn`.
+    fn mark_to(&mut self, turn: i32) {
+        while self.marked < turn {
+            self.marked += 1;
+            if let Some(f) = self.file.as_mut() {
+                let _ = writeln!(f, "--- turn {} ---", self.marked);
+                self.unflushed = true;
+            }
+        }
+    }
 }
 
 impl StderrCapture {
     /// Consumes the stream until end of file. Never fails: a log file that cannot be
     /// created only means nothing is kept.
-    pub fn run(self, stream: impl Read) -> StderrSummary {
-        let mut file =
-            std::fs::File::create(&self.log_path).ok().map(|f| std::io::BufWriter::with_capacity(64 * 1024, f));
+    pub fn run(self, stream: impl Read + AsFd) -> StderrSummary {
+        let file = std::fs::File::create(&self.log_path).ok().map(|f| std::io::BufWriter::with_capacity(64 * 1024, f));
         let mut sum =
             StderrSummary { log_path: file.as_ref().map(|_| self.log_path.clone()), ..StderrSummary::default() };
+        let mut log = Log { file, marked: -1, unflushed: false, annotations_flushed: 0 };
+        // Start-up output counts as turn 0's.
+        log.mark_to(0);
+        let wake = if self.progress.observing() { self.progress.take_inotify() } else { None };
         let mut lines = BoundedLines::new(stream, MAX_LINE);
         let mut buf = Vec::new();
         let mut annotation_bytes = 0u64;
-        let mut marked_turn = i32::MIN;
-        while let Ok(Some(cut)) = lines.next_line(&mut buf) {
-            let len = buf.len() as u64 + cut + 1;
-            sum.bytes_total += len;
-            if let Some(payload) = buf.strip_prefix(DRAW_PREFIX.as_bytes()) {
-                let payload = String::from_utf8_lossy(payload);
-                if annotation_bytes < ANNOTATION_CAP {
-                    let turn = self.turn.load(Ordering::Relaxed);
-                    if let Some(n) = self.annotations.record(self.player, turn, &payload) {
-                        annotation_bytes += n as u64;
-                        sum.annotations += 1;
-                    }
-                } else {
-                    sum.annotations_dropped += 1;
-                }
-                continue;
+        loop {
+            while let Some(cut) = lines.buffered_line(&mut buf) {
+                self.take_line(lines.last_start(), cut, &buf, &mut log, &mut sum, &mut annotation_bytes);
             }
-            let room = self.cap.saturating_sub(sum.bytes_kept);
-            let keep = (buf.len() as u64 + 1).min(room);
-            // A turn marker before the first kept line of each turn lets viewers split the log.
-            let turn = self.turn.load(Ordering::Relaxed);
-            if keep > 0 && turn != marked_turn {
-                marked_turn = turn;
-                if let Some(f) = file.as_mut() {
-                    let _ = writeln!(f, "--- turn {turn} ---");
+            // Nothing complete is left: bring the file up to date before waiting.
+            log.mark_to(self.turn_reached(lines.offset()));
+            self.flush(&mut log, &sum);
+            let timeout = match (self.progress.has_pending(), &wake) {
+                (false, _) => IDLE_WAKE,
+                (true, Some(_)) => WATCH_WAKE,
+                (true, None) => WATCH_POLL,
+            };
+            let readable = wait(lines.get_ref().as_fd(), wake.as_ref(), timeout);
+            // Watch before reading: what waits in the pipe was written before this look,
+            // so a turn seen started now takes only later lines.
+            self.progress
+                .observe(|| lines.read_total() + rustix::io::ioctl_fionread(lines.get_ref().as_fd()).unwrap_or(0));
+            if readable {
+                match lines.fill() {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
                 }
-            }
-            if keep > 0
-                && let Some(f) = file.as_mut()
-            {
-                {
-                    let body = &buf[..(keep as usize).min(buf.len())];
-                    if f.write_all(body).and_then(|_| f.write_all(b"\n")).is_ok() {
-                        sum.bytes_kept += keep;
-                    }
-                }
-            }
-            sum.bytes_dropped += len - keep.min(len);
-            // Echo and GUI events only while under the cap, so a flood cannot swamp them.
-            if keep > 0 && (self.verbose || self.events.is_some()) {
-                let text = String::from_utf8_lossy(&buf);
-                let shown: String = text.chars().take(ECHO_MAX).collect();
-                if self.verbose {
-                    eprintln!("[p{} {}] {}", self.player.number(), self.name, shown);
-                }
-                self.events.try_send(MatchEvent::Log { player: Some(self.player), from_algo: true, line: shown });
             }
         }
-        if let Some(f) = file.as_mut() {
-            if sum.bytes_dropped > 0 {
-                let _ = writeln!(
-                    f,
-                    "[terminal-studio: {} more bytes of stderr dropped beyond the {}-byte cap]",
-                    sum.bytes_dropped, self.cap
-                );
-            }
+        // A last line without a newline.
+        if let Ok(Some(cut)) = lines.next_line(&mut buf) {
+            self.take_line(lines.last_start(), cut, &buf, &mut log, &mut sum, &mut annotation_bytes);
+        }
+        log.mark_to(self.turn_reached(u64::MAX));
+        if let Some(f) = log.file.as_mut()
+            && sum.bytes_dropped > 0
+        {
+            let _ = writeln!(
+                f,
+                "[terminal-studio: {} more bytes of stderr dropped beyond the {}-byte cap]",
+                sum.bytes_dropped, self.cap
+            );
+        }
+        log.unflushed = true;
+        self.flush(&mut log, &sum);
+        sum
+    }
+
+    /// The turn of a line starting at stream position `offset`.
+    fn turn_reached(&self, offset: u64) -> i32 {
+        if self.progress.observing() { self.progress.turn_at(offset) } else { self.turn.load(Ordering::Relaxed) }
+    }
+
+    fn flush(&self, log: &mut Log, sum: &StderrSummary) {
+        if log.unflushed
+            && let Some(f) = log.file.as_mut()
+        {
             let _ = f.flush();
         }
-        sum
+        log.unflushed = false;
+        if sum.annotations != log.annotations_flushed {
+            self.annotations.flush();
+            log.annotations_flushed = sum.annotations;
+        }
+    }
+
+    fn take_line(
+        &self,
+        start: u64,
+        cut: u64,
+        buf: &[u8],
+        log: &mut Log,
+        sum: &mut StderrSummary,
+        annotation_bytes: &mut u64,
+    ) {
+        let len = buf.len() as u64 + cut + 1;
+        sum.bytes_total += len;
+        let turn = self.turn_reached(start);
+        if let Some(payload) = buf.strip_prefix(DRAW_PREFIX.as_bytes()) {
+            let payload = String::from_utf8_lossy(payload);
+            if *annotation_bytes < ANNOTATION_CAP {
+                if let Some(n) = self.annotations.record(self.player, turn, &payload) {
+                    *annotation_bytes += n as u64;
+                    sum.annotations += 1;
+                }
+            } else {
+                sum.annotations_dropped += 1;
+            }
+            return;
+        }
+        // Markers are not counted against the cap: one per turn, so a flood cannot hide
+        // where the later turns begin.
+        log.mark_to(turn);
+        let room = self.cap.saturating_sub(sum.bytes_kept);
+        let keep = (buf.len() as u64 + 1).min(room);
+        if keep > 0
+            && let Some(f) = log.file.as_mut()
+        {
+            let body = &buf[..(keep as usize).min(buf.len())];
+            if f.write_all(body).and_then(|_| f.write_all(b"\n")).is_ok() {
+                sum.bytes_kept += keep;
+                log.unflushed = true;
+            }
+        }
+        sum.bytes_dropped += len - keep.min(len);
+        // Echo and GUI events only while under the cap, so a flood cannot swamp them.
+        if keep > 0 && (self.verbose || self.events.is_some()) {
+            let text = String::from_utf8_lossy(buf);
+            let shown: String = text.chars().take(ECHO_MAX).collect();
+            if self.verbose {
+                eprintln!("[p{} {}] {}", self.player.number(), self.name, shown);
+            }
+            self.events.try_send(MatchEvent::Log { player: Some(self.player), from_algo: true, line: shown });
+        }
+    }
+}
+
+/// Waits until the stderr pipe has bytes (or its end), the algo reads its stdin (`wake`)
+/// or `timeout` passes. Returns whether the stderr pipe is ready.
+fn wait(stderr: BorrowedFd<'_>, wake: Option<&OwnedFd>, timeout: Duration) -> bool {
+    match wake {
+        Some(w) => {
+            let [err, woken] = wait_readable([stderr, w.as_fd()], timeout);
+            if woken {
+                drain_watch(w);
+            }
+            err
+        }
+        None => wait_readable([stderr], timeout)[0],
     }
 }

@@ -1,0 +1,266 @@
+//! How far an algo has read its input, as far as the runner can see it, and the two
+//! things that follow from it: which stdout lines are start-up output, and under which
+//! turn each stderr line belongs.
+//!
+//! An algo reads its stdin through its own buffer, so the runner cannot see which frame it
+//! is working on. It can see how many bytes are still in the pipe (`FIONREAD`, which Linux
+//! answers on the pipe's write end too), and be woken when the algo reads from it (inotify
+//! `IN_ACCESS` on the pipe). The stdin writer thread (`process.rs`) therefore holds each
+//! turn frame until the algo has read everything sent before it (the config line, or the
+//! previous turn's action frames). A line reader reads more only when its buffer holds no
+//! complete line, so the algo reaches the held turn frame only after it has finished with
+//! every earlier line, and the first byte of the turn frame leaving the pipe is the moment
+//! it moves on to that turn.
+//!
+//! * Start-up output: stdout bytes written before turn 0's frame was delivered cannot
+//!   answer it. The writer records how far stdout had got just before delivering it.
+//! * Stderr: the stderr thread watches for the algo starting each delivered turn frame and
+//!   records how far stderr had got at that moment. A line that starts after the recorded
+//!   position of turn T was written after the algo started reading turn T's frame; a line
+//!   that starts before it stays with the turn before, whose frames the algo was still
+//!   working through (docs/runner.md gives the limits).
+
+use std::os::fd::{BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An inotify instance that becomes readable whenever the algo reads from the pipe whose
+/// write end is `stdin`; `None` where inotify is not available (then the waiters poll).
+#[cfg(target_os = "linux")]
+pub fn read_watch(stdin: BorrowedFd<'_>) -> Option<OwnedFd> {
+    use rustix::fs::inotify;
+    use std::os::fd::AsRawFd;
+    let fd = inotify::init(inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK).ok()?;
+    let path = format!("/proc/self/fd/{}", stdin.as_raw_fd());
+    inotify::add_watch(&fd, path, inotify::WatchFlags::ACCESS).ok()?;
+    Some(fd)
+}
+
+/// Other Unix systems have no inotify: the waiters poll.
+#[cfg(not(target_os = "linux"))]
+pub fn read_watch(_stdin: BorrowedFd<'_>) -> Option<OwnedFd> {
+    None
+}
+
+/// Discards the events of a `read_watch`: they only wake the waiter, which then looks at
+/// the pipe itself.
+pub fn drain_watch(watch: &OwnedFd) {
+    let mut events = [0u8; 4096];
+    while matches!(rustix::io::read(watch, &mut events), Ok(n) if n > 0) {}
+}
+
+/// Waits until one of `fds` is readable (or at its end) or `timeout` passes; returns which
+/// are. A failed wait reports all of them ready (the caller then looks for itself).
+pub fn wait_readable<const N: usize>(fds: [BorrowedFd<'_>; N], timeout: Duration) -> [bool; N] {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let ts = Timespec {
+        tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: i64::from(timeout.subsec_nanos()),
+    };
+    let mut polled = fds.map(|fd| PollFd::from_borrowed_fd(fd, PollFlags::IN));
+    match poll(&mut polled, Some(&ts)) {
+        Ok(_) => polled.map(|p| p.revents().intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR)),
+        Err(_) => [true; N],
+    }
+}
+
+#[derive(Debug)]
+pub struct Progress {
+    /// The runner can see the algo's reading (`FIONREAD` works here); without it, start-up
+    /// output is not told apart and stderr is filed by the turn the runner last sent.
+    observing: AtomicBool,
+    /// Stdout lines starting before this position were written before turn 0's frame
+    /// reached the algo; `u64::MAX` while it has not (every line so far is start-up).
+    startup_end: AtomicU64,
+    /// Bytes taken from the algo's stdout pipe by the reader thread.
+    pub stdout_read: Arc<AtomicU64>,
+    /// Bytes written to the algo's stdin pipe (updated after each flush).
+    stdin_written: AtomicU64,
+    /// A copy of the stdin pipe's write end, to count the unread bytes; the writer thread
+    /// drops it when it ends, so that the algo still sees the end of its input.
+    stdin: Mutex<Option<OwnedFd>>,
+    /// An inotify instance watching the stdin pipe for reads, for the stderr thread.
+    inotify: Mutex<Option<OwnedFd>>,
+    /// Delivered turn frames the algo has not been seen to start: `(turn, stdin position of
+    /// the frame's first byte)`.
+    pending: Mutex<Vec<(i32, u64)>>,
+    /// `(turn, stderr position)` for every turn the algo was seen to start, in order; the
+    /// position is at least the number of stderr bytes it had written at that moment.
+    started: Mutex<Vec<(i32, u64)>>,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            observing: AtomicBool::new(false),
+            startup_end: AtomicU64::new(u64::MAX),
+            stdout_read: Arc::default(),
+            stdin_written: AtomicU64::new(0),
+            stdin: Mutex::new(None),
+            inotify: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
+            started: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Progress {
+    /// Starts looking into the stdin pipe through `stdin` (a copy of its write end), woken
+    /// by `inotify` if given.
+    pub fn observe_through(&self, stdin: OwnedFd, inotify: Option<OwnedFd>) {
+        if let (Ok(mut s), Ok(mut i)) = (self.stdin.lock(), self.inotify.lock()) {
+            *s = Some(stdin);
+            *i = inotify;
+            self.observing.store(true, Ordering::SeqCst);
+        }
+    }
+
+    pub fn observing(&self) -> bool {
+        self.observing.load(Ordering::SeqCst)
+    }
+
+    /// Stops looking (the pipe cannot be looked into, or the writer has ended).
+    pub fn stop_observing(&self) {
+        self.observing.store(false, Ordering::SeqCst);
+        self.release_stdin();
+    }
+
+    /// Drops the copy of the stdin pipe's write end.
+    pub fn release_stdin(&self) {
+        if let Ok(mut s) = self.stdin.lock() {
+            *s = None;
+        }
+    }
+
+    pub fn take_inotify(&self) -> Option<OwnedFd> {
+        self.inotify.lock().ok().and_then(|mut i| i.take())
+    }
+
+    /// Whether a stdout line starting at `offset` was written before turn 0's frame was
+    /// delivered. Called after the line was read, so a position not yet recorded means
+    /// the frame had not been delivered when the line was already written.
+    pub fn is_startup_output(&self, offset: u64) -> bool {
+        offset < self.startup_end.load(Ordering::SeqCst)
+    }
+
+    /// Records the stdout position reached before turn 0's frame is delivered; must be
+    /// called before the frame is written.
+    pub fn set_startup_end(&self, position: u64) {
+        self.startup_end.store(position, Ordering::SeqCst);
+    }
+
+    /// Turn `turn`'s frame is about to be written at stdin position `start`.
+    pub fn delivering(&self, turn: i32, start: u64) {
+        if let Ok(mut p) = self.pending.lock() {
+            p.push((turn, start));
+        }
+    }
+
+    /// Bytes written to the stdin pipe so far (all flushed).
+    pub fn set_stdin_written(&self, written: u64) {
+        self.stdin_written.store(written, Ordering::SeqCst);
+    }
+
+    pub fn has_pending(&self) -> bool {
+        self.observing() && self.pending.lock().is_ok_and(|p| !p.is_empty())
+    }
+
+    /// Records the delivered turn frames the algo has started reading; `stderr_position`
+    /// gives, when called, at least the number of bytes it has written to stderr.
+    pub fn observe(&self, stderr_position: impl FnOnce() -> u64) {
+        let Ok(mut pending) = self.pending.lock() else { return };
+        if pending.is_empty() {
+            return;
+        }
+        // What was written, then what is left: a lower bound of what the algo has read.
+        let written = self.stdin_written.load(Ordering::SeqCst);
+        let unread = {
+            let Ok(stdin) = self.stdin.lock() else { return };
+            let Some(fd) = stdin.as_ref() else { return };
+            let Ok(unread) = rustix::io::ioctl_fionread(fd) else { return };
+            unread
+        };
+        let consumed = written.saturating_sub(unread);
+        let n = pending.iter().take_while(|&&(_, start)| consumed > start).count();
+        if n == 0 {
+            return;
+        }
+        let position = stderr_position();
+        for (turn, _) in pending.drain(..n) {
+            self.turn_started(turn, position);
+        }
+    }
+
+    /// The algo was seen to start reading turn `turn`'s frame when it had written at most
+    /// `stderr_position` bytes to stderr.
+    pub fn turn_started(&self, turn: i32, stderr_position: u64) {
+        if let Ok(mut v) = self.started.lock() {
+            // Positions are upper bounds taken one after the other; keep them ordered.
+            let pos = v.last().map_or(stderr_position, |&(_, p)| p.max(stderr_position));
+            v.push((turn, pos));
+        }
+    }
+
+    /// The turn a stderr line starting at `offset` belongs to: the last turn the algo was
+    /// seen to start before the line's first byte was written (0 before any: start-up
+    /// output counts as turn 0, as its time does).
+    pub fn turn_at(&self, offset: u64) -> i32 {
+        let Ok(v) = self.started.lock() else { return 0 };
+        let n = v.partition_point(|&(_, p)| p <= offset);
+        if n == 0 { 0 } else { v[n - 1].0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    #[test]
+    fn lines_belong_to_the_last_turn_started_before_them() {
+        let p = Progress::default();
+        assert_eq!(p.turn_at(0), 0);
+        p.turn_started(0, 10);
+        p.turn_started(1, 50);
+        // An estimate below the previous one is raised to keep the order.
+        p.turn_started(2, 40);
+        assert_eq!(p.turn_at(9), 0);
+        assert_eq!(p.turn_at(10), 0);
+        assert_eq!(p.turn_at(49), 0);
+        assert_eq!(p.turn_at(50), 2);
+        assert_eq!(p.turn_at(u64::MAX), 2);
+    }
+
+    #[test]
+    fn start_up_output_until_turn_0_is_delivered() {
+        let p = Progress::default();
+        assert!(p.is_startup_output(1 << 40));
+        p.set_startup_end(120);
+        assert!(p.is_startup_output(119));
+        assert!(!p.is_startup_output(120));
+    }
+
+    /// A turn frame counts as started once its first byte has left the pipe.
+    #[test]
+    fn a_turn_starts_when_its_first_byte_is_read() {
+        let (mut r, w) = std::io::pipe().expect("pipe");
+        let mut w = std::fs::File::from(OwnedFd::from(w));
+        let p = Progress::default();
+        p.observe_through(w.try_clone().expect("dup").into(), None);
+        w.write_all(b"config\n").expect("write");
+        p.set_stdin_written(7);
+        p.delivering(0, 7);
+        w.write_all(b"frame0\n").expect("write");
+        p.set_stdin_written(14);
+        let mut buf = [0u8; 7];
+        r.read_exact(&mut buf).expect("read");
+        p.observe(|| 100);
+        assert!(p.has_pending());
+        r.read_exact(&mut buf[..1]).expect("read");
+        p.observe(|| 200);
+        assert!(!p.has_pending());
+        assert_eq!((p.turn_at(199), p.turn_at(200)), (0, 0));
+        assert_eq!(p.started.lock().expect("lock").as_slice(), &[(0, 200)]);
+    }
+}
