@@ -418,3 +418,36 @@ fn pick_and_click(h: &mut Harness<'_, StudioApp>, t: Tile) {
     h.run();
     click_tile(h, t);
 }
+
+/// Without a desktop portal every file action asks for its path in the studio, prefilled with
+/// `layouts/<name>.<ext>`: Save as, Export Python and Open all work from the typed path.
+#[test]
+fn file_actions_without_a_portal_ask_in_the_studio() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut h = harness(None);
+    h.state_mut().set_native_dialogs(false);
+    pick_and_click(&mut h, Tile::new(13, 2));
+    for (item, file) in [("Save as…", "mine.json"), ("Export Python…", "mine.py")] {
+        h.get_by_label("File").click();
+        h.run();
+        h.get_by_label_contains(item).click();
+        h.run();
+        let prompt = h.state().file_prompt().expect("the in-app path window").clone();
+        assert!(prompt.text.starts_with("layouts"), "prefilled under layouts/: {}", prompt.text);
+        assert!(prompt.note.contains("No file dialog"), "{}", prompt.note);
+        let path = dir.path().join(file);
+        common::harness::type_into(&mut h, "Path", &path.display().to_string());
+        h.get_by_label("OK").click();
+        h.run();
+        assert!(h.state().file_prompt().is_none());
+        assert!(path.exists(), "{item} wrote {}: {}", path.display(), h.state().message());
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run();
+    common::harness::type_into(&mut h, "Path", &dir.path().join("mine.json").display().to_string());
+    h.get_by_label("OK").click();
+    h.run();
+    assert_eq!(h.state().editor.layout.len(), 1, "opened from the typed path: {}", h.state().message());
+}

@@ -6,6 +6,7 @@ pub mod board;
 pub mod command;
 pub mod compare_view;
 pub mod editor;
+pub mod file_prompt;
 pub mod icons;
 pub mod play;
 pub mod settings;
@@ -18,6 +19,7 @@ use command::{Command, Edit, Tool};
 use editor::Editor;
 use editor::canvas::Stroke;
 use egui::{Pos2, Ui};
+use file_prompt::{FileAction, FilePrompt};
 use settings::{Settings, Theme};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
@@ -39,6 +41,10 @@ struct Runtime {
     last_title: String,
     /// Text to put on the clipboard at the end of the frame.
     copy: Option<String>,
+    /// The in-app window asking for a path, when open.
+    prompt: Option<FilePrompt>,
+    /// Whether the desktop has native file dialogs (else the in-app window asks).
+    native_dialogs: bool,
 }
 
 /// The whole app.
@@ -79,6 +85,8 @@ impl StudioApp {
             view: top_bar::View::Editor,
             last_title: String::new(),
             copy: None,
+            prompt: None,
+            native_dialogs: file_prompt::native_dialogs_available(),
         };
         let arena = arena::ArenaTab::new(&settings.ruleset);
         let play = play::PlayView::new(editor::files::data_dir().join("matches"));
@@ -185,6 +193,9 @@ impl StudioApp {
         }
         commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
         shortcuts::help_window(&ctx, &mut self.rt.show_help, self.rt.view);
+        if let Some(c) = file_prompt::show(&ctx, &mut self.rt.prompt) {
+            commands.push(c);
+        }
 
         for c in commands {
             self.apply(c);
@@ -266,29 +277,14 @@ impl StudioApp {
                     Err(e) => format!("New layout; the autosave failed: {e}"),
                 };
             }
-            Command::OpenDialog => {
-                if let Some(p) =
-                    rfd::FileDialog::new().add_filter("Layout", &["json"]).set_directory(layouts_dir()).pick_file()
-                {
-                    self.apply(Command::Open(p));
-                }
-            }
+            Command::OpenDialog => self.ask_path(FileAction::OpenLayout, self.suggested("json")),
             Command::Open(p) if is_replay(&p) => self.open_replay(&p),
             Command::Open(p) => self.open(&p),
             Command::Save => match self.editor.path.clone() {
                 Some(p) => self.apply(Command::SaveTo(p)),
                 None => self.apply(Command::SaveAsDialog),
             },
-            Command::SaveAsDialog => {
-                if let Some(p) = rfd::FileDialog::new()
-                    .add_filter("Layout", &["json"])
-                    .set_directory(layouts_dir())
-                    .set_file_name("layout.json")
-                    .save_file()
-                {
-                    self.apply(Command::SaveTo(p));
-                }
-            }
+            Command::SaveAsDialog => self.ask_path(FileAction::SaveLayoutAs, self.suggested("json")),
             Command::SaveTo(p) => {
                 if self.editor.layout.name.is_empty() {
                     self.editor.layout.name =
@@ -305,13 +301,7 @@ impl StudioApp {
                     Err(e) => self.rt.message = format!("Save failed: {e}"),
                 }
             }
-            Command::ExportPythonDialog => {
-                if let Some(p) =
-                    rfd::FileDialog::new().add_filter("Python", &["py"]).set_file_name("layout.py").save_file()
-                {
-                    self.apply(Command::ExportPython(p));
-                }
-            }
+            Command::ExportPythonDialog => self.ask_path(FileAction::ExportPython, self.suggested("py")),
             Command::ExportPython(p) => {
                 let text = self.editor.layout.to_python(self.editor.player);
                 self.rt.message = match terminal_core::files::write_atomic(&p, text.as_bytes()) {
@@ -333,13 +323,7 @@ impl StudioApp {
                 );
                 self.rt.copy = Some(text);
             }
-            Command::ExportPngDialog => {
-                if let Some(p) =
-                    rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name("layout.png").save_file()
-                {
-                    self.apply(Command::ExportPng(p));
-                }
-            }
+            Command::ExportPngDialog => self.ask_path(FileAction::ExportPng, self.suggested("png")),
             Command::ExportPng(p) => {
                 let options = editor::export_png::PngOptions {
                     dark: self.settings.theme.is_dark(),
@@ -354,11 +338,7 @@ impl StudioApp {
                     Err(e) => format!("PNG export failed: {e}"),
                 };
             }
-            Command::ImportReplayDialog => {
-                if let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file() {
-                    self.apply(Command::ImportReplay(p));
-                }
-            }
+            Command::ImportReplayDialog => self.ask_path(FileAction::ImportReplay, PathBuf::from("replays").join("")),
             Command::ImportReplay(p) => match terminal_core::layout::files::ReplayImport::open(&p) {
                 Ok(i) => self.editor.import = Some(i),
                 Err(e) => self.rt.message = format!("Import failed: {e}"),
@@ -411,11 +391,7 @@ impl StudioApp {
                 }
                 Err(e) => self.rt.message = format!("Ruleset not loaded: {e}"),
             },
-            Command::RulesetDialog => {
-                if let Some(p) = rfd::FileDialog::new().add_filter("game-configs.json", &["json"]).pick_file() {
-                    self.apply(Command::SetRuleset(p.display().to_string()));
-                }
-            }
+            Command::RulesetDialog => self.ask_path(FileAction::Ruleset, PathBuf::from("game-configs.json")),
             Command::SetTheme(t) => self.settings.theme = t,
             Command::ToggleHelp => self.rt.show_help = !self.rt.show_help,
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
@@ -430,10 +406,16 @@ impl StudioApp {
                 let pick = |title: &str| {
                     rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()
                 };
-                if let Some(a) = pick("First replay (A)")
+                if !self.rt.native_dialogs {
+                    self.rt.message =
+                        "No file dialog on this desktop: compare two replays from the Arena tab's finished matches"
+                            .into();
+                } else if let Some(a) = pick("First replay (A)")
                     && let Some(b) = pick("Second replay (B)")
                 {
                     self.apply(Command::Compare(a, b));
+                } else {
+                    self.rt.message = "Compare: the file dialog gave no replay".into();
                 }
             }
             Command::Compare(a, b) => match self.arena.open_compare(&a, &b) {
@@ -443,12 +425,35 @@ impl StudioApp {
                 }
                 Err(e) => self.rt.message = format!("Compare failed: {e}"),
             },
-            Command::OpenReplayDialog => {
-                if let Some(p) = rfd::FileDialog::new().add_filter("Replay", &["replay", "gz"]).pick_file() {
-                    self.open_replay(&p);
-                }
-            }
+            Command::OpenReplayDialog => self.ask_path(FileAction::OpenReplay, PathBuf::from("replays").join("")),
         }
+    }
+
+    /// Asks for a path (the native dialog, or the in-app window without one) and acts on it.
+    fn ask_path(&mut self, action: FileAction, suggested: PathBuf) {
+        if let Some(c) = file_prompt::ask(action, suggested, self.rt.native_dialogs, &mut self.rt.prompt) {
+            self.apply(c);
+        }
+    }
+
+    /// `layouts/<the layout's name>.<ext>` (or `layout.<ext>`), the path offered for a layout.
+    fn suggested(&self, ext: &str) -> PathBuf {
+        let name = match self.editor.path.as_ref().and_then(|p| p.file_stem()) {
+            Some(stem) => stem.to_string_lossy().into_owned(),
+            None if !self.editor.layout.name.trim().is_empty() => self.editor.layout.name.trim().replace(' ', "-"),
+            None => "layout".into(),
+        };
+        layouts_dir().join(format!("{name}.{ext}"))
+    }
+
+    /// Native file dialogs on or off (off: the in-app path window; tests turn them off).
+    pub fn set_native_dialogs(&mut self, on: bool) {
+        self.rt.native_dialogs = on;
+    }
+
+    /// The in-app path window, if it is open.
+    pub fn file_prompt(&self) -> Option<&FilePrompt> {
+        self.rt.prompt.as_ref()
     }
 
     /// Opens a layout file, or a replay (for import), by extension and content.

@@ -374,11 +374,13 @@ impl ArenaTab {
                     self.path_text.clear();
                 }
             }
-            ArenaAction::AddAlgoDialog => {
-                if let Some(p) = rfd::FileDialog::new().pick_folder() {
-                    return self.apply(ArenaAction::AddAlgo(p));
-                }
-            }
+            ArenaAction::AddAlgoDialog => match crate::app::file_prompt::native_dialogs_available()
+                .then(|| rfd::FileDialog::new().pick_folder())
+                .flatten()
+            {
+                Some(p) => return self.apply(ArenaAction::AddAlgo(p)),
+                None => self.message = "No folder picked (no file dialog here?): type the path in Algo path".into(),
+            },
             ArenaAction::RemoveAlgo(i) => {
                 if i < self.algos.len() {
                     self.algos.remove(i);
@@ -389,11 +391,13 @@ impl ArenaTab {
                     self.baseline = self.baseline.min(self.algos.len().saturating_sub(1));
                 }
             }
-            ArenaAction::OutputDialog => {
-                if let Some(p) = rfd::FileDialog::new().pick_folder() {
-                    self.out_text = p.display().to_string();
-                }
-            }
+            ArenaAction::OutputDialog => match crate::app::file_prompt::native_dialogs_available()
+                .then(|| rfd::FileDialog::new().pick_folder())
+                .flatten()
+            {
+                Some(p) => self.out_text = p.display().to_string(),
+                None => self.message = "No folder picked (no file dialog here?): type it in Output folder".into(),
+            },
             ArenaAction::Start => self.start(),
             ArenaAction::Pause | ArenaAction::Resume => {
                 if let Some(run) = self.run.as_mut()

@@ -1,0 +1,126 @@
+//! Asking for a file path. The native dialog is used where the desktop has one (on Linux a
+//! file-dialog portal on the session bus); where it has none, or it gives no path back, an
+//! in-app window asks for the path, prefilled, so that every file action works or says why.
+
+use super::command::Command;
+use std::path::PathBuf;
+
+/// What a path is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileAction {
+    OpenLayout,
+    SaveLayoutAs,
+    OpenReplay,
+    ImportReplay,
+    ExportPython,
+    ExportPng,
+    Ruleset,
+}
+
+impl FileAction {
+    pub fn title(self) -> &'static str {
+        match self {
+            FileAction::OpenLayout => "Open a layout",
+            FileAction::SaveLayoutAs => "Save the layout as",
+            FileAction::OpenReplay => "Open a replay",
+            FileAction::ImportReplay => "Import a turn of a replay",
+            FileAction::ExportPython => "Export the layout as Python",
+            FileAction::ExportPng => "Export the board as PNG",
+            FileAction::Ruleset => "Use a game-configs.json",
+        }
+    }
+
+    /// What the studio does with the path.
+    pub fn command(self, path: PathBuf) -> Command {
+        match self {
+            FileAction::OpenLayout => Command::Open(path),
+            FileAction::SaveLayoutAs => Command::SaveTo(path),
+            FileAction::OpenReplay => Command::OpenReplay(path),
+            FileAction::ImportReplay => Command::ImportReplay(path),
+            FileAction::ExportPython => Command::ExportPython(path),
+            FileAction::ExportPng => Command::ExportPng(path),
+            FileAction::Ruleset => Command::SetRuleset(path.display().to_string()),
+        }
+    }
+
+    /// The native dialog for this action, starting at `suggested`.
+    fn native(self, suggested: &std::path::Path) -> Option<PathBuf> {
+        let dir = suggested.parent().filter(|d| d.is_dir()).map(PathBuf::from);
+        let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
+        let mut d = rfd::FileDialog::new().set_title(self.title());
+        if let Some(dir) = dir {
+            d = d.set_directory(dir);
+        }
+        match self {
+            FileAction::OpenLayout => d.add_filter("Layout", &["json"]).pick_file(),
+            FileAction::SaveLayoutAs => d.add_filter("Layout", &["json"]).set_file_name(name?).save_file(),
+            FileAction::OpenReplay | FileAction::ImportReplay => d.add_filter("Replay", &["replay", "gz"]).pick_file(),
+            FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
+            FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
+            FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
+        }
+    }
+}
+
+/// Whether a native file dialog can answer: on Linux and the BSDs rfd asks the desktop portal
+/// over the session bus, which a minimal window manager, WSL or a remote desktop may lack.
+pub fn native_dialogs_available() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty())
+}
+
+/// The in-app window asking for a path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FilePrompt {
+    pub action: FileAction,
+    pub text: String,
+    /// Why the window is shown (no portal, or the dialog gave no path).
+    pub note: String,
+}
+
+/// Asks for a path for `action`: the native dialog if `native`, else (or if it gives no path)
+/// the in-app window prefilled with `suggested`. Returns the command to run now, if any.
+pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Option<FilePrompt>) -> Option<Command> {
+    let note = if native {
+        match action.native(&suggested) {
+            Some(p) => return Some(action.command(p)),
+            None => "The file dialog gave no path (closed, or no desktop portal): type one here.".to_string(),
+        }
+    } else {
+        "No file dialog on this desktop (no portal on the session bus): type the path.".to_string()
+    };
+    *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note });
+    None
+}
+
+/// Draws the in-app window; returns the command once a path is confirmed.
+pub fn show(ctx: &egui::Context, prompt: &mut Option<FilePrompt>) -> Option<Command> {
+    let p = prompt.as_mut()?;
+    let mut out = None;
+    let mut close = false;
+    egui::Window::new(p.action.title()).collapsible(false).resizable(false).default_pos(egui::pos2(80.0, 80.0)).show(
+        ctx,
+        |ui| {
+            ui.weak(&p.note);
+            let label = ui.label("Path");
+            let field = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(420.0)).labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                let ready = !p.text.trim().is_empty();
+                if (ui.add_enabled(ready, egui::Button::new("OK")).clicked() || enter) && ready {
+                    out = Some(p.action.command(PathBuf::from(p.text.trim())));
+                    close = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    close = true;
+                }
+            });
+        },
+    );
+    if close {
+        *prompt = None;
+    }
+    out
+}
