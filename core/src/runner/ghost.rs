@@ -6,8 +6,8 @@
 use crate::engine::commands::Command;
 use crate::engine::config::Config;
 use crate::engine::geometry::Player;
-use crate::replay::{ReplayError, read_replay};
-use crate::verify::rebuild::{RebuildError, game_at_turn_frame, is_early_2020, running_max_ids};
+use crate::replay::{Replay, ReplayError, read_replay};
+use crate::verify::rebuild::{RebuildError, game_at_turn_frame, running_max_ids};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -56,21 +56,28 @@ pub struct Ghost {
 impl Ghost {
     /// Reads `path` and recovers every turn's commands for both players.
     pub fn load(path: &Path, player: Option<Player>) -> Result<Ghost, GhostError> {
-        let replay = read_replay(path)?;
+        Ghost::from_replay(&read_replay(path)?, player)
+    }
+
+    /// The ghost of a replay already read (its `source` names the file).
+    pub fn from_replay(replay: &Replay, player: Option<Player>) -> Result<Ghost, GhostError> {
+        let path = replay.source.as_path();
         if replay.legacy {
             return Err(GhostError::Legacy(path.to_path_buf()));
         }
         let config = Arc::new(replay.config.clone());
         let ids = running_max_ids(&replay.frames);
-        let early_2020 = is_early_2020(&replay, &config, &ids);
+        // Any turn echoing an upgrade as a spawn marks the whole replay as early 2020 (as the
+        // verifier's `is_early_2020`, from the same rebuilt turns).
+        let mut early_2020 = false;
         let mut turns = Vec::new();
         for start in replay.turn_starts() {
-            let (game, inputs) = game_at_turn_frame(&replay, &config, start, &ids, None)
+            let (game, inputs) = game_at_turn_frame(replay, &config, start, &ids, None)
                 .map_err(|source| GhostError::Rebuild { path: path.to_path_buf(), source })?;
+            early_2020 |= inputs.early_2020;
             let mut lines = inputs.lines;
-            for c in lines[1].0.iter_mut().chain(lines[1].1.iter_mut()) {
-                c.tile = c.tile.rotated();
-            }
+            super::view::rotate_commands(&mut lines[1].0);
+            super::view::rotate_commands(&mut lines[1].1);
             turns.push(RecordedTurn {
                 turn: game.turn,
                 lines,
@@ -135,17 +142,16 @@ pub enum ReproduceError {
 /// Plays the two recorded players of `path` against each other through the runner (the
 /// replay written into `out`) and compares the new replay with the recorded one.
 pub fn reproduce(path: &Path, out: &Path) -> Result<(super::MatchResult, crate::verify::ReplayMatch), ReproduceError> {
-    reproduce_ghosts(&Ghost::load(path, Some(Player::One))?, out)
+    reproduce_replay(&read_replay(path)?, out)
 }
 
-/// [`reproduce`] for a loaded ghost (either player: both are seated).
-pub fn reproduce_ghosts(
-    ghost: &Ghost,
+/// [`reproduce`] for a replay already read: the file is read once for both the ghosts and the
+/// comparison.
+pub fn reproduce_replay(
+    recorded: &Replay,
     out: &Path,
 ) -> Result<(super::MatchResult, crate::verify::ReplayMatch), ReproduceError> {
-    let path = ghost.replay.as_path();
-    let mut one = ghost.clone();
-    one.player = Some(Player::One);
+    let one = Ghost::from_replay(recorded, Some(Player::One))?;
     let mut two = one.clone();
     two.player = Some(Player::Two);
     let mut spec = super::MatchSpec::new(
@@ -156,7 +162,6 @@ pub fn reproduce_ghosts(
     spec.replay = super::ReplayTarget::Dir(out.to_path_buf());
     spec.sync_replay = false;
     let result = super::run_match_blocking(spec)?;
-    let recorded = read_replay(path)?;
     let played = read_replay(&result.replay_path)?;
     let m = crate::verify::compare_replays(&recorded.frames, &played.frames);
     Ok((result, m))
@@ -168,9 +173,9 @@ pub fn reproduce_ghosts(
 pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
     use crate::verify::{ReplayReport, Status, ruleset_name};
     let mut report = ReplayReport::new(path);
-    let reproduced = Ghost::load(path, None).map_err(ReproduceError::from).and_then(|g| {
-        report.ruleset = Some(ruleset_name(&g.config));
-        reproduce_ghosts(&g, out)
+    let reproduced = read_replay(path).map_err(ReproduceError::from).and_then(|r| {
+        report.ruleset = Some(ruleset_name(&r.config));
+        reproduce_replay(&r, out)
     });
     match reproduced {
         Ok((result, m)) => {
@@ -189,7 +194,6 @@ pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
             }
         }
         Err(ReproduceError::Ghost(GhostError::Legacy(_))) => {
-            report.ruleset = Some("legacy".into());
             report.status = Status::Skipped;
             report.reason = Some("legacy 2018–2019 format (not simulated)".into());
         }
