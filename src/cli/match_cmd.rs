@@ -116,7 +116,7 @@ fn record_head(args: &MatchArgs, seats: &[SeatSpec; 2]) -> RecordHead {
     let [(a, a_path), (b, b_path)] = [Player::One, Player::Two].map(|p| match &seats[p.index()] {
         SeatSpec::Algo(path) => (algo_label(path), abs(path)),
         SeatSpec::Ghost(g) => (g.name_in(p), g.describe()),
-        SeatSpec::Human(h) => (h.name.clone(), format!("human:{}", h.name)),
+        SeatSpec::Human(h) => (h.name.clone(), h.describe()),
     });
     let job_id = args.job_id.clone().unwrap_or_else(|| format!("{a}__{b}__g0"));
     let game = job_id.rsplit_once("__g").and_then(|(_, g)| g.parse().ok()).unwrap_or(0);

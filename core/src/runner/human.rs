@@ -23,6 +23,11 @@ pub struct HumanSeat {
 impl HumanSeat {
     /// A human seat and the sender the UI ends each turn with. Dropping the sender leaves
     /// the seat: the player is then treated as crashed.
+    /// How the seat is written in records: `human:NAME`.
+    pub fn describe(&self) -> String {
+        format!("human:{}", self.name)
+    }
+
     pub fn new(name: impl Into<String>) -> (HumanSeat, Sender<HumanTurn>) {
         // Two turns may be queued: the UI never waits on the match.
         let (tx, rx) = crossbeam_channel::bounded(2);
@@ -52,7 +57,7 @@ pub fn check_turn(
     build: &[Command],
     deploy: &[Command],
 ) -> Result<TurnCheck, crate::verify::rebuild::RebuildError> {
-    let max_id = frame.units.iter().flatten().flatten().map(|u| u.id).max().unwrap_or(0);
+    let max_id = crate::verify::rebuild::max_id_in(frame);
     let mut game = crate::verify::rebuild::game_from_turn_frame(config, frame, max_id)?;
     let before = game.player(player).stats;
     let none: [Command; 0] = [];

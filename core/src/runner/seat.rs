@@ -127,8 +127,7 @@ impl Seat {
 
     /// A seat played by a person at the studio.
     pub fn human(player: Player, human: HumanSeat) -> Seat {
-        let described = format!("human:{}", human.name);
-        let mut seat = Seat::without_process(player, human.name.clone(), described);
+        let mut seat = Seat::without_process(player, human.name.clone(), human.describe());
         seat.human = Some(human);
         seat
     }

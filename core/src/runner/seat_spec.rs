@@ -29,16 +29,7 @@ impl SeatSpec {
         }
     }
 
-    /// How the seat is written in records and plans: the algo's path, or `ghost:PATH:N`.
-    pub fn describe(&self) -> String {
-        match self {
-            SeatSpec::Algo(p) => p.display().to_string(),
-            SeatSpec::Ghost(g) => g.describe(),
-            SeatSpec::Human(h) => format!("human:{}", h.name),
-        }
-    }
-
-    /// The ghost's replay config, for `--config` when none is given.
+    /// The ghost in this seat, if it is one (its replay config is the default ruleset).
     pub fn ghost(&self) -> Option<&Ghost> {
         match self {
             SeatSpec::Ghost(g) => Some(g),

@@ -6,7 +6,7 @@
 use crate::engine::Config;
 use crate::engine::frame::{Events, Frame, Phase};
 use crate::replay::Replay;
-use crate::verify::rebuild::{is_early_2020, running_max_ids};
+use crate::verify::rebuild::{is_early_2020, max_id_in, running_max_ids};
 use std::mem::size_of;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,13 +63,7 @@ impl History {
     /// Appends the next frame of a live match.
     pub fn push(&mut self, frame: Frame) {
         let index = self.replay.frames.len();
-        let mut max = self.max_ids.last().copied().unwrap_or(0);
-        for u in frame.units.iter().flatten().flatten() {
-            max = max.max(u.id);
-        }
-        for s in &frame.events.spawn {
-            max = max.max(s.id);
-        }
+        let max = self.max_ids.last().copied().unwrap_or(0).max(max_id_in(&frame));
         self.max_ids.push(max);
         match frame.turn_info.phase {
             Phase::Deploy => self.turns.push(TurnSpan { turn: frame.turn_info.turn, start: index, len: 1 }),

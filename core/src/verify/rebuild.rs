@@ -16,19 +16,16 @@ pub fn running_max_ids(frames: &[Frame]) -> Vec<u32> {
     frames
         .iter()
         .map(|f| {
-            for lists in &f.units {
-                for l in lists {
-                    for u in l {
-                        max = max.max(u.id);
-                    }
-                }
-            }
-            for s in &f.events.spawn {
-                max = max.max(s.id);
-            }
+            max = max.max(max_id_in(f));
             max
         })
         .collect()
+}
+
+/// The highest unit id a frame names, in its unit lists or its spawn events (0 if none).
+pub fn max_id_in(f: &Frame) -> u32 {
+    let listed = f.units.iter().flatten().flatten().map(|u| u.id);
+    listed.chain(f.events.spawn.iter().map(|s| s.id)).max().unwrap_or(0)
 }
 
 /// What a replay tells about one turn's inputs.

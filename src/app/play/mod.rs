@@ -21,8 +21,9 @@ use terminal_core::engine::{Command as EngineCommand, Config};
 use terminal_core::layout::Layout;
 use terminal_core::replay::follow::ReplayFollower;
 use terminal_core::runner::human::{TurnCheck, check_turn};
+use terminal_core::runner::view::rotate_commands;
 use terminal_core::runner::{
-    GHOST_PREFIX, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
+    Ghost, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
 };
 
 /// Who sits in a seat.
@@ -159,10 +160,10 @@ impl PlayView {
                     SeatSpec::Algo(PathBuf::from(path))
                 }
                 SeatKind::Ghost if path.is_empty() => return Err(format!("{seat}: type the ghost's replay")),
-                SeatKind::Ghost => {
-                    let n = s.ghost_player.map(|p| format!(":{}", p.number())).unwrap_or_default();
-                    SeatSpec::parse(&format!("{GHOST_PREFIX}{path}{n}")).map_err(|e| format!("{seat}: {e}"))?
-                }
+                // The path as typed: a trailing `:1` here is part of the name, the player is chosen apart.
+                SeatKind::Ghost => SeatSpec::Ghost(
+                    Ghost::load(std::path::Path::new(path), s.ghost_player).map_err(|e| format!("{seat}: {e}"))?,
+                ),
             };
             specs.push(spec);
         }
@@ -388,9 +389,8 @@ impl PlayView {
         let (mut build, mut deploy) = w.turn_commands(seat);
         // The runner reads a seat's commands in its own view, as an algo sends them.
         if seat == Player::Two {
-            for c in build.iter_mut().chain(deploy.iter_mut()) {
-                c.tile = c.tile.rotated();
-            }
+            rotate_commands(&mut build);
+            rotate_commands(&mut deploy);
         }
         let sent = m.humans[seat.index()]
             .as_ref()
