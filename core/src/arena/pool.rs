@@ -259,7 +259,10 @@ fn sprt_status(plan: &Plan, params: &SprtParams, records: &[MatchRecord]) -> Opt
 
 enum WorkerMsg {
     Started(String, usize),
-    Done(Box<MatchRecord>),
+    /// A result, and where to say it has been counted: a worker takes its next job only
+    /// after that, so an SPRT decision stops every worker before its next match, however
+    /// late the collector gets the CPU.
+    Done(Box<MatchRecord>, Sender<()>),
 }
 
 fn run(
@@ -339,15 +342,27 @@ fn run(
     let mut played_now = 0usize;
     let mut done = already;
     for msg in res_rx.iter() {
-        let rec = match msg {
+        let (rec, counted) = match msg {
             WorkerMsg::Started(id, w) => {
                 let _ = tx.send(ArenaEvent::MatchStarted { job_id: id, worker: w });
                 continue;
             }
-            WorkerMsg::Done(r) => r,
+            WorkerMsg::Done(r, counted) => (r, counted),
         };
+        records.push((*rec).clone());
+        let decided = match (&spec.sprt, control.stop.load(Ordering::SeqCst)) {
+            (Some(p), false) => sprt_status(&spec.plan, p, &records).filter(|st| st.decision != SprtDecision::Continue),
+            _ => None,
+        };
+        if let Some(st) = &decided {
+            control.stop.store(true, Ordering::SeqCst);
+            stop = StopReason::Sprt(st.decision);
+        }
+        // Decided before the (slow) fsync, so the worker waits for the count, not the disk.
+        let _ = counted.send(());
         if let Err(e) = append_record(&results_path, &rec) {
             // Without a place for results, running on would lose them: stop everything.
+            records.pop();
             control.cancel();
             stop = StopReason::Error(e.to_string());
             let _ = tx.send(ArenaEvent::Warning(format!("cannot write the result of {}: {e}", rec.job_id)));
@@ -355,17 +370,11 @@ fn run(
         }
         played_now += 1;
         done += 1;
-        records.push((*rec).clone());
         let _ = tx.send(ArenaEvent::MatchFinished(rec));
         let remaining = total.saturating_sub(done);
         let eta = (played_now > 0).then(|| started.elapsed().mul_f64(remaining as f64 / played_now as f64));
         let _ = tx.send(ArenaEvent::Progress { done, total, eta });
-        if let (Some(p), false) = (&spec.sprt, control.stop.load(Ordering::SeqCst))
-            && let Some(st) = sprt_status(&spec.plan, p, &records)
-            && st.decision != SprtDecision::Continue
-        {
-            control.stop.store(true, Ordering::SeqCst);
-            stop = StopReason::Sprt(st.decision);
+        if let Some(st) = decided {
             let _ = tx.send(ArenaEvent::SprtStop { decision: st.decision, llr: st.llr });
         }
     }
@@ -400,6 +409,11 @@ fn run(
 
 fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<WorkerMsg>, control: &Control) {
     let dir = spec.out.join("matches");
+    let (counted_tx, counted_rx) = crossbeam_channel::bounded::<()>(1);
+    // False when the collector is gone.
+    let report = |rec: MatchRecord| {
+        results.send(WorkerMsg::Done(Box::new(rec), counted_tx.clone())).is_ok() && counted_rx.recv().is_ok()
+    };
     loop {
         control.wait_while_paused();
         if control.is_cancelled() || control.stop.load(Ordering::SeqCst) {
@@ -423,8 +437,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         let [seat1, seat2] = match seats {
             [Ok(a), Ok(b)] => [a, b],
             [Err(e), _] | [_, Err(e)] => {
-                let rec = MatchRecord::from_error(head, &RunnerError::Replay(e.to_string()));
-                if results.send(WorkerMsg::Done(Box::new(rec))).is_err() {
+                if !report(MatchRecord::from_error(head, &RunnerError::Replay(e.to_string()))) {
                     return;
                 }
                 continue;
@@ -453,7 +466,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
             Err(e) => MatchRecord::from_error(head, &e),
         };
         // Labels are the arena's (the folder names), whatever the runner called them.
-        if results.send(WorkerMsg::Done(Box::new(rec))).is_err() {
+        if !report(rec) {
             return;
         }
     }
