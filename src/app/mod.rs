@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod board_labels;
 pub mod command;
 pub mod compare_view;
 pub mod editor;
@@ -37,7 +38,6 @@ struct Runtime {
     board: Option<board::BoardGeometry>,
     message: String,
     show_help: bool,
-    view: top_bar::View,
     last_title: String,
     /// Text to put on the clipboard at the end of the frame.
     copy: Option<String>,
@@ -82,15 +82,22 @@ impl StudioApp {
             board: None,
             message,
             show_help: false,
-            view: top_bar::View::Editor,
             last_title: String::new(),
             copy: None,
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
         };
-        let arena = arena::ArenaTab::new(&settings.ruleset);
+        let mut arena = arena::ArenaTab::new(&settings.ruleset);
+        arena.set_form(settings.arena.clone());
+        let mut viewer = viewer::Viewer::default();
+        viewer.set_prefs(settings.viewer.clone());
         let play = play::PlayView::new(editor::files::data_dir().join("matches"));
-        StudioApp { settings, editor, viewer: viewer::Viewer::default(), arena, play, ctx: None, rt }
+        StudioApp { settings, editor, viewer, arena, play, ctx: None, rt }
+    }
+
+    /// The settings to keep, with each view's current choices.
+    pub fn persisted_settings(&self) -> Settings {
+        Settings { viewer: self.viewer.prefs(), arena: self.arena.form(), ..self.settings.clone() }
     }
 
     /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
@@ -135,27 +142,27 @@ impl StudioApp {
         if self.rt.icons.is_none() {
             self.rt.icons = Some(icons::IconTextures::load(&ctx));
         }
-        let mut commands = shortcuts::read(&ctx, self.rt.view == top_bar::View::Editor);
+        let mut commands = shortcuts::read(&ctx, self.settings.view == top_bar::View::Editor);
         commands.extend(dropped_files(&ctx));
-        if self.rt.view != top_bar::View::Play {
+        if self.settings.view != top_bar::View::Play {
             // A live match's frames are read whatever the view: it never waits on a hidden tab.
             self.play.poll(self.ctx.as_ref());
         }
 
         egui::Panel::top("top-bar").show(ui, |ui| {
-            commands.extend(top_bar::show(ui, self.rt.view, &self.settings));
+            commands.extend(top_bar::show(ui, self.settings.view, &self.settings));
         });
-        if self.rt.view == top_bar::View::Play {
+        if self.settings.view == top_bar::View::Play {
             let dark = self.settings.theme.is_dark();
             let window = self.ctx.clone();
             commands.extend(self.play.show(ui, window.as_ref(), self.rt.icons.as_ref(), dark));
-        } else if self.rt.view == top_bar::View::Arena {
+        } else if self.settings.view == top_bar::View::Arena {
             // The editor's tile, tool and tallies mean nothing here: the last message only.
             egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(&self.rt.message));
             let dark = self.settings.theme.is_dark();
             commands.extend(self.arena.show(ui, self.rt.icons.as_ref(), dark));
-        } else if matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
-            let debugger = self.rt.view == top_bar::View::Debugger;
+        } else if matches!(self.settings.view, top_bar::View::Debugger | top_bar::View::Replays) {
+            let debugger = self.settings.view == top_bar::View::Debugger;
             let dark = self.settings.theme.is_dark();
             self.viewer.hide_winner = self.settings.hide_winner;
             commands.extend(self.viewer.show(ui, debugger, self.rt.icons.as_ref(), dark));
@@ -192,7 +199,7 @@ impl StudioApp {
             });
         }
         commands.extend(editor::panels::import_window(&ctx, &mut self.editor));
-        shortcuts::help_window(&ctx, &mut self.rt.show_help, self.rt.view);
+        shortcuts::help_window(&ctx, &mut self.rt.show_help, self.settings.view);
         if let Some(c) = file_prompt::show(&ctx, &mut self.rt.prompt) {
             commands.push(c);
         }
@@ -312,7 +319,7 @@ impl StudioApp {
             Command::SimulateLayout => {
                 let config = std::sync::Arc::new(self.editor.config.clone());
                 self.viewer.start_layout_whatif(self.editor.layout.clone(), config, self.ctx.as_ref());
-                self.rt.view = top_bar::View::Debugger;
+                self.settings.view = top_bar::View::Debugger;
             }
             Command::CopyPythonToClipboard => {
                 let text = self.editor.layout.to_python(self.editor.player);
@@ -395,12 +402,12 @@ impl StudioApp {
             Command::SetTheme(t) => self.settings.theme = t,
             Command::ToggleHelp => self.rt.show_help = !self.rt.show_help,
             Command::ResetView => self.settings.board_view = board::BoardView::default(),
-            Command::SetView(v) => self.rt.view = v,
+            Command::SetView(v) => self.settings.view = v,
             Command::OpenReplay(p) => self.open_replay(&p),
             Command::SetHideWinner(hide) => self.settings.hide_winner = hide,
             Command::WatchReplay(p) => {
                 self.play.watch_file(&p);
-                self.rt.view = top_bar::View::Play;
+                self.settings.view = top_bar::View::Play;
             }
             Command::CompareDialog => {
                 let pick = |title: &str| {
@@ -420,7 +427,7 @@ impl StudioApp {
             }
             Command::Compare(a, b) => match self.arena.open_compare(&a, &b) {
                 Ok(()) => {
-                    self.rt.view = top_bar::View::Arena;
+                    self.settings.view = top_bar::View::Arena;
                     self.rt.message = format!("Comparing {} and {}", display_name(&a), display_name(&b));
                 }
                 Err(e) => self.rt.message = format!("Compare failed: {e}"),
@@ -490,8 +497,8 @@ impl StudioApp {
 
     /// Opens a replay in the viewer and shows the Debugger.
     pub fn open_replay(&mut self, path: &Path) {
-        if !matches!(self.rt.view, top_bar::View::Debugger | top_bar::View::Replays) {
-            self.rt.view = top_bar::View::Debugger;
+        if !matches!(self.settings.view, top_bar::View::Debugger | top_bar::View::Replays) {
+            self.settings.view = top_bar::View::Debugger;
         }
         self.settings.remember(path);
         self.viewer.open(path, self.ctx.as_ref());
@@ -499,7 +506,7 @@ impl StudioApp {
 
     /// The view shown.
     pub fn view(&self) -> top_bar::View {
-        self.rt.view
+        self.settings.view
     }
 
     /// The current tool (for tests).
@@ -552,7 +559,7 @@ impl eframe::App for StudioApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, settings::KEY, &self.settings);
+        eframe::set_value(storage, settings::KEY, &self.persisted_settings());
         // Called at exit too, when no window is left to show a message in.
         if let Err(e) = self.editor.autosave() {
             eprintln!("terminal-studio: the layout's autosave failed: {e}");

@@ -1,8 +1,11 @@
 //! Settings persisted between runs (eframe persistence): theme, recent files, ruleset,
-//! overlay toggles, board view. Runtime resources (textures, the open layout, caches) live
+//! overlay toggles, board view, the view shown and each view's own choices. Runtime resources (textures, the open layout, caches) live
 //! elsewhere and are never persisted.
 
+use super::arena::ArenaForm;
 use super::board::BoardView;
+use super::top_bar::View;
+use super::viewer::ViewerPrefs;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -63,6 +66,10 @@ pub struct Settings {
     pub board_view: BoardView,
     /// Keep a replay's result hidden until its last turn is shown (watch it unspoiled).
     pub hide_winner: bool,
+    /// The view shown (the studio reopens where it was left).
+    pub view: View,
+    pub viewer: ViewerPrefs,
+    pub arena: ArenaForm,
 }
 
 impl Default for Settings {
@@ -74,6 +81,9 @@ impl Default for Settings {
             overlays: Overlays::default(),
             board_view: BoardView::default(),
             hide_winner: false,
+            view: View::Editor,
+            viewer: ViewerPrefs::default(),
+            arena: ArenaForm::default(),
         }
     }
 }

@@ -5,7 +5,7 @@ use super::settings::{Settings, Theme};
 use egui::Ui;
 
 /// The studio's views.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum View {
     Editor,
     Debugger,

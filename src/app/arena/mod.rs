@@ -3,6 +3,9 @@
 //! results table, win-rate plot with Wilson whiskers, progress with ETA, finished matches
 //! (click: open the replay), and two matches side by side ([`crate::app::compare_view`]).
 
+mod form;
+pub use form::ArenaForm;
+
 use super::command::Command;
 use super::compare_view::CompareView;
 use super::icons::IconTextures;

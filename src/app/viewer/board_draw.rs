@@ -4,6 +4,7 @@
 
 use super::{MARKER_FRAMES, Viewer, ViewerAction, whatif_board};
 use crate::app::board::{self, BoardUnit, Palette};
+use crate::app::board_labels::BoardLabels;
 use crate::app::icons::{Icon, IconTextures};
 use egui::{Color32, Stroke, Ui, vec2};
 use std::collections::HashSet;
@@ -89,15 +90,20 @@ impl Viewer {
             }
         }
         frame.draw_units(icons, units);
-        // Mobile units: a disc per tile with the count.
-        let mut stacks: std::collections::BTreeMap<(i32, i32, usize, usize), u32> = Default::default();
+        let mut labels = BoardLabels::default();
+        // Mobile units: a shape per stack (same tile, owner and type), with its size and health.
+        let mut stacks: std::collections::BTreeMap<(i32, i32), Vec<Stack>> = Default::default();
         for p in Player::both() {
             for (t, u) in v.frame.real_units(p).filter(|(t, _)| *t >= 3) {
-                *stacks.entry((u.tile.x, u.tile.y, p.index(), t)).or_default() += 1;
+                let on_tile = stacks.entry((u.tile.x, u.tile.y)).or_default();
+                match on_tile.iter_mut().find(|s| s.owner == p && s.unit_type == t) {
+                    Some(s) => s.health.push(u.health),
+                    None => on_tile.push(Stack { owner: p, unit_type: t, health: vec![u.health] }),
+                }
             }
         }
-        for ((x, y, pi, t), n) in stacks {
-            draw_mobile(&frame, Tile::new(x, y), pal.player[pi], t, n);
+        for ((x, y), on_tile) in &stacks {
+            draw_stacks(&frame, &mut labels, Tile::new(*x, *y), on_tile);
         }
         // Paths.
         if o.paths {
@@ -107,41 +113,44 @@ impl Viewer {
                 draw_path_with_end(&frame, &m.path, m.path_end, Stroke::new(width, c));
             }
         }
-        // Shields: support → unit with the amount.
-        if o.shields {
-            for s in &v.frame.events.shield {
-                let a = g.tile_center(s.from);
-                let b = g.tile_center(s.to);
-                frame.painter.line_segment([a, b], Stroke::new(1.5, Color32::from_rgb(80, 220, 255)));
-                frame.painter.circle_filled(b, tile * 0.12, Color32::from_rgb(80, 220, 255));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        b + vec2(0.0, tile * 0.45),
-                        egui::Align2::CENTER_CENTER,
-                        format!("+{:.0}", s.amount),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(80, 220, 255),
-                    );
-                }
-            }
-        }
-        // Attacks with damage.
+        // Attacks with damage: one figure per attacker and tile hit (a turret's shots at one
+        // stack add up).
         if o.attacks {
+            let mut hits: std::collections::BTreeMap<(Tile, Tile), f32> = Default::default();
             for a in &v.debug.attacks {
                 let from = g.tile_center(a.from);
                 let to = g.tile_center(a.to);
                 frame.painter.arrow(from, to - from, Stroke::new(1.5, Color32::from_rgb(255, 80, 60)));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        from.lerp(to, 0.6),
-                        egui::Align2::CENTER_CENTER,
-                        format!("{:.0}", a.damage),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(255, 200, 190),
-                    );
+                *hits.entry((a.from, a.to)).or_default() += a.damage;
+            }
+            if tile >= 14.0 {
+                for ((from, to), damage) in hits {
+                    let at = g.tile_center(from).lerp(g.tile_center(to), 0.6);
+                    let text = format!("{damage:.0}");
+                    labels.add(&frame.painter, &text, at, LABEL_FONT, Color32::from_rgb(255, 200, 190));
                 }
             }
         }
+        // Shields: support → unit, with the amount each tile's units got this frame.
+        if o.shields {
+            let cyan = Color32::from_rgb(80, 220, 255);
+            let mut given: std::collections::BTreeMap<Tile, f32> = Default::default();
+            for s in &v.frame.events.shield {
+                let a = g.tile_center(s.from);
+                let b = g.tile_center(s.to);
+                frame.painter.line_segment([a, b], Stroke::new(1.5, cyan));
+                frame.painter.circle_filled(b, tile * 0.12, cyan);
+                *given.entry(s.to).or_default() += s.amount;
+            }
+            if tile >= 14.0 {
+                for (to, amount) in given {
+                    let at = g.tile_center(to) + vec2(0.0, tile * 0.6);
+                    labels.add(&frame.painter, &format!("+{amount:.0}"), at, LABEL_FONT, cyan);
+                }
+            }
+        }
+        labels.paint(&frame.painter);
+        self.board_labels = labels.placed().to_vec();
         // Death, breach and self-destruct markers, fading.
         if o.markers {
             for (i, markers) in self.recent_markers.iter() {
@@ -224,9 +233,16 @@ impl Viewer {
                 *stacks.entry((*tile, p.index(), *t)).or_default() += 1;
             }
         }
+        let mut labels = BoardLabels::default();
         for ((tile, pi, t), n) in stacks {
-            draw_mobile(&frame, tile, pal.player[pi], t as usize, n);
+            let color = pal.player[pi];
+            draw_mobile(&frame, frame.geometry.tile_center(tile), frame.geometry.tile * 0.36, color, t as usize);
+            if n > 1 && frame.geometry.tile >= 12.0 {
+                let at = frame.geometry.tile_center(tile) - vec2(0.0, frame.geometry.tile * 0.55);
+                labels.add(&frame.painter, &format!("×{n}"), at, LABEL_FONT, Color32::WHITE);
+            }
         }
+        labels.paint(&frame.painter);
         for path in w.paths() {
             draw_path_with_end(
                 &frame,
@@ -245,12 +261,56 @@ impl Viewer {
     }
 }
 
-/// A mobile unit (or a stack of `n`) on a tile: disc = scout, square = demolisher, triangle =
-/// interceptor, with the count when tiles are big enough.
-fn draw_mobile(frame: &board::BoardFrame, at: Tile, color: Color32, unit_type: usize, n: u32) {
+/// The labels' font on the board.
+const LABEL_FONT: egui::FontId = egui::FontId::monospace(11.0);
+
+/// Units of one owner and type on one tile.
+struct Stack {
+    owner: Player,
+    unit_type: usize,
+    health: Vec<f32>,
+}
+
+impl Stack {
+    /// "5×15": five units of 15 health each; "3×8–15" when their health differs.
+    fn label(&self) -> String {
+        let lo = self.health.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = self.health.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let n = self.health.len();
+        if hi - lo < 0.05 {
+            format!("{n}×{}", health_text(lo))
+        } else {
+            format!("{n}×{}–{}", health_text(lo), health_text(hi))
+        }
+    }
+}
+
+/// Health as a player reads it: whole numbers without decimals.
+fn health_text(h: f32) -> String {
+    if (h - h.round()).abs() < 0.05 { format!("{h:.0}") } else { format!("{h:.1}") }
+}
+
+/// The stacks on one tile, side by side when more than one (both players' units can share a
+/// tile, and so can two types); each with its size × health above it when tiles are big
+/// enough to read.
+fn draw_stacks(frame: &board::BoardFrame, labels: &mut BoardLabels, at: Tile, stacks: &[Stack]) {
     let tile = frame.geometry.tile;
-    let c = frame.geometry.tile_center(at);
-    let r = tile * 0.36;
+    let centre = frame.geometry.tile_center(at);
+    let n = stacks.len() as f32;
+    let r = if stacks.len() > 1 { tile * 0.26 } else { tile * 0.36 };
+    for (i, s) in stacks.iter().enumerate() {
+        let c = centre + vec2((i as f32 - (n - 1.0) / 2.0) * r * 1.6, 0.0);
+        draw_mobile(frame, c, r, frame.palette.player(s.owner), s.unit_type);
+        if tile >= 12.0 && (s.health.len() > 1 || stacks.len() > 1) {
+            let text = s.label();
+            labels.add(&frame.painter, &text, c - vec2(0.0, tile * 0.55), LABEL_FONT, Color32::WHITE);
+        }
+    }
+}
+
+/// A mobile unit's shape of radius `r` at `c`: disc = scout, square = demolisher,
+/// triangle = interceptor.
+fn draw_mobile(frame: &board::BoardFrame, c: egui::Pos2, r: f32, color: Color32, unit_type: usize) {
     match unit_type {
         3 => {
             frame.painter.circle_filled(c, r, color);
@@ -264,15 +324,6 @@ fn draw_mobile(frame: &board::BoardFrame, at: Tile, color: Color32, unit_type: u
         }
     }
     frame.painter.circle_stroke(c, r, Stroke::new(1.0, Color32::BLACK));
-    if n > 1 && tile >= 12.0 {
-        frame.painter.text(
-            c,
-            egui::Align2::CENTER_CENTER,
-            n.to_string(),
-            egui::FontId::monospace((tile * 0.4).clamp(8.0, 14.0)),
-            Color32::BLACK,
-        );
-    }
 }
 
 /// A predicted path with its end marked: a yellow ring = breach, an orange cross = self-destruct.

@@ -8,7 +8,7 @@ use terminal_core::engine::config::{REMOVE, UPGRADE};
 use terminal_core::session::debug::PathEnd;
 
 /// Event types of the event log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EventKind {
     Spawn,
     Move,
@@ -139,75 +139,114 @@ impl Viewer {
             .collect()
     }
 
-    /// The inspector's text for the selected unit (or the hovered tile's units).
+    /// The inspector's text: every unit on the selected unit's tile (else on the hovered
+    /// tile), the selected one first: health against its maximum, shields, and what it
+    /// targets this frame (a mobile's target with the deciding criterion, a turret's shot).
     pub fn inspector_text(&self) -> String {
         let Some((_, v)) = &self.current else { return String::new() };
         let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
-        let mut out = String::new();
-        let mobile = self
-            .selected
-            .and_then(|id| v.debug.mobiles.iter().find(|m| m.id == id))
-            .or_else(|| self.hovered.and_then(|t| v.debug.mobiles.iter().find(|m| m.tile == t)));
-        if let Some(m) = mobile {
-            out.push_str(&format!(
-                "#{} {} (player {})\ntile {},{}\nhealth {:.1} (shield {:.1})\nsteps {}\n",
-                m.id,
-                unit_name(m.unit_type as usize),
-                m.owner.number(),
-                m.tile.x,
-                m.tile.y,
-                m.health,
-                m.shield,
-                m.steps
-            ));
-            match &m.target {
-                Some(t) => out.push_str(&format!(
-                    "target #{} at {},{} — decided by {}\n",
-                    t.target_id,
-                    t.target_tile.x,
-                    t.target_tile.y,
-                    t.criterion.label_for(early_2020)
-                )),
-                None => out.push_str("no target this frame\n"),
-            }
-            let end = match m.path_end {
-                PathEnd::Breach => "breach",
-                PathEnd::SelfDestruct => "self-destruct",
-            };
-            out.push_str(&format!("path: {} tiles to {}\n", m.path.len().saturating_sub(1), end));
-            for s in &m.shields {
-                out.push_str(&format!(
-                    "shielded +{:.1} by support #{} at {},{}\n",
-                    s.amount, s.support_id, s.support_tile.x, s.support_tile.y
-                ));
-            }
-            return out;
-        }
-        let tile = self.hovered.or_else(|| {
-            self.selected.and_then(|id| {
+        let config = self.ruleset();
+        let max_health = |t: usize, upgraded: bool| {
+            config.as_ref().filter(|c| t < c.units.len()).map(|c| c.form(t, upgraded).start_health)
+        };
+        let of_max = |health: f32, max: Option<f32>| match max {
+            Some(m) => format!("{health:.1} / {m:.1}"),
+            None => format!("{health:.1}"),
+        };
+        let selected_tile = self.selected.and_then(|id| {
+            v.debug.mobiles.iter().find(|m| m.id == id).map(|m| m.tile).or_else(|| {
                 Player::both()
                     .iter()
                     .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.id == id).map(|(_, u)| u.tile))
             })
         });
-        let Some(tile) = tile else { return out };
-        for p in Player::both() {
-            let upgraded: HashSet<u32> =
-                v.frame.units_of(p).get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            let removing: HashSet<u32> =
-                v.frame.units_of(p).get(REMOVE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
+        let Some(tile) = selected_tile.or(self.hovered) else { return String::new() };
+        let mut out = String::new();
+        let mut stack: Vec<_> = v.debug.mobiles.iter().filter(|m| m.tile == tile).collect();
+        stack.sort_by_key(|m| (Some(m.id) != self.selected, m.owner.index(), m.unit_type, m.id));
+        if stack.len() > 1 {
+            out.push_str(&format!("{} mobile units on {},{}\n", stack.len(), tile.x, tile.y));
+        }
+        let mut last_path = None;
+        for m in &stack {
+            let t = m.unit_type as usize;
+            out.push_str(&format!("#{} {} (player {})\n", m.id, unit_name(t), m.owner.number()));
+            out.push_str(&format!("  health {}", of_max(m.health, max_health(t, false).map(|h| h + m.shield))));
+            if m.shield > 0.0 {
+                out.push_str(&format!(" (shield +{:.1})", m.shield));
+            }
+            out.push('\n');
+            for g in &m.shields {
                 out.push_str(&format!(
-                    "#{} {}{} (player {})\ntile {},{}\nhealth {:.1}{}\n",
+                    "  shielded +{:.1} by support #{} at {},{}\n",
+                    g.amount, g.support_id, g.support_tile.x, g.support_tile.y
+                ));
+            }
+            match &m.target {
+                Some(t) => out.push_str(&format!(
+                    "  target #{} at {},{}: {}\n",
+                    t.target_id,
+                    t.target_tile.x,
+                    t.target_tile.y,
+                    t.criterion.label_for(early_2020)
+                )),
+                None => out.push_str("  no target this frame\n"),
+            }
+            // A stack shares its path: said once, unless a unit's differs.
+            let path = (&m.path, m.path_end, m.steps);
+            if last_path != Some(path) {
+                let end = match m.path_end {
+                    PathEnd::Breach => "breach",
+                    PathEnd::SelfDestruct => "self-destruct",
+                };
+                out.push_str(&format!(
+                    "  {} steps taken, {} tiles to {}\n",
+                    m.steps,
+                    m.path.len().saturating_sub(1),
+                    end
+                ));
+                last_path = Some(path);
+            }
+        }
+        for p in Player::both() {
+            let lists = v.frame.units_of(p);
+            let ids = |k: usize| -> HashSet<u32> {
+                lists.get(k).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default()
+            };
+            let (upgraded, removing) = (ids(UPGRADE), ids(REMOVE));
+            for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
+                // Mobiles with engine data are listed above.
+                if t >= 3 && !stack.is_empty() {
+                    continue;
+                }
+                let up = upgraded.contains(&u.id);
+                out.push_str(&format!(
+                    "#{} {}{} (player {})\n  health {}\n",
                     u.id,
-                    if upgraded.contains(&u.id) { "upgraded " } else { "" },
+                    if up { "upgraded " } else { "" },
                     unit_name(t),
                     p.number(),
-                    u.tile.x,
-                    u.tile.y,
-                    u.health,
-                    if removing.contains(&u.id) { "\nmarked for removal" } else { "" }
+                    of_max(u.health, max_health(t, up && t < 3)),
                 ));
+                if removing.contains(&u.id) {
+                    out.push_str("  marked for removal\n");
+                }
+                if t == 2 {
+                    let shot = v.debug.attacks.iter().find(|a| a.attacker_id == u.id);
+                    match shot {
+                        Some(a) => {
+                            out.push_str(&format!(
+                                "  shoots #{} at {},{} for {:.1}",
+                                a.target_id, a.to.x, a.to.y, a.damage
+                            ));
+                            if let Some(c) = a.criterion {
+                                out.push_str(&format!(": {}", c.label_for(early_2020)));
+                            }
+                            out.push('\n');
+                        }
+                        None => out.push_str("  no target this frame\n"),
+                    }
+                }
             }
         }
         out

@@ -13,11 +13,13 @@ mod inspect;
 mod live;
 pub mod panels;
 mod playback;
+mod prefs;
 mod whatif;
 pub mod whatif_board;
 
 pub use inspect::{EventKind, LogEntry, unit_name};
 pub use playback::{BASE_FPS, KEYS, SPEEDS};
+pub use prefs::ViewerPrefs;
 
 use super::board::{self, BoardView};
 use super::command::Command;
@@ -39,7 +41,8 @@ use terminal_core::session::whatif::WhatIfTry;
 pub const MARKER_FRAMES: usize = 4;
 
 /// Which debugger overlays are drawn.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct DebugOverlays {
     pub paths: bool,
     pub moved_from: bool,
@@ -120,9 +123,15 @@ pub enum ViewerAction {
     FitBoard,
     /// Hide the result until the last turn (a studio setting).
     HideWinner(bool),
+    /// Show (or hide) the left side panel (overlays, filters).
+    ShowLeftPanel(bool),
+    /// Show (or hide) the right side panel (inspector, event log, what-if; plots).
+    ShowRightPanel(bool),
+    /// Hide both side panels, or show both again.
+    ToggleSidePanels,
 }
 
-/// The viewer: runtime state only (nothing here is persisted).
+/// The viewer. What it keeps between runs is [`ViewerPrefs`]; the rest is runtime state.
 pub struct Viewer {
     backend: Option<Backend>,
     inline: bool,
@@ -177,6 +186,11 @@ pub struct Viewer {
     pub empty_hint: Option<String>,
     /// The result stays hidden until the last turn is shown (the studio's setting).
     pub hide_winner: bool,
+    /// The figures written on the board in the last frame, and where.
+    pub board_labels: Vec<(String, egui::Rect)>,
+    /// The side panels shown (hidden ones leave the width to the board).
+    pub left_panel: bool,
+    pub right_panel: bool,
 }
 
 impl Default for Viewer {
@@ -227,6 +241,9 @@ impl Viewer {
             follow_live: false,
             empty_hint: None,
             hide_winner: false,
+            board_labels: Vec::new(),
+            left_panel: true,
+            right_panel: true,
         }
     }
 
@@ -289,18 +306,43 @@ impl Viewer {
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
+        // The board stays the largest thing on screen: each side panel takes at most a share
+        // of the width (at 1000 px: 200 + 300, the board 500), and either can be hidden.
+        let width = ui.available_width();
+        let (left_max, right_max) = ((width * 0.2).max(140.0), (width * 0.3).max(180.0));
         // The side-by-side comparison needs the width; the overlays do not apply to it.
-        let left_panel = self.compare.is_none();
-        if left_panel {
-            egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
+        let mut left_open = self.left_panel && self.compare.is_none();
+        egui::Panel::left("viewer-left")
+            .frame(frame)
+            .resizable(true)
+            .default_size(230.0f32.min(left_max))
+            .size_range(120.0..=left_max)
+            .show_collapsible(ui, &mut left_open, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
-        }
-        egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                actions.extend(if debugger { panels::debugger_side(ui, self) } else { panels::replays_side(ui, self) });
+        let mut right_open = self.right_panel;
+        egui::Panel::right("viewer-right")
+            .frame(frame)
+            .resizable(true)
+            .default_size(380.0f32.min(right_max))
+            .size_range(160.0..=right_max)
+            .show_collapsible(ui, &mut right_open, |ui| {
+                let bottom = ui.max_rect().bottom();
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    actions.extend(if debugger {
+                        panels::debugger_side(ui, self, bottom)
+                    } else {
+                        panels::replays_side(ui, self)
+                    });
+                });
             });
-        });
+        // Dragged shut by the user.
+        if self.compare.is_none() && left_open != self.left_panel {
+            actions.push(ViewerAction::ShowLeftPanel(left_open));
+        }
+        if right_open != self.right_panel {
+            actions.push(ViewerAction::ShowRightPanel(right_open));
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
             Some(c) => {
                 if c.show(ui, icons, dark) {
@@ -337,6 +379,12 @@ impl Viewer {
         match action {
             ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
             ViewerAction::FitBoard => self.board_view = BoardView::default(),
+            ViewerAction::ShowLeftPanel(show) => self.left_panel = show,
+            ViewerAction::ShowRightPanel(show) => self.right_panel = show,
+            ViewerAction::ToggleSidePanels => {
+                let show = !(self.left_panel || self.right_panel);
+                (self.left_panel, self.right_panel) = (show, show);
+            }
             ViewerAction::HideWinner(hide) => {
                 self.hide_winner = hide;
                 return vec![Command::SetHideWinner(hide)];

@@ -55,7 +55,9 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             }
         });
     }
-    ui.horizontal(|ui| {
+    // Wrapped: at 1000 px the row does not fit on one line, and an overflowing row would
+    // widen the panel and push the sliders below off the window.
+    ui.horizontal_wrapped(|ui| {
         if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
             out.push(ViewerAction::Home);
         }
@@ -90,6 +92,13 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         let zoomed = v.board_view != crate::app::board::BoardView::default();
         if ui.add_enabled(zoomed, egui::Button::new("Fit board")).on_hover_text("Whole board in view (0)").clicked() {
             out.push(ViewerAction::FitBoard);
+        }
+        let hint = "Hide it to give the board more room (B: both panels)";
+        if ui.selectable_label(v.left_panel, "Left panel").on_hover_text(hint).clicked() {
+            out.push(ViewerAction::ShowLeftPanel(!v.left_panel));
+        }
+        if ui.selectable_label(v.right_panel, "Right panel").on_hover_text(hint).clicked() {
+            out.push(ViewerAction::ShowRightPanel(!v.right_panel));
         }
         if v.live {
             let mut follow = v.follow_live;
@@ -207,8 +216,8 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     out
 }
 
-/// Inspector, event log and what-if.
-pub fn debugger_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+/// Inspector, what-if and the event log, which takes the panel's height down to `bottom`.
+pub fn debugger_side(ui: &mut Ui, v: &Viewer, bottom: f32) -> Vec<ViewerAction> {
     egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| {
         let text = v.inspector_text();
         if text.is_empty() {
@@ -217,21 +226,37 @@ pub fn debugger_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             ui.label(egui::RichText::new(text).monospace());
         }
     });
-    egui::CollapsingHeader::new("Event log").default_open(true).show(ui, |ui| {
-        let log = v.event_log();
-        ui.label(format!("{} events", log.len()));
-        egui::ScrollArea::vertical().id_salt("event-log").max_height(220.0).show(ui, |ui| {
-            for e in log {
-                ui.monospace(format!("P{} {}", e.owner.number(), e.text));
-            }
-        });
-    });
-    egui::CollapsingHeader::new("What-if")
+    let out = egui::CollapsingHeader::new("What-if")
         .default_open(true)
         .show(ui, |ui| whatif(ui, v))
         .body_returned
-        .unwrap_or_default()
+        .unwrap_or_default();
+    egui::CollapsingHeader::new("Event log").default_open(true).show(ui, |ui| {
+        let log = v.event_log();
+        ui.label(format!("{} events", log.len()));
+        // Down to the panel's bottom; when the sections above fill the panel, a few lines
+        // still show and the panel scrolls.
+        let height = (bottom - ui.cursor().top() - ui.spacing().item_spacing.y * 2.0).max(EVENT_LOG_MIN_HEIGHT);
+        // One line per event (long ones cut, in full on hover), so that only the rows in view
+        // are laid out: a busy frame has hundreds.
+        let row = ui.text_style_height(&egui::TextStyle::Monospace);
+        egui::ScrollArea::vertical().id_salt("event-log").max_height(height).auto_shrink([false, true]).show_rows(
+            ui,
+            row,
+            log.len(),
+            |ui, rows| {
+                for e in &log[rows] {
+                    let text = egui::RichText::new(format!("P{} {}", e.owner.number(), e.text)).monospace();
+                    ui.add(egui::Label::new(text).truncate());
+                }
+            },
+        );
+    });
+    out
 }
+
+/// The event log's height when the sections above it fill the panel.
+pub const EVENT_LOG_MIN_HEIGHT: f32 = 160.0;
 
 fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
@@ -322,7 +347,15 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
 fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     let watching = v.watching();
-    if let Some(i) = tries_grid(ui, v, watching) {
+    // The grid scrolls sideways in a narrow panel (wider content would spill over the board),
+    // with a solid bar: a floating one would lie over the last row's Watch button.
+    let watch = ui
+        .scope(|ui| {
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            egui::ScrollArea::horizontal().id_salt("tries-grid").show(ui, |ui| tries_grid(ui, v, watching)).inner
+        })
+        .inner;
+    if let Some(i) = watch {
         out.push(ViewerAction::WatchTry(i));
     }
     ui.weak("values: player 1 / player 2 · hover a try for what it changed");
@@ -378,6 +411,9 @@ fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>) -> Option<usize>
     watch
 }
 
+/// The metrics the Replays view plots over turns.
+pub const PLOT_METRICS: [&str; 4] = ["HP", "SP", "MP", "Structure value"];
+
 /// Plots, end-of-game statistics and the algos' logs.
 pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
@@ -385,10 +421,9 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         ui.weak("No replay open");
         return out;
     };
-    const METRICS: [&str; 4] = ["HP", "SP", "MP", "Structure value"];
     let mut metric = v.plot_metric();
     ui.horizontal(|ui| {
-        for (i, m) in METRICS.iter().enumerate() {
+        for (i, m) in PLOT_METRICS.iter().enumerate() {
             ui.selectable_value(&mut metric, i, *m);
         }
     });

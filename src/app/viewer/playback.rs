@@ -12,7 +12,7 @@ pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 pub const BASE_FPS: f64 = 8.0;
 
 /// The viewer's keys: what they do, and how the help window names them.
-pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 8] = [
+pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 9] = [
     (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }, "Ctrl+→", "Next turn"),
     (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }, "Ctrl+←", "Previous turn"),
     (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }, "→", "Next frame"),
@@ -22,6 +22,7 @@ pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 8] = [
     (Modifiers::NONE, Key::End, ViewerAction::End, "End", "Last frame (a live match: follow it again)"),
     // As in the editor: 0 resets zoom and pan so the whole board shows.
     (Modifiers::NONE, Key::Num0, ViewerAction::FitBoard, "0", "Fit the board (zoom and pan)"),
+    (Modifiers::NONE, Key::B, ViewerAction::ToggleSidePanels, "B", "Board only: hide / show the side panels"),
 ];
 
 impl Viewer {
