@@ -60,7 +60,7 @@ fn details(u: &UnitThreat) -> String {
 /// The table: a line per mobile type with damage and shields, and how it ends beneath.
 pub fn table(ui: &mut Ui, threat: &PathThreat) {
     ui.label(RichText::new("Threat along the path").strong());
-    ui.weak(format!("player {}'s units, {} steps", threat.owner.number(), threat.path.len().saturating_sub(1)));
+    ui.weak(format!("player {}, a path of {} tiles", threat.owner.number(), threat.path.len()));
     // No grid: the outcome wraps under its type, so the table never widens its panel.
     for u in &threat.units {
         let tip = details(u);
