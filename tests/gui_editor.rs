@@ -451,3 +451,53 @@ fn file_actions_without_a_portal_ask_in_the_studio() {
     h.run();
     assert_eq!(h.state().editor.layout.len(), 1, "opened from the typed path: {}", h.state().message());
 }
+
+/// Hovering an edge tile shows what one unit of each mobile type would take along its path
+/// (base-s6: Scout 15 health speed 1, Demolisher 5 at 0.5, Interceptor 40 at 0.25; a base
+/// Turret hits for 5, a base Support shields 3). From (13,0) the open-board path zigzags to
+/// (27,14); a Turret on (24,15) reaches its tiles 25 (25,13) and 27 (26,14).
+#[test]
+fn hovering_an_edge_tile_shows_the_threat_along_its_path() {
+    let mut h = harness(None);
+    h.key_press(Key::Tab);
+    h.get_by_label("Turret").click();
+    h.run();
+    click_tile(&mut h, Tile::new(24, 15));
+    h.key_press(Key::Tab);
+    h.get_by_label("Support").click();
+    h.run();
+    // Beside the path's first tiles: every unit gets its 3 shield at the start.
+    click_tile(&mut h, Tile::new(12, 2));
+    assert_eq!(h.state().editor.layout.len(), 2);
+
+    let start = tile_pos(&h, Tile::new(13, 0));
+    h.event(Event::PointerMoved(start));
+    h.run();
+    h.get_by_label("Threat along the path");
+    // The Scout stands one frame on each tile in reach: 2 hits of 5 against 15 + 3.
+    assert_eq!(h.query_all_by_label("10 dmg, +3 shield").count(), 2, "the Scout's and the Demolisher's");
+    h.get_by_label("survives with 8");
+    // The Demolisher stands two frames per tile: two hits on (25,13) beat its 5 + 3.
+    h.get_by_label("dies at [25, 13], step 25");
+    // The Interceptor stands four frames per tile: 8 hits of 5 against 40 + 3.
+    h.get_by_label("40 dmg, +3 shield");
+    h.get_by_label("survives with 3");
+
+    // Undoing the Support while the pointer stays: the threat follows the layout.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().editor.layout.len(), 1);
+    h.get_by_label("10 dmg, +0 shield");
+    h.get_by_label("survives with 5");
+    h.get_by_label("5 dmg, +0 shield");
+    h.get_by_label("dies at [25, 13], step 25");
+    h.get_by_label("40 dmg, +0 shield");
+    h.get_by_label("dies at [26, 14], step 27");
+    assert!(h.query_by_label("survives with 8").is_none());
+
+    // An inner tile has no path of its own.
+    let inner = tile_pos(&h, Tile::new(13, 5));
+    h.event(Event::PointerMoved(inner));
+    h.run();
+    assert!(h.query_by_label("Threat along the path").is_none());
+}

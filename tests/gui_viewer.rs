@@ -555,3 +555,87 @@ fn help_lists_the_keys_of_the_view_shown() {
     let tabs = h.get_by_label("Debugger").rect();
     assert!(window.min.y > tabs.max.y, "the window opens below the tab bar: {window:?} vs {tabs:?}");
 }
+
+/// The Debugger's path threat on a frame with known numbers: an editor layout watched as a
+/// try (base-s6: a base Turret on (24,15) hits for 5 the path from (13,0) on (25,13) and
+/// (26,14); a base Support on (12,2) gives each unit 3 at the start).
+#[test]
+fn hovering_an_edge_tile_in_the_debugger_shows_the_threat_along_its_path() {
+    let mut h = harness(false);
+    h.run();
+    let layout = &mut h.state_mut().editor.layout;
+    layout.place(Player::Two, Tile::new(24, 15), terminal_core::layout::Kind::Turret);
+    layout.place(Player::One, Tile::new(12, 2), terminal_core::layout::Kind::Support);
+    h.get_by_label("Simulate in debugger").click();
+    h.run();
+    h.get_by_label("Run what-if").click();
+    h.run();
+    h.get_by_label("Watch").click();
+    h.run();
+    assert_eq!(h.state().viewer.watching(), Some(0), "{}", h.state().viewer.message);
+    assert!(h.query_by_label("Hover an edge tile").is_some());
+
+    let pos = tile_pos(&h, Tile::new(13, 0));
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    assert!(h.query_by_label("Threat along the path").is_some());
+    // Scout: 15 + 3 − 2 hits of 5. Demolisher: 5 + 3, two frames on (25,13) = two hits.
+    // Interceptor: 40 + 3 − 8 hits of 5 (four frames on each tile in reach).
+    assert_eq!(h.query_all_by_label("10 dmg, +3 shield").count(), 2);
+    h.get_by_label("survives with 8");
+    h.get_by_label("dies at [25, 13], step 25");
+    h.get_by_label("40 dmg, +3 shield");
+    h.get_by_label("survives with 3");
+    let threat = h.state().viewer.hovered_threat().expect("threat of the hovered tile");
+    assert_eq!(threat.path.last(), Some(&Tile::new(27, 14)));
+
+    // Off the edges: no threat.
+    let pos = tile_pos(&h, Tile::new(13, 5));
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    assert!(h.query_by_label("Threat along the path").is_none());
+    assert!(h.query_by_label("Hover an edge tile").is_some());
+}
+
+/// On a real replay the table follows the shown frame: its numbers are those of the shown
+/// frame's board, and a seek to the last turn shows that board's.
+#[test]
+fn debugger_threat_follows_the_shown_frame_of_a_replay() {
+    use terminal_core::layout::threat::{self, PathThreat};
+    use terminal_studio::app::threat_view;
+    let mut h = harness(false);
+    let seek = |h: &mut Harness<'_, StudioApp>, turn: i32| {
+        h.state_mut().viewer.seek(turn, 0);
+        h.run();
+        assert_eq!(h.state().viewer.turn(), Some(turn));
+    };
+    let shown = |h: &Harness<'_, StudioApp>, tile: Tile| -> Option<PathThreat> {
+        let v = &h.state().viewer;
+        let config = v.summary.as_ref().expect("loaded").config.clone();
+        threat::from_frame(&v.current.as_ref().expect("a frame").1.frame, &config, tile)
+    };
+    open_at(&mut h, replay(BUSY), 0, 0);
+    let last = h.state().viewer.summary.as_ref().expect("loaded").turns.last().expect("turns").turn;
+    assert!(last > 5, "{last} turns");
+    seek(&mut h, last);
+    let late: Vec<(Tile, PathThreat)> =
+        Edge::ALL.iter().flat_map(|e| e.tiles()).filter_map(|t| Some((t, shown(&h, t)?))).collect();
+    seek(&mut h, 5);
+    // An edge tile whose threat differs between the two turns' boards.
+    let (edge, late) = late
+        .into_iter()
+        .find(|(t, late)| shown(&h, *t).is_some_and(|early| early.units != late.units))
+        .expect("the boards of turn 5 and the last turn differ along some path");
+    let early = shown(&h, edge).expect("free");
+    let pos = tile_pos(&h, edge);
+    h.event(egui::Event::PointerMoved(pos));
+    h.run();
+    for (turn, expected) in [(5, early), (last, late)] {
+        seek(&mut h, turn);
+        assert_eq!(h.state().viewer.hovered_threat(), Some(&expected), "turn {turn}");
+        for u in &expected.units {
+            let text = threat_view::outcome(&u.end);
+            assert!(h.query_all_by_label(&text).next().is_some(), "turn {turn}: {text}");
+        }
+    }
+}

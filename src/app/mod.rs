@@ -13,6 +13,7 @@ pub mod play;
 pub mod settings;
 pub mod shortcuts;
 pub mod status_bar;
+pub mod threat_view;
 pub mod top_bar;
 pub mod viewer;
 
@@ -180,8 +181,11 @@ impl StudioApp {
                     ));
                 });
             });
-            egui::Panel::right("editor-info").resizable(false).default_size(230.0).show(ui, |ui| {
-                editor::panels::info(ui, &self.editor, self.rt.hovered);
+            self.editor.update_threat(self.rt.hovered);
+            // A fixed width: what is hovered never moves the board.
+            egui::Panel::right("editor-info").resizable(false).exact_size(230.0).show(ui, |ui| {
+                // The threat table can push the panel past a small window's height.
+                egui::ScrollArea::vertical().show(ui, |ui| editor::panels::info(ui, &self.editor, self.rt.hovered));
             });
             egui::CentralPanel::no_frame().show(ui, |ui| {
                 let out = editor::canvas::show(

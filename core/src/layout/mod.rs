@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod files;
+pub mod threat;
 
 use crate::engine::config::{Config, SUPPORT, TURRET, WALL};
 use crate::engine::geometry::{Player, Tile, all_tiles};

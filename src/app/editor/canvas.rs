@@ -174,6 +174,7 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
     {
         shown.push(p);
     }
+    let threat = hovered_edge.filter(|_| overlays.hover_path).and_then(|t| editor.threat_from(t));
     for p in &shown {
         let highlighted = Some(p.start) == hovered_edge;
         let base = frame.palette.player(p.owner);
@@ -195,6 +196,9 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
                 }
             }
         }
+    }
+    if let Some(threat) = threat {
+        crate::app::threat_view::draw_marks(frame, threat);
     }
 }
 

@@ -12,9 +12,10 @@ use super::command::{Edit, Tool};
 use history::History;
 use std::path::PathBuf;
 use terminal_core::engine::config::Config;
-use terminal_core::engine::geometry::Player;
+use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::analysis::Analysis;
 use terminal_core::layout::files::{LayoutFileError, ReplayImport};
+use terminal_core::layout::threat::{self, PathThreat};
 use terminal_core::layout::{EditOutcome, Kind, Layout};
 
 /// The editor's runtime state.
@@ -34,6 +35,9 @@ pub struct Editor {
     pub import: Option<ReplayImport>,
     /// Where the autosave goes (None: autosave off, as in some tests).
     pub autosave_path: Option<PathBuf>,
+    /// The threat along the hovered edge tile's path, with that tile (`None` inside: the tile
+    /// is blocked). Kept until the hovered tile or the layout changes: it runs the engine.
+    threat: Option<(Tile, Option<PathThreat>)>,
 }
 
 impl Editor {
@@ -51,6 +55,7 @@ impl Editor {
             analysis,
             import: None,
             autosave_path,
+            threat: None,
         }
     }
 
@@ -71,6 +76,22 @@ impl Editor {
     /// Recomputes the analysis (coverage, shields, all 56 edge paths).
     pub fn refresh(&mut self) {
         self.analysis = Analysis::compute(&self.layout, &self.config);
+        self.threat = None;
+    }
+
+    /// Brings the threat up to date with the hovered tile (nothing unless it is an edge tile).
+    pub fn update_threat(&mut self, hovered: Option<Tile>) {
+        let tile = hovered.filter(|t| crate::app::threat_view::is_edge_tile(*t));
+        if self.threat.as_ref().map(|(t, _)| *t) == tile {
+            return;
+        }
+        let config = std::sync::Arc::new(self.config.clone());
+        self.threat = tile.map(|t| (t, threat::from_layout(&self.layout, &config, t)));
+    }
+
+    /// The threat along the path from `tile`, if it is the hovered edge tile and free.
+    pub fn threat_from(&self, tile: Tile) -> Option<&PathThreat> {
+        self.threat.as_ref().filter(|(t, _)| *t == tile).and_then(|(_, threat)| threat.as_ref())
     }
 
     /// Applies one edit for the active player. Callers wrap edits in `begin`/`end`.

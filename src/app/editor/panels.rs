@@ -184,6 +184,10 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
                     terminal_core::layout::analysis::PathEnd::SelfDestruct => "self-destructs",
                 };
                 ui.label(format!("Path: {} steps, {how} at [{}, {}]", p.tiles.len().saturating_sub(1), end.x, end.y));
+                if let Some(threat) = editor.threat_from(t) {
+                    ui.add_space(4.0);
+                    crate::app::threat_view::table(ui, threat);
+                }
             }
             None => {
                 ui.label("Edge tile blocked: no deploy");

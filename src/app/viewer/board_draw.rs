@@ -113,6 +113,11 @@ impl Viewer {
                 draw_path_with_end(&frame, &m.path, m.path_end, Stroke::new(width, c));
             }
         }
+        // The hovered edge tile's path and where each mobile type would die on it.
+        if let Some(threat) = self.hovered_threat() {
+            frame.draw_path(&threat.path, Stroke::new((tile * 0.2).clamp(2.0, 5.0), pal.highlight));
+            crate::app::threat_view::draw_marks(&frame, threat);
+        }
         // Attacks with damage: one figure per attacker and tile hit (a turret's shots at one
         // stack add up).
         if o.attacks {

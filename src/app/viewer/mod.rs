@@ -14,6 +14,7 @@ mod live;
 pub mod panels;
 mod playback;
 mod prefs;
+mod threat;
 mod whatif;
 pub mod whatif_board;
 
@@ -148,6 +149,8 @@ pub struct Viewer {
     pub overlays: DebugOverlays,
     pub selected: Option<u32>,
     pub hovered: Option<Tile>,
+    /// The threat along the hovered edge tile's path (Debugger).
+    threat: Option<threat::HoverThreat>,
     pub tries: Vec<WhatIfTry>,
     /// The two tries picked for "Compare side by side" (indices in `tries`).
     pub compare_pick: [usize; 2],
@@ -216,6 +219,7 @@ impl Viewer {
             overlays: DebugOverlays::default(),
             selected: None,
             hovered: None,
+            threat: None,
             tries: Vec::new(),
             compare_pick: [0, 1],
             compare: None,
@@ -259,6 +263,8 @@ impl Viewer {
         self.board_whatif = None;
         self.recent_markers.clear();
         self.selected = None;
+        // Frame indices start again: a threat of the last file must not match this one's.
+        self.threat = None;
         self.pending_steps = 0;
         self.opened_at = Some(Instant::now());
         self.open_seconds = None;
@@ -299,6 +305,9 @@ impl Viewer {
         }
         self.tick(&ctx);
         self.measure(&ctx);
+        if debugger {
+            self.update_threat();
+        }
         let mut actions = Vec::new();
         // Under eframe the window is cleared to the panel colour, so the panels need not paint
         // it again: each covered pixel costs under software rendering.

@@ -216,8 +216,18 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     out
 }
 
-/// Inspector, what-if and the event log, which takes the panel's height down to `bottom`.
+/// Path threat, inspector, what-if and the event log, which takes the panel's height down
+/// to `bottom`.
 pub fn debugger_side(ui: &mut Ui, v: &Viewer, bottom: f32) -> Vec<ViewerAction> {
+    // The what-if being edited is not a frame: its board has no threat (yet).
+    if v.board_whatif.is_none() {
+        egui::CollapsingHeader::new("Path threat").default_open(true).show(ui, |ui| match v.hovered_threat() {
+            Some(threat) => crate::app::threat_view::table(ui, threat),
+            None => {
+                ui.weak("Hover an edge tile");
+            }
+        });
+    }
     egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| {
         let text = v.inspector_text();
         if text.is_empty() {
