@@ -2,16 +2,13 @@
 //! overlays (paths, moved-from tiles, shields, attacks, fading markers, the algos'
 //! annotations), or the what-if being edited.
 
-use super::{MARKER_FRAMES, Viewer, ViewerAction, whatif_board};
+use super::frame_draw::{self, FrameOverlay, draw_mobile, draw_path_with_end};
+use super::{Viewer, ViewerAction, whatif_board};
 use crate::app::board::{self, BoardUnit, Palette};
 use crate::app::icons::{Icon, IconTextures};
 use egui::{Color32, Stroke, Ui, vec2};
-use std::collections::HashSet;
 use terminal_core::engine::Player;
-use terminal_core::engine::config::{REMOVE, UPGRADE};
 use terminal_core::engine::geometry::Tile;
-use terminal_core::layout::Kind;
-use terminal_core::session::debug::{Marker, PathEnd};
 
 impl Viewer {
     /// Draws the board with the frame's units and the overlays; a click selects a unit (or,
@@ -21,7 +18,7 @@ impl Viewer {
         self.geometry = Some(frame.geometry);
         self.hovered = frame.hovered;
         if self.board_whatif.is_some() {
-            return self.draw_whatif(frame, icons);
+            return self.draw_whatif(ui, frame, icons);
         }
         let Some((turn, v)) = &self.current else {
             let hint = match (&self.empty_hint, self.live) {
@@ -40,127 +37,18 @@ impl Viewer {
             return None;
         };
         let g = frame.geometry;
-        let tile = g.tile;
         let pal = frame.palette;
         let o = self.overlays;
-        // Moved-from tiles under the units.
-        if o.moved_from {
-            for m in &v.debug.mobiles {
-                if let Some(from) = m.moved_from {
-                    frame.fill_tile(from, pal.player(m.owner).gamma_multiply(0.25));
-                }
-            }
-        }
-        // Fading markers (blast areas under the units).
-        if o.markers {
-            for (i, markers) in self.recent_markers.iter() {
-                let age = v.index.saturating_sub(*i);
-                let alpha = 1.0 - age as f32 / MARKER_FRAMES as f32;
-                for mk in markers {
-                    if let Marker::SelfDestruct { blast, .. } = mk {
-                        for t in blast {
-                            frame.fill_tile(*t, Color32::from_rgb(255, 140, 0).gamma_multiply(0.25 * alpha));
-                        }
-                    }
-                }
-            }
-        }
-        // Structures, their health bars against the replay's own ruleset.
-        let max_health =
-            self.ruleset().map_or([[60.0; 2]; 3], |c| terminal_core::session::summary::structure_max_health(&c));
-        let mut units = Vec::new();
-        for p in Player::both() {
-            let lists = v.frame.units_of(p);
-            let upgraded: HashSet<u32> =
-                lists.get(UPGRADE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            let removing: HashSet<u32> =
-                lists.get(REMOVE).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default();
-            for (t, kind) in [(0, Kind::Wall), (1, Kind::Support), (2, Kind::Turret)] {
-                for u in lists.get(t).into_iter().flatten() {
-                    let up = upgraded.contains(&u.id);
-                    units.push(BoardUnit {
-                        tile: u.tile,
-                        icon: Icon::of(kind, up),
-                        owner: p,
-                        health: u.health / max_health.get(t).map_or(0.0, |m| m[usize::from(up)]).max(1.0),
-                        marked_for_removal: removing.contains(&u.id),
-                    });
-                }
-            }
-        }
-        frame.draw_units(icons, units);
-        // Mobile units: a disc per tile with the count.
-        let mut stacks: std::collections::BTreeMap<(i32, i32, usize, usize), u32> = Default::default();
-        for p in Player::both() {
-            for (t, u) in v.frame.real_units(p).filter(|(t, _)| *t >= 3) {
-                *stacks.entry((u.tile.x, u.tile.y, p.index(), t)).or_default() += 1;
-            }
-        }
-        for ((x, y, pi, t), n) in stacks {
-            draw_mobile(&frame, Tile::new(x, y), pal.player[pi], t, n);
-        }
-        // Paths.
-        if o.paths {
-            for m in &v.debug.mobiles {
-                let c = pal.player(m.owner).gamma_multiply(0.8);
-                let width = if self.selected == Some(m.id) { 3.5 } else { 1.5 };
-                draw_path_with_end(&frame, &m.path, m.path_end, Stroke::new(width, c));
-            }
-        }
-        // Shields: support → unit with the amount.
-        if o.shields {
-            for s in &v.frame.events.shield {
-                let a = g.tile_center(s.from);
-                let b = g.tile_center(s.to);
-                frame.painter.line_segment([a, b], Stroke::new(1.5, Color32::from_rgb(80, 220, 255)));
-                frame.painter.circle_filled(b, tile * 0.12, Color32::from_rgb(80, 220, 255));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        b + vec2(0.0, tile * 0.45),
-                        egui::Align2::CENTER_CENTER,
-                        format!("+{:.0}", s.amount),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(80, 220, 255),
-                    );
-                }
-            }
-        }
-        // Attacks with damage.
-        if o.attacks {
-            for a in &v.debug.attacks {
-                let from = g.tile_center(a.from);
-                let to = g.tile_center(a.to);
-                frame.painter.arrow(from, to - from, Stroke::new(1.5, Color32::from_rgb(255, 80, 60)));
-                if tile >= 14.0 {
-                    frame.painter.text(
-                        from.lerp(to, 0.6),
-                        egui::Align2::CENTER_CENTER,
-                        format!("{:.0}", a.damage),
-                        egui::FontId::monospace(11.0),
-                        Color32::from_rgb(255, 200, 190),
-                    );
-                }
-            }
-        }
-        // Death, breach and self-destruct markers, fading.
-        if o.markers {
-            for (i, markers) in self.recent_markers.iter() {
-                let age = v.index.saturating_sub(*i);
-                let alpha = 1.0 - age as f32 / MARKER_FRAMES as f32;
-                for mk in markers {
-                    let (t, color) = match mk {
-                        Marker::Death { tile, .. } => (*tile, Color32::from_rgb(240, 240, 240)),
-                        Marker::Breach { tile, .. } => (*tile, pal.highlight),
-                        Marker::SelfDestruct { tile, .. } => (*tile, Color32::from_rgb(255, 140, 0)),
-                    };
-                    let c = g.tile_center(t);
-                    let d = tile * 0.4;
-                    let s = Stroke::new(2.5, color.gamma_multiply(alpha));
-                    frame.painter.line_segment([c - vec2(d, d), c + vec2(d, d)], s);
-                    frame.painter.line_segment([c + vec2(-d, d), c + vec2(d, -d)], s);
-                }
-            }
-        }
+        let recent = self.recent_markers.iter().map(|(i, m)| (*i, m.as_slice()));
+        let overlay = FrameOverlay {
+            frame: &v.frame,
+            debug: &v.debug,
+            markers: frame_draw::fading_markers(recent, v.index),
+            selected: self.selected,
+        };
+        frame_draw::draw_overlays_under(&frame, o, &overlay);
+        frame_draw::draw_units(&frame, icons, &v.frame, self.ruleset().as_deref());
+        frame_draw::draw_overlays_over(&frame, o, &overlay);
         // The algos' annotations.
         if o.annotations {
             for a in self.companions.annotations(*turn) {
@@ -191,7 +79,7 @@ impl Viewer {
 
     /// Draws the what-if being edited (structures, deploys, their predicted paths); a click
     /// applies the tool (a right click takes a deploy or a placed structure back).
-    fn draw_whatif(&self, frame: board::BoardFrame, icons: Option<&IconTextures>) -> Option<ViewerAction> {
+    fn draw_whatif(&self, ui: &mut Ui, frame: board::BoardFrame, icons: Option<&IconTextures>) -> Option<ViewerAction> {
         let w = self.board_whatif.as_ref()?;
         let pal = frame.palette;
         if let whatif_board::BoardTool::Deploy(_) = w.tool {
@@ -209,6 +97,8 @@ impl Viewer {
             marked_for_removal: s.remove,
         });
         frame.draw_units(icons, units);
+        // Over the structures: the played upgrades and removals concern them.
+        super::played_draw::draw_played(&frame, icons, w);
         // Changed tiles outlined, so the edits stand out from the turn's own structures.
         let changed = Player::both().into_iter().flat_map(|p| w.structure_edits(p));
         for e in changed {
@@ -235,61 +125,13 @@ impl Viewer {
                 Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)),
             );
         }
+        super::played_draw::legend(ui, &frame, w);
         frame.draw_hover(pal.text);
         let undo = frame.response.secondary_clicked();
         if frame.response.clicked() || undo {
             frame.hovered.map(|tile| ViewerAction::WhatIfClick { tile, undo })
         } else {
             None
-        }
-    }
-}
-
-/// A mobile unit (or a stack of `n`) on a tile: disc = scout, square = demolisher, triangle =
-/// interceptor, with the count when tiles are big enough.
-fn draw_mobile(frame: &board::BoardFrame, at: Tile, color: Color32, unit_type: usize, n: u32) {
-    let tile = frame.geometry.tile;
-    let c = frame.geometry.tile_center(at);
-    let r = tile * 0.36;
-    match unit_type {
-        3 => {
-            frame.painter.circle_filled(c, r, color);
-        }
-        4 => {
-            frame.painter.rect_filled(egui::Rect::from_center_size(c, vec2(r * 1.8, r * 1.8)), 2.0, color);
-        }
-        _ => {
-            let pts = vec![c + vec2(0.0, -r), c + vec2(r, r * 0.8), c + vec2(-r, r * 0.8)];
-            frame.painter.add(egui::Shape::convex_polygon(pts, color, Stroke::NONE));
-        }
-    }
-    frame.painter.circle_stroke(c, r, Stroke::new(1.0, Color32::BLACK));
-    if n > 1 && tile >= 12.0 {
-        frame.painter.text(
-            c,
-            egui::Align2::CENTER_CENTER,
-            n.to_string(),
-            egui::FontId::monospace((tile * 0.4).clamp(8.0, 14.0)),
-            Color32::BLACK,
-        );
-    }
-}
-
-/// A predicted path with its end marked: a yellow ring = breach, an orange cross = self-destruct.
-fn draw_path_with_end(frame: &board::BoardFrame, path: &[Tile], end: PathEnd, stroke: Stroke) {
-    let tile = frame.geometry.tile;
-    frame.draw_path(path, stroke);
-    let Some(last) = path.last() else { return };
-    let p = frame.geometry.tile_center(*last);
-    match end {
-        PathEnd::Breach => {
-            frame.painter.circle_stroke(p, tile * 0.3, Stroke::new(2.0, frame.palette.highlight));
-        }
-        PathEnd::SelfDestruct => {
-            let d = tile * 0.3;
-            let s = Stroke::new(2.0, Color32::from_rgb(255, 140, 0));
-            frame.painter.line_segment([p - vec2(d, d), p + vec2(d, d)], s);
-            frame.painter.line_segment([p + vec2(-d, d), p + vec2(d, -d)], s);
         }
     }
 }

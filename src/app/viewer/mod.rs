@@ -9,15 +9,19 @@
 
 mod backend;
 mod board_draw;
+pub mod frame_draw;
 mod inspect;
 mod live;
 pub mod panels;
 mod playback;
+mod played_draw;
 mod whatif;
 pub mod whatif_board;
+pub mod whatif_budget;
 
 pub use inspect::{EventKind, LogEntry, unit_name};
 pub use playback::{BASE_FPS, KEYS, SPEEDS};
+pub use played_draw::LEGEND as PLAYED_LEGEND;
 
 use super::board::{self, BoardView};
 use super::command::Command;
@@ -110,10 +114,14 @@ pub enum ViewerAction {
     WatchTry(usize),
     /// The two tries picked for the comparison (indices in `tries`).
     SetComparePick([usize; 2]),
+    /// The player whose point of view the tries' figures take (dealt / taken).
+    SetTriesPov(Player),
     /// Open these two tries side by side.
     CompareTries(usize, usize),
     /// Close the side-by-side comparison.
     CloseCompare,
+    /// Show (or hide) the right-hand panel beside the side-by-side comparison.
+    ShowCompareSidePanel(bool),
     /// Show a live match's newest frame as it arrives (or stay where the view is).
     FollowLive(bool),
     /// Zoom and pan back to the whole board.
@@ -140,10 +148,14 @@ pub struct Viewer {
     pub selected: Option<u32>,
     pub hovered: Option<Tile>,
     pub tries: Vec<WhatIfTry>,
+    /// The player the tries' figures are seen from: the acting player of the last what-if run.
+    pub tries_pov: Player,
     /// The two tries picked for "Compare side by side" (indices in `tries`).
     pub compare_pick: [usize; 2],
     /// Two tries side by side (shown instead of the board while open).
     pub compare: Option<crate::app::compare_view::CompareView>,
+    /// The right-hand panel stays beside the comparison (hidden by default: the boards need the width).
+    pub compare_side_panel: bool,
     /// The what-if being edited on the board (the board shows it instead of the frame).
     pub board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
@@ -203,8 +215,10 @@ impl Viewer {
             selected: None,
             hovered: None,
             tries: Vec::new(),
+            tries_pov: Player::One,
             compare_pick: [0, 1],
             compare: None,
+            compare_side_panel: false,
             board_whatif: None,
             pending_whatif_turn: None,
             companions: Companions::default(),
@@ -289,25 +303,32 @@ impl Viewer {
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
-        // The side-by-side comparison needs the width; the overlays do not apply to it.
-        let left_panel = self.compare.is_none();
-        if left_panel {
+        // The side-by-side comparison needs the width: no left panel (its overlay toggles are
+        // in the comparison's header), and the right one only on request.
+        if self.compare.is_none() {
             egui::Panel::left("viewer-left").frame(frame).resizable(true).default_size(230.0).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
         }
-        egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                actions.extend(if debugger { panels::debugger_side(ui, self) } else { panels::replays_side(ui, self) });
+        if self.compare.is_none() || self.compare_side_panel {
+            egui::Panel::right("viewer-right").frame(frame).resizable(true).default_size(380.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    actions.extend(if debugger {
+                        panels::debugger_side(ui, self)
+                    } else {
+                        panels::replays_side(ui, self)
+                    });
+                });
             });
-        });
-        egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
-            Some(c) => {
-                if c.show(ui, icons, dark) {
-                    actions.push(ViewerAction::CloseCompare);
-                }
+        }
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            if self.compare.is_some() {
+                actions.extend(panels::compare_header(ui, self));
             }
-            None => actions.extend(self.board(ui, icons, dark)),
+            match self.compare.as_mut() {
+                Some(c) => c.boards(ui, icons, dark, Some(self.overlays)),
+                None => actions.extend(self.board(ui, icons, dark)),
+            }
         });
         if !actions.is_empty() {
             // The panels drawn so far show the state before the actions: draw the next frame.
@@ -392,8 +413,10 @@ impl Viewer {
             ViewerAction::RunWhatIf => self.run_whatif(),
             ViewerAction::WatchTry(index) => self.watch_try(index),
             ViewerAction::SetComparePick(pick) => self.compare_pick = pick,
+            ViewerAction::SetTriesPov(p) => self.tries_pov = p,
             ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
             ViewerAction::CloseCompare => self.compare = None,
+            ViewerAction::ShowCompareSidePanel(show) => self.compare_side_panel = show,
         }
         Vec::new()
     }
