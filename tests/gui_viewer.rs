@@ -448,7 +448,7 @@ fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
     assert_eq!(c.model.turn, 5);
     assert!(c.model.differing_tiles().contains(&inner), "{:?}", c.model.differing_tiles());
     assert!(h.query_by_label_contains("B: What-if try 2").is_some());
-    h.get_by_label("Frame >").click();
+    h.get_by_label(">").click();
     h.run();
     assert!(h.state().viewer.compare.as_ref().unwrap().model.diff_count() > 0);
     h.get_by_label("Close comparison").click();
@@ -637,5 +637,203 @@ fn debugger_threat_follows_the_shown_frame_of_a_replay() {
             let text = threat_view::outcome(&u.end);
             assert!(h.query_all_by_label(&text).next().is_some(), "turn {turn}: {text}");
         }
+    }
+}
+
+/// The debugger on turn 5 of the busy replay, editing a what-if from its turn frame.
+fn editing_what_if_on_turn_5() -> Harness<'static, StudioApp> {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 5, 0);
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    h
+}
+
+/// A label showing exactly `text` exists.
+fn shows(h: &Harness<'_, StudioApp>, text: &str) -> bool {
+    h.query_all_by_label(text).next().is_some()
+}
+
+#[test]
+fn what_if_shows_sp_and_mp_spent_against_what_the_acting_player_has() {
+    let path = replay(BUSY);
+    let mut h = harness(false);
+    // The first action frame's stats are the turn frame's less what the turn's commands cost.
+    open_at(&mut h, path, 5, 1);
+    let after = h.state().viewer.current.as_ref().expect("action frame").1.frame.stats[0];
+    let config = h.state().viewer.summary.as_ref().expect("loaded").config.clone();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    h.run();
+    let have = h.state().viewer.current.as_ref().expect("turn frame").1.frame.stats[0];
+    assert!(have.sp > after.sp, "player 1 built on turn 5: {} then {}", have.sp, after.sp);
+    // Nothing edited: the turn as played, within the budget.
+    assert!(shows(&h, &format!("SP spent {:.1} / {:.1} available", have.sp - after.sp, have.sp)));
+    assert!(shows(&h, &format!("MP spent {:.1} / {:.1}", have.mp - after.mp, have.mp)));
+    assert!(h.query_by_label_contains("allowed as a what-if").is_none());
+    // A turret and two scouts: the scouts replace player 1's played commands.
+    edit_on_board(&mut h);
+    let sp = config.unit(2).cost_sp;
+    let mp = 2.0 * config.unit(3).cost_mp;
+    assert!(shows(&h, &format!("SP spent {sp:.1} / {:.1} available", have.sp)), "{sp} of {}", have.sp);
+    assert!(shows(&h, &format!("MP spent {mp:.1} / {:.1}", have.mp)), "{mp} of {}", have.mp);
+    let mp_warning = format!("over by {:.1} MP — allowed as a what-if", mp - have.mp);
+    assert_eq!(shows(&h, &mp_warning), mp > have.mp + 0.05, "{mp} MP of {}", have.mp);
+    assert!(sp > have.sp, "a turret ({sp} SP) is more than player 1 has on turn 5 ({})", have.sp);
+    let warning = format!("over by {:.1} SP — allowed as a what-if", sp - have.sp);
+    assert!(shows(&h, &warning), "{warning}");
+    // Still runs.
+    h.get_by_label("Run what-if").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 1, "{}", h.state().viewer.message);
+}
+
+#[test]
+fn the_turns_played_commands_show_on_the_what_if_board_until_replaced() {
+    let mut h = editing_what_if_on_turn_5();
+    let w = h.state().viewer.board_whatif.as_ref().expect("what-if");
+    let played = |p: Player| w.played[p.index()].0.len() + w.played[p.index()].1.len();
+    assert!(played(Player::One) > 0 && played(Player::Two) > 0, "both players played turn 5: {:?}", w.played);
+    // The replay's spawns of the next frame, read for both players.
+    let marks = w.played_marks();
+    let owners = |p: Player| marks.iter().filter(|m| format!("{m:?}").contains(&format!("{p:?}"))).count();
+    assert!(owners(Player::One) > 0 && owners(Player::Two) > 0, "{marks:?}");
+    let legend = terminal_studio::app::viewer::PLAYED_LEGEND;
+    assert!(shows(&h, &format!("{legend} (P1, P2)")));
+    h.get_by_label("Player 1: replace the turn's commands with these deploys").click();
+    h.run();
+    assert!(shows(&h, &format!("{legend} (P2)")), "player 1's are replaced");
+    assert!(h.state().viewer.board_whatif.as_ref().unwrap().played_marks().iter().all(|m| owners_of(m) == Player::Two));
+    h.get_by_label("Player 2: replace the turn's commands with these deploys").click();
+    h.run();
+    assert!(h.query_by_label_contains(legend).is_none(), "no player's played commands are kept");
+    assert!(h.state().viewer.board_whatif.as_ref().unwrap().played_marks().is_empty());
+}
+
+fn owners_of(m: &terminal_studio::app::viewer::whatif_board::PlayedMark) -> Player {
+    use terminal_studio::app::viewer::whatif_board::PlayedMark;
+    match *m {
+        PlayedMark::Structure { owner, .. }
+        | PlayedMark::Upgrade { owner, .. }
+        | PlayedMark::Removal { owner, .. }
+        | PlayedMark::Mobile { owner, .. } => owner,
+    }
+}
+
+#[test]
+fn tries_read_as_dealt_and_taken_by_the_acting_player_and_the_board_keeps_its_size() {
+    let path = replay(BUSY);
+    let mut h = harness(false);
+    open_at(&mut h, path, 5, 0);
+    let board_width = |h: &Harness<'_, StudioApp>| h.state().viewer.geometry.expect("board drawn").rect.width();
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    let before = board_width(&h);
+    // Player 2 acts: the turn as played for player 1, player 2's commands replaced by nothing.
+    h.get_by_label("Player 2").click();
+    h.run();
+    h.get_by_label("Player 2: replace the turn's commands with these deploys").click();
+    h.run();
+    h.get_by_label("Run what-if").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().viewer.tries.len(), 1, "{}", h.state().viewer.message);
+    let after = board_width(&h);
+    assert!((after - before).abs() <= 1.0, "the board was {before} px wide, {after} px with the tries table");
+    assert_eq!(h.state().viewer.tries_pov, Player::Two);
+    h.get_by_label("Leave what-if").click();
+    h.run();
+    assert!((board_width(&h) - before).abs() <= 1.0);
+    let s = h.state().viewer.tries[0].summary.clone();
+    assert!(s.unit_damage[0] != s.unit_damage[1], "{s:?}");
+    assert!(h.query_by_label_contains("dealt: by player 2's units").is_some());
+    let figures = |pov: [usize; 2]| {
+        let [us, them] = pov;
+        [
+            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
+            format!("unit damage dealt {:.0} / taken {:.0}", s.unit_damage[us], s.unit_damage[them]),
+            format!("MP lost ours {:.1} / theirs {:.1}", s.mp_lost[us], s.mp_lost[them]),
+        ]
+    };
+    for text in figures([1, 0]) {
+        assert!(shows(&h, &text), "seen from player 2: {text}");
+    }
+    // Seen from player 1, the same try's figures swap sides.
+    h.get_by_label("Player 1").click();
+    h.run();
+    assert_eq!(h.state().viewer.tries_pov, Player::One);
+    assert!(h.query_by_label_contains("dealt: by player 1's units").is_some());
+    for text in figures([0, 1]) {
+        assert!(shows(&h, &text), "seen from player 1: {text}");
+    }
+}
+
+#[test]
+fn side_by_side_has_one_timeline_the_overlays_and_the_width() {
+    let path = replay(BUSY);
+    let mut h = harness(false);
+    two_tries(&mut h, path);
+    let main_board = h.state().viewer.geometry.expect("board drawn").rect.width();
+    h.state_mut().viewer.compare_pick = [0, 1];
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    h.run();
+    // One timeline: the viewer's own, and no second set of controls above the boards.
+    assert!(h.query_by_label("Frame >").is_none() && h.query_by_label("Turn >>").is_none());
+    assert_eq!(h.get_all_by_label(">").count(), 1);
+    for k in 1..=3 {
+        h.get_by_label(">").click();
+        h.run();
+        assert_eq!(h.state().viewer.compare.as_ref().expect("comparison").model.frame, k);
+    }
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().viewer.compare.as_ref().unwrap().model.frame, 4, "→ steps both boards once");
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert!(h.query_by_label_contains("Turn 5 · frame 3/").is_some());
+    // The debugger overlays: both sides have the data of the frame they show.
+    let c = h.state().viewer.compare.as_ref().unwrap();
+    for (side, replay) in [(0, &c.model.a), (1, &c.model.b)] {
+        let k = c.model.frame_index_of(replay).expect("a frame");
+        let debug = &h.state().viewer.tries[side].debug[k];
+        assert!(!debug.mobiles.is_empty(), "side {side}: the mobile units' paths at frame {k}");
+    }
+    // Wide boards: no left panel, no right panel until asked for.
+    assert!(h.query_by_label("Inspector").is_none(), "the right panel is hidden");
+    let widths = |h: &Harness<'_, StudioApp>| {
+        h.state().viewer.compare.as_ref().unwrap().geometry.map(|g| g.expect("drawn").rect.width())
+    };
+    let wide = widths(&h);
+    assert!(wide[0] > 0.45 * LARGE.x && (wide[0] - wide[1]).abs() < 1.0, "{wide:?}");
+    assert!(wide[0] > main_board * 0.8, "{wide:?} against the single board's {main_board}");
+    h.get_by_label("Show side panel").click();
+    h.run();
+    assert!(h.query_by_label("Inspector").is_some());
+    assert!(widths(&h)[0] < wide[0]);
+    h.get_by_label("Hide side panel").click();
+    h.run();
+    assert!(h.query_by_label("Inspector").is_none());
+    // The overlay toggles sit in the comparison's header.
+    h.get_by_label("Overlays").click();
+    h.run();
+    h.get_by_label("Unit paths").click();
+    h.run();
+    assert!(!h.state().viewer.overlays.paths);
+}
+
+#[test]
+fn what_if_and_comparison_fit_a_small_window() {
+    let path = replay(BUSY);
+    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
+    two_tries(&mut h, path);
+    let board = h.state().viewer.geometry.expect("board drawn").rect;
+    assert!(board.width() > 250.0 && board.height() > 250.0, "{board:?}");
+    h.get_by_label("Compare side by side").click();
+    h.run();
+    let c = h.state().viewer.compare.as_ref().expect("comparison");
+    for g in c.geometry {
+        let r = g.expect("drawn").rect;
+        assert!(r.width() > 400.0 && r.height() > 250.0, "{r:?}");
     }
 }

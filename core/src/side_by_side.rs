@@ -74,11 +74,27 @@ impl SideBySide {
     /// The frame a replay shows at the shared position: the `frame`-th frame of the turn
     /// (its last one if the turn is shorter), or the last frame before the turn.
     pub fn frame_of<'r>(&self, r: &'r Replay) -> Option<&'r Frame> {
-        let of_turn: Vec<&Frame> = r.frames.iter().filter(|f| f.turn_info.turn == self.turn).collect();
-        if let Some(last) = of_turn.last() {
+        self.frame_index_of(r).and_then(|i| r.frames.get(i))
+    }
+
+    /// The index in `r.frames` of [`SideBySide::frame_of`].
+    pub fn frame_index_of(&self, r: &Replay) -> Option<usize> {
+        let of_turn: Vec<usize> = (0..r.frames.len()).filter(|&i| r.frames[i].turn_info.turn == self.turn).collect();
+        if let Some(&last) = of_turn.last() {
             return Some(of_turn.get(self.frame.max(0) as usize).copied().unwrap_or(last));
         }
-        r.frames.iter().rev().find(|f| f.turn_info.turn < self.turn).or(r.frames.first())
+        r.frames.iter().rposition(|f| f.turn_info.turn < self.turn).or((!r.frames.is_empty()).then_some(0))
+    }
+
+    /// The first turn of either replay.
+    pub fn min_turn(&self) -> i32 {
+        [&self.a, &self.b].iter().filter_map(|r| r.frames.iter().map(|f| f.turn_info.turn).min()).min().unwrap_or(0)
+    }
+
+    /// Moves to frame `frame` of `turn`, both clamped to what the replays hold.
+    pub fn seek(&mut self, turn: i32, frame: i32) {
+        self.turn = turn.clamp(self.min_turn(), self.max_turn());
+        self.frame = frame.clamp(0, self.max_frame());
     }
 
     /// Tiles whose unit lists differ between the two current frames.
@@ -107,14 +123,14 @@ impl SideBySide {
             }
         } else if self.frame > 0 {
             self.frame -= 1;
-        } else if self.turn > 0 {
+        } else if self.turn > self.min_turn() {
             self.turn -= 1;
             self.frame = self.max_frame();
         }
     }
 
     pub fn step_turn(&mut self, forward: bool) {
-        self.turn = if forward { (self.turn + 1).min(self.max_turn()) } else { (self.turn - 1).max(0) };
+        self.turn = if forward { (self.turn + 1).min(self.max_turn()) } else { (self.turn - 1).max(self.min_turn()) };
         self.frame = 0;
     }
 }

@@ -1,28 +1,42 @@
-//! Two replays side by side on two boards, drawn from the core's [`SideBySide`] model, with
-//! the differing tiles outlined and a short diff summary (HP, SP, MP, units per type).
+//! Two replays side by side on two boards, drawn from the core's [`SideBySide`] model as the
+//! Debugger draws a frame (with its overlays where the sides have debugger data), with the
+//! differing tiles outlined and a short diff summary (HP, SP, MP, units per type).
 
-use crate::app::board::{self, BoardUnit, BoardView, Palette};
-use crate::app::icons::{Icon, IconTextures};
+use crate::app::board::{self, BoardGeometry, BoardView, Palette};
+use crate::app::board_labels::BoardLabels;
+use crate::app::icons::IconTextures;
+use crate::app::viewer::frame_draw::{self, FrameOverlay};
+use crate::app::viewer::{DebugOverlays, MARKER_FRAMES};
 use egui::{Color32, Rect, Stroke, Ui, UiBuilder, vec2};
-use std::collections::BTreeMap;
-use terminal_core::engine::config::{Config, REMOVE, UPGRADE};
+use std::sync::Arc;
 use terminal_core::engine::frame::Frame;
-use terminal_core::engine::geometry::{Player, Tile};
-use terminal_core::layout::Kind;
+use terminal_core::engine::geometry::Player;
+use terminal_core::session::debug::FrameDebug;
 use terminal_core::side_by_side::{SideBySide, UNIT_NAMES};
 
 /// The comparison and each board's own zoom and pan.
 pub struct CompareView {
     pub model: SideBySide,
     views: [BoardView; 2],
+    /// Per side, the debugger data of each frame of its replay (two what-if tries have it),
+    /// drawn as the Debugger's overlays.
+    debug: [Option<Arc<Vec<FrameDebug>>>; 2],
+    /// The two boards as last drawn.
+    pub geometry: [Option<BoardGeometry>; 2],
 }
 
 impl CompareView {
     pub fn new(model: SideBySide) -> CompareView {
-        CompareView { model, views: [BoardView::default(); 2] }
+        CompareView { model, views: [BoardView::default(); 2], debug: [None, None], geometry: [None; 2] }
     }
 
-    /// The whole view: controls, summary, two boards. Returns true when "Close" was pressed.
+    /// A comparison whose boards also show the debugger overlays, from each side's data per frame.
+    pub fn with_debug(model: SideBySide, debug: [Arc<Vec<FrameDebug>>; 2]) -> CompareView {
+        CompareView { debug: debug.map(Some), ..CompareView::new(model) }
+    }
+
+    /// The whole view with its own controls (the Arena's): controls, summary, two boards.
+    /// Returns true when "Close" was pressed.
     pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> bool {
         let mut close = false;
         ui.horizontal(|ui| {
@@ -54,6 +68,13 @@ impl CompareView {
                 self.model.step_frame(false);
             }
         });
+        self.boards(ui, icons, dark, None);
+        close
+    }
+
+    /// The summary and the two boards in the rest of `ui`, with `overlays` where the sides
+    /// have debugger data.
+    pub fn boards(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool, overlays: Option<DebugOverlays>) {
         let diff = self.model.differing_tiles();
         self.summary(ui, diff.len());
         let rect = ui.available_rect_before_wrap();
@@ -64,15 +85,29 @@ impl CompareView {
         ];
         for (i, side) in sides.into_iter().enumerate() {
             let replay = if i == 0 { &self.model.a } else { &self.model.b };
-            let frame = self.model.frame_of(replay);
+            let index = self.model.frame_index_of(replay);
+            let frame = index.and_then(|k| replay.frames.get(k));
             let title = self.model.titles[i].clone();
+            let debug = self.debug[i].as_deref().map(Vec::as_slice).unwrap_or_default();
             let mut view = self.views[i];
             ui.scope_builder(UiBuilder::new().max_rect(side).id_salt(("compare-side", i)), |ui| {
                 ui.label(egui::RichText::new(title).strong()).on_hover_text(replay.source.display().to_string());
                 let bf = board::begin(ui, &mut view, Palette::new(dark));
-                if let Some(f) = frame {
-                    draw_frame(&bf, f, icons, &replay.config);
+                let overlay = match (frame, index, overlays) {
+                    (Some(f), Some(k), Some(o)) => debug.get(k).map(|d| (o, overlay_of(f, d, debug, k))),
+                    _ => None,
+                };
+                let mut labels = BoardLabels::default();
+                if let Some((o, ov)) = &overlay {
+                    frame_draw::draw_overlays_under(&bf, *o, ov);
                 }
+                if let Some(f) = frame {
+                    frame_draw::draw_units(&bf, &mut labels, icons, f, Some(&replay.config));
+                }
+                if let Some((o, ov)) = &overlay {
+                    frame_draw::draw_overlays_over(&bf, &mut labels, *o, ov);
+                }
+                labels.paint(&bf.painter);
                 for t in &diff {
                     bf.painter.rect_stroke(
                         bf.geometry.tile_rect(*t).expand(1.0),
@@ -82,16 +117,17 @@ impl CompareView {
                     );
                 }
                 bf.draw_hover(bf.palette.text);
+                self.geometry[i] = Some(bf.geometry);
             });
             self.views[i] = view;
         }
         ui.allocate_rect(rect, egui::Sense::hover());
-        close
     }
 
     fn summary(&self, ui: &mut Ui, diff: usize) {
         let (fa, fb) = (self.model.frame_of(&self.model.a), self.model.frame_of(&self.model.b));
-        ui.horizontal(|ui| {
+        // Wrapped: at 1000 px the two players' figures do not fit on one line.
+        ui.horizontal_wrapped(|ui| {
             let text = format!("{diff} differing tiles");
             let label = if diff > 0 {
                 egui::RichText::new(text).color(Color32::from_rgb(230, 170, 0)).strong()
@@ -138,47 +174,8 @@ impl CompareView {
     }
 }
 
-/// Draws one frame's units: structures with icons, mobile units as dots with a count.
-fn draw_frame(bf: &board::BoardFrame, f: &Frame, icons: Option<&IconTextures>, config: &Config) {
-    let mut structures = Vec::new();
-    let mut mobiles: BTreeMap<(i32, i32, u8), (usize, usize)> = BTreeMap::new();
-    for p in Player::both() {
-        let lists = f.units_of(p);
-        let has = |list: usize, t: Tile| lists.get(list).is_some_and(|l| l.iter().any(|u| u.tile == t));
-        for (ty, u) in f.real_units(p) {
-            if ty < 3 {
-                let kind = [Kind::Wall, Kind::Support, Kind::Turret][ty];
-                let upgraded = has(UPGRADE, u.tile);
-                structures.push(BoardUnit {
-                    tile: u.tile,
-                    icon: Icon::of(kind, upgraded),
-                    owner: p,
-                    health: (u.health / config.form(ty, upgraded).start_health.max(1.0)).min(1.0),
-                    marked_for_removal: has(REMOVE, u.tile),
-                });
-            } else {
-                let e = mobiles.entry((u.tile.x, u.tile.y, p.number())).or_insert((ty, 0));
-                e.1 += 1;
-            }
-        }
-    }
-    bf.draw_units(icons, structures);
-    for ((x, y, owner), (ty, n)) in mobiles {
-        let t = Tile::new(x, y);
-        let player = if owner == 1 { Player::One } else { Player::Two };
-        let c = bf.geometry.tile_center(t);
-        let r = bf.geometry.tile * 0.32;
-        bf.painter.circle(c, r, bf.palette.player(player), Stroke::new(1.0, Color32::BLACK));
-        let letter = ["S", "D", "I"][ty.saturating_sub(3).min(2)];
-        let text = if n > 1 { format!("{letter}{n}") } else { letter.to_string() };
-        if bf.geometry.tile >= 10.0 {
-            bf.painter.text(
-                c,
-                egui::Align2::CENTER_CENTER,
-                text,
-                egui::FontId::proportional((bf.geometry.tile * 0.4).max(7.0)),
-                Color32::WHITE,
-            );
-        }
-    }
+/// The overlays of frame `k` of a side, with the markers of the frames just before it fading.
+fn overlay_of<'a>(f: &'a Frame, d: &'a FrameDebug, all: &'a [FrameDebug], k: usize) -> FrameOverlay<'a> {
+    let recent = (k.saturating_sub(MARKER_FRAMES)..=k).filter_map(|j| all.get(j).map(|d| (j, d.markers.as_slice())));
+    FrameOverlay { frame: f, debug: d, markers: frame_draw::fading_markers(recent, k), selected: None }
 }

@@ -9,9 +9,10 @@ use crate::engine::frame::{Events, Frame};
 use crate::engine::geometry::{CELLS, all_tiles};
 use crate::engine::targeting::{Criterion, TargetChoice};
 use crate::engine::unit::Axis;
-use crate::engine::{Config, Game, Player, Tile};
+use crate::engine::{Command, Config, Game, Player, Tile};
 use crate::verify::{compare_frames, game_at_turn_frame};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A shield a unit received from a Support this turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,7 +95,13 @@ pub struct FrameDebug {
 pub struct TurnDebug {
     pub turn: i32,
     pub frames: Vec<FrameDebug>,
+    /// The commands the players gave this turn, read from the replay's spawn events (empty
+    /// when the turn frame could not be rebuilt).
+    pub played: Arc<PlayedCommands>,
 }
+
+/// Per player, the (build line, deploy line) of one turn, in true-board coordinates.
+pub type PlayedCommands = [(Vec<Command>, Vec<Command>); 2];
 
 /// The tiles a self-destruct of a unit of this type at `tile` reaches (the largest reach
 /// over target forms, i.e. `selfDestructRange` plus the largest hit radius).
@@ -242,7 +249,7 @@ pub fn simulate_turn(history: &History, pos: usize) -> TurnDebug {
     let Some(span) = history.turns.get(pos).copied() else { return TurnDebug::default() };
     let frames = &history.replay.frames;
     let fallback = |k: usize| from_events(&history.config, &frames[k].events);
-    let mut out = TurnDebug { turn: span.turn, frames: Vec::with_capacity(span.len) };
+    let mut out = TurnDebug { turn: span.turn, frames: Vec::with_capacity(span.len), played: Default::default() };
     let rebuilt = match history.replay.legacy {
         true => None,
         false => game_at_turn_frame(&history.replay, &history.config, span.start, &history.max_ids, None).ok(),
@@ -252,6 +259,7 @@ pub fn simulate_turn(history: &History, pos: usize) -> TurnDebug {
         return out;
     };
     inputs.early_2020 |= history.early_2020;
+    out.played = Arc::new(inputs.lines.clone());
     let mut shields: HashMap<u32, Vec<ShieldGrant>> = HashMap::new();
     let mut first = frame_debug(&mut game, &frames[span.start].events, &[], &shields);
     first.engine_matches = true;

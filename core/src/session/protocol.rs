@@ -1,6 +1,6 @@
 //! The typed messages between the UI and the simulation worker.
 
-use super::debug::FrameDebug;
+use super::debug::{FrameDebug, PlayedCommands};
 use super::summary::ReplaySummary;
 use super::whatif::{WhatIfError, WhatIfSpec, WhatIfTry};
 use crate::engine::frame::Frame;
@@ -66,6 +66,8 @@ pub struct FrameView {
     /// The what-if try (index in the history of tries) this frame comes from; `None` for
     /// the replay's own frames. For a try, `index` is the frame's position in the try.
     pub watching: Option<usize>,
+    /// The commands the players gave in this turn of the replay (empty for a try's frames).
+    pub played: Arc<PlayedCommands>,
 }
 
 /// What the worker reports back.

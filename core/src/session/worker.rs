@@ -136,6 +136,7 @@ impl Worker {
             self.turn_debug = Some(((pos, span.len), simulate_turn(h, pos)));
         }
         let debug = self.turn_debug.as_ref().and_then(|(_, d)| d.frames.get(frame)).cloned().unwrap_or_default();
+        let played = self.turn_debug.as_ref().map(|(_, d)| std::sync::Arc::clone(&d.played)).unwrap_or_default();
         let index = span.start + frame;
         let Some(f) = h.frame(index) else { return };
         self.cursor = (pos, frame);
@@ -147,6 +148,7 @@ impl Worker {
             frame: f.clone(),
             debug,
             watching: None,
+            played,
         };
         emit(Event::Frame { turn: span.turn, frame, view: Box::new(view) });
     }
@@ -167,6 +169,7 @@ impl Worker {
             frame: t.frames[frame].clone(),
             debug: t.debug.get(frame).cloned().unwrap_or_default(),
             watching: Some(index),
+            played: Default::default(),
         };
         self.watching = Some((index, frame));
         emit(Event::Frame { turn: t.turn, frame, view: Box::new(view) });

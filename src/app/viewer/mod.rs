@@ -9,17 +9,21 @@
 
 mod backend;
 mod board_draw;
+pub mod frame_draw;
 mod inspect;
 mod live;
 pub mod panels;
 mod playback;
+mod played_draw;
 mod prefs;
 mod threat;
 mod whatif;
 pub mod whatif_board;
+pub mod whatif_budget;
 
 pub use inspect::{EventKind, LogEntry, unit_name};
 pub use playback::{BASE_FPS, KEYS, SPEEDS};
+pub use played_draw::LEGEND as PLAYED_LEGEND;
 pub use prefs::ViewerPrefs;
 
 use super::board::{self, BoardView};
@@ -114,10 +118,14 @@ pub enum ViewerAction {
     WatchTry(usize),
     /// The two tries picked for the comparison (indices in `tries`).
     SetComparePick([usize; 2]),
+    /// The player whose point of view the tries' figures take (dealt / taken).
+    SetTriesPov(Player),
     /// Open these two tries side by side.
     CompareTries(usize, usize),
     /// Close the side-by-side comparison.
     CloseCompare,
+    /// Show (or hide) the right-hand panel beside the side-by-side comparison.
+    ShowCompareSidePanel(bool),
     /// Show a live match's newest frame as it arrives (or stay where the view is).
     FollowLive(bool),
     /// Zoom and pan back to the whole board.
@@ -152,10 +160,14 @@ pub struct Viewer {
     /// The threat along the hovered edge tile's path (Debugger).
     threat: Option<threat::HoverThreat>,
     pub tries: Vec<WhatIfTry>,
+    /// The player the tries' figures are seen from: the acting player of the last what-if run.
+    pub tries_pov: Player,
     /// The two tries picked for "Compare side by side" (indices in `tries`).
     pub compare_pick: [usize; 2],
     /// Two tries side by side (shown instead of the board while open).
     pub compare: Option<crate::app::compare_view::CompareView>,
+    /// The right-hand panel stays beside the comparison (hidden by default: the boards need the width).
+    pub compare_side_panel: bool,
     /// The what-if being edited on the board (the board shows it instead of the frame).
     pub board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
@@ -221,8 +233,10 @@ impl Viewer {
             hovered: None,
             threat: None,
             tries: Vec::new(),
+            tries_pov: Player::One,
             compare_pick: [0, 1],
             compare: None,
+            compare_side_panel: false,
             board_whatif: None,
             pending_whatif_turn: None,
             companions: Companions::default(),
@@ -316,11 +330,13 @@ impl Viewer {
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
         // The board stays the largest thing on screen: each side panel takes at most a share
-        // of the width (at 1000 px: 200 + 300, the board 500), and either can be hidden.
+        // of the width (at 1000 px: 200 + 300, the board 500), and either can be hidden. The
+        // side-by-side comparison needs the width: no left panel (its overlay toggles are in
+        // the comparison's header), and the right one only on request.
         let width = ui.available_width();
         let (left_max, right_max) = ((width * 0.2).max(140.0), (width * 0.3).max(180.0));
-        // The side-by-side comparison needs the width; the overlays do not apply to it.
-        let mut left_open = self.left_panel && self.compare.is_none();
+        let left_wanted = self.left_panel && self.compare.is_none();
+        let mut left_open = left_wanted;
         egui::Panel::left("viewer-left")
             .frame(frame)
             .resizable(true)
@@ -329,7 +345,8 @@ impl Viewer {
             .show_collapsible(ui, &mut left_open, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
-        let mut right_open = self.right_panel;
+        let right_wanted = if self.compare.is_none() { self.right_panel } else { self.compare_side_panel };
+        let mut right_open = right_wanted;
         egui::Panel::right("viewer-right")
             .frame(frame)
             .resizable(true)
@@ -346,19 +363,20 @@ impl Viewer {
                 });
             });
         // Dragged shut by the user.
-        if self.compare.is_none() && left_open != self.left_panel {
+        if left_open != left_wanted {
             actions.push(ViewerAction::ShowLeftPanel(left_open));
         }
-        if right_open != self.right_panel {
+        if right_open != right_wanted && self.compare.is_none() {
             actions.push(ViewerAction::ShowRightPanel(right_open));
         }
-        egui::CentralPanel::no_frame().show(ui, |ui| match self.compare.as_mut() {
-            Some(c) => {
-                if c.show(ui, icons, dark) {
-                    actions.push(ViewerAction::CloseCompare);
-                }
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            if self.compare.is_some() {
+                actions.extend(panels::compare_header(ui, self));
             }
-            None => actions.extend(self.board(ui, icons, dark)),
+            match self.compare.as_mut() {
+                Some(c) => c.boards(ui, icons, dark, Some(self.overlays)),
+                None => actions.extend(self.board(ui, icons, dark)),
+            }
         });
         if !actions.is_empty() {
             // The panels drawn so far show the state before the actions: draw the next frame.
@@ -449,8 +467,10 @@ impl Viewer {
             ViewerAction::RunWhatIf => self.run_whatif(),
             ViewerAction::WatchTry(index) => self.watch_try(index),
             ViewerAction::SetComparePick(pick) => self.compare_pick = pick,
+            ViewerAction::SetTriesPov(p) => self.tries_pov = p,
             ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
             ViewerAction::CloseCompare => self.compare = None,
+            ViewerAction::ShowCompareSidePanel(show) => self.compare_side_panel = show,
         }
         Vec::new()
     }

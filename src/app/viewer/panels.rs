@@ -6,6 +6,7 @@ use super::whatif_board::{BoardTool, WhatIfBase};
 use super::{EventKind, SPEEDS, Viewer, ViewerAction};
 use egui::Ui;
 use terminal_core::engine::Player;
+use terminal_core::session::whatif::WhatIfSummary;
 
 /// Player names, HP, SP, MP and compute time of the shown turn.
 pub fn header(ui: &mut Ui, v: &Viewer) {
@@ -34,9 +35,22 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
     });
 }
 
-/// Turn and frame sliders, play/pause, speed.
+/// Turn and frame sliders, play/pause, speed: of the replay (or watched try), or of the
+/// side-by-side comparison while it is open — one timeline drives both its boards.
 pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
+    if let Some(c) = &v.compare {
+        let m = &c.model;
+        ui.horizontal(|ui| {
+            transport(ui, v, &mut out);
+            ui.label(v.position_label());
+            ui.separator();
+            ui.weak("both boards");
+        });
+        out.extend(turn_slider(ui, m.min_turn(), m.max_turn(), m.turn));
+        out.extend(frame_slider(ui, m.turn, m.frame.max(0) as usize, m.max_frame().max(0) as usize + 1));
+        return out;
+    }
     // A try of an editor layout is watched without a replay: the timeline still steps it.
     let s = &v.summary;
     if s.is_none() && v.watching().is_none() {
@@ -58,37 +72,7 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     // Wrapped: at 1000 px the row does not fit on one line, and an overflowing row would
     // widen the panel and push the sliders below off the window.
     ui.horizontal_wrapped(|ui| {
-        if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
-            out.push(ViewerAction::Home);
-        }
-        if ui.button("<<").on_hover_text("Previous turn (Ctrl+←)").clicked() {
-            out.push(ViewerAction::StepTurn { forward: false });
-        }
-        if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
-            out.push(ViewerAction::Step { forward: false });
-        }
-        let play = if v.playing { "Pause" } else { "Play" };
-        if ui.button(play).on_hover_text("Space").clicked() {
-            out.push(ViewerAction::TogglePlay);
-        }
-        if ui.button(">").on_hover_text("Next frame (→)").clicked() {
-            out.push(ViewerAction::Step { forward: true });
-        }
-        if ui.button(">>").on_hover_text("Next turn (Ctrl+→)").clicked() {
-            out.push(ViewerAction::StepTurn { forward: true });
-        }
-        if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
-            out.push(ViewerAction::End);
-        }
-        let mut speed = v.speed;
-        egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
-            for sp in SPEEDS {
-                ui.selectable_value(&mut speed, sp, format!("{sp}×"));
-            }
-        });
-        if speed != v.speed {
-            out.push(ViewerAction::SetSpeed(speed));
-        }
+        transport(ui, v, &mut out);
         let zoomed = v.board_view != crate::app::board::BoardView::default();
         if ui.add_enabled(zoomed, egui::Button::new("Fit board")).on_hover_text("Whole board in view (0)").clicked() {
             out.push(ViewerAction::FitBoard);
@@ -112,15 +96,49 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         ui.weak(&v.message);
     });
     if let Some(s) = s {
-        out.extend(turn_slider(ui, s, turn));
+        let (first, last) = (s.turns.first().map_or(0, |t| t.turn), s.turns.last().map_or(0, |t| t.turn));
+        out.extend(turn_slider(ui, first, last, turn));
     }
     out.extend(frame_slider(ui, turn, frame, frames));
     out
 }
 
-fn turn_slider(ui: &mut Ui, s: &terminal_core::session::summary::ReplaySummary, turn: i32) -> Option<ViewerAction> {
-    let last_turn = s.turns.last().map_or(0, |t| t.turn);
-    let first_turn = s.turns.first().map_or(0, |t| t.turn);
+/// First / previous / play / next / last buttons and the speed.
+fn transport(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
+    if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
+        out.push(ViewerAction::Home);
+    }
+    if ui.button("<<").on_hover_text("Previous turn (Ctrl+←)").clicked() {
+        out.push(ViewerAction::StepTurn { forward: false });
+    }
+    if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
+        out.push(ViewerAction::Step { forward: false });
+    }
+    let play = if v.playing { "Pause" } else { "Play" };
+    if ui.button(play).on_hover_text("Space").clicked() {
+        out.push(ViewerAction::TogglePlay);
+    }
+    if ui.button(">").on_hover_text("Next frame (→)").clicked() {
+        out.push(ViewerAction::Step { forward: true });
+    }
+    if ui.button(">>").on_hover_text("Next turn (Ctrl+→)").clicked() {
+        out.push(ViewerAction::StepTurn { forward: true });
+    }
+    if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
+        out.push(ViewerAction::End);
+    }
+    let mut speed = v.speed;
+    egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
+        for sp in SPEEDS {
+            ui.selectable_value(&mut speed, sp, format!("{sp}×"));
+        }
+    });
+    if speed != v.speed {
+        out.push(ViewerAction::SetSpeed(speed));
+    }
+}
+
+fn turn_slider(ui: &mut Ui, first_turn: i32, last_turn: i32, turn: i32) -> Option<ViewerAction> {
     let mut seek = None;
     ui.horizontal(|ui| {
         let l = ui.label("Turn");
@@ -153,6 +171,44 @@ fn frame_slider(ui: &mut Ui, turn: i32, frame: usize, frames: usize) -> Option<V
     seek
 }
 
+/// Above the side-by-side boards: close, the overlays drawn on both, the right-hand panel.
+pub fn compare_header(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Close comparison").clicked() {
+            out.push(ViewerAction::CloseCompare);
+        }
+        let mut o = v.overlays;
+        ui.menu_button("Overlays", |ui| overlay_toggles(ui, &mut o, false))
+            .response
+            .on_hover_text("Drawn on both boards");
+        if o != v.overlays {
+            out.push(ViewerAction::SetOverlays(o));
+        }
+        let (label, hint) = match v.compare_side_panel {
+            true => ("Hide side panel", "Give the boards the whole width"),
+            false => ("Show side panel", "The inspector, event log and tries beside the boards"),
+        };
+        if ui.button(label).on_hover_text(hint).clicked() {
+            out.push(ViewerAction::ShowCompareSidePanel(!v.compare_side_panel));
+        }
+    });
+    out
+}
+
+/// The overlays' checkboxes; the algos' annotations only where they are drawn (a replay's
+/// board, not the tries compared).
+fn overlay_toggles(ui: &mut Ui, o: &mut super::DebugOverlays, annotations: bool) {
+    ui.checkbox(&mut o.paths, "Unit paths");
+    ui.checkbox(&mut o.moved_from, "Moved-from tiles");
+    ui.checkbox(&mut o.attacks, "Attack lines");
+    ui.checkbox(&mut o.shields, "Shield events");
+    ui.checkbox(&mut o.markers, "Deaths / breaches / blasts");
+    if annotations {
+        ui.checkbox(&mut o.annotations, "Algo annotations");
+    }
+}
+
 /// Open button, overlay toggles, event-log filters, counters.
 pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
@@ -167,12 +223,7 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     ui.separator();
     ui.strong("Overlays");
     let mut o = v.overlays;
-    ui.checkbox(&mut o.paths, "Unit paths");
-    ui.checkbox(&mut o.moved_from, "Moved-from tiles");
-    ui.checkbox(&mut o.attacks, "Attack lines");
-    ui.checkbox(&mut o.shields, "Shield events");
-    ui.checkbox(&mut o.markers, "Deaths / breaches / blasts");
-    ui.checkbox(&mut o.annotations, "Algo annotations");
+    overlay_toggles(ui, &mut o, true);
     if o != v.overlays {
         out.push(ViewerAction::SetOverlays(o));
     }
@@ -309,6 +360,7 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             if player != w.player {
                 out.push(ViewerAction::SetWhatIfPlayer(player));
             }
+            budget(ui, v, w);
             ui.weak("Click: apply the tool · right click: take a deploy or structure back");
             let from_replay = matches!(w.base, WhatIfBase::ReplayTurn(_));
             for p in Player::both() {
@@ -352,23 +404,56 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     out
 }
 
+/// What the acting player's turn in the what-if spends against what that player has; a
+/// warning, not a refusal, when it is more.
+fn budget(ui: &mut Ui, v: &Viewer, w: &super::whatif_board::BoardWhatIf) {
+    let Some(config) = v.ruleset() else { return };
+    let p = w.acting();
+    let b = super::whatif_budget::Budget::of(w, p, &config);
+    let kept = if w.keeps_played(p) { " (with the turn's played commands)" } else { "" };
+    let hint = format!("Player {}'s edits and deploys at the ruleset's prices{kept}", p.number());
+    match b.available {
+        Some((sp, mp)) => {
+            ui.label(format!("SP spent {:.1} / {sp:.1} available", b.sp_spent)).on_hover_text(&hint);
+            ui.label(format!("MP spent {:.1} / {mp:.1}", b.mp_spent)).on_hover_text(&hint);
+        }
+        None => {
+            let text = format!("SP spent {:.1} · MP spent {:.1} (a layout has no budget)", b.sp_spent, b.mp_spent);
+            ui.label(text).on_hover_text(&hint);
+        }
+    }
+    let (sp, mp) = b.overspent();
+    for (over, what) in [(sp, "SP"), (mp, "MP")] {
+        // Tenths are what the labels show: a smaller excess is rounding.
+        if over >= 0.05 {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("over by {over:.1} {what} — allowed as a what-if"));
+        }
+    }
+}
+
 /// The history of tries: one row each with its outcome and a "Watch" button, then the
 /// side-by-side comparison of two of them.
 fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     let watching = v.watching();
-    // The grid scrolls sideways in a narrow panel (wider content would spill over the board),
-    // with a solid bar: a floating one would lie over the last row's Watch button.
-    let watch = ui
-        .scope(|ui| {
-            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-            egui::ScrollArea::horizontal().id_salt("tries-grid").show(ui, |ui| tries_grid(ui, v, watching)).inner
-        })
-        .inner;
-    if let Some(i) = watch {
+    let mut pov = v.tries_pov;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Seen from");
+        for p in Player::both() {
+            ui.selectable_value(&mut pov, p, format!("Player {}", p.number()));
+        }
+    });
+    if pov != v.tries_pov {
+        out.push(ViewerAction::SetTriesPov(pov));
+    }
+    ui.weak(format!(
+        "dealt: by player {}'s units · taken: by player {}'s · hover a try for what it changed",
+        pov.number(),
+        pov.opponent().number()
+    ));
+    if let Some(i) = tries_list(ui, v, watching, pov) {
         out.push(ViewerAction::WatchTry(i));
     }
-    ui.weak("values: player 1 / player 2 · hover a try for what it changed");
     let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
     let last = names.len() - 1;
     let mut pick = v.compare_pick.map(|i| i.min(last));
@@ -391,33 +476,59 @@ fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     out
 }
 
-/// The tries' rows; the try whose "Watch" button was clicked.
-fn tries_grid(ui: &mut Ui, v: &Viewer, watching: Option<usize>) -> Option<usize> {
+/// A try's figures as `pov` sees them, each a phrase that names its side ("breaches dealt 3 /
+/// taken 1"), with a hover text naming the players.
+pub fn try_figures(s: &WhatIfSummary, pov: Player) -> [(String, String); 5] {
+    let (us, them) = (pov.index(), pov.opponent().index());
+    let (p, o) = (pov.number(), pov.opponent().number());
+    [
+        (
+            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
+            format!("Player {p}'s units breached {} times, player {o}'s {}", s.breaches[us], s.breaches[them]),
+        ),
+        (
+            format!("structure damage dealt {:.0} / taken {:.0}", s.structure_damage[us], s.structure_damage[them]),
+            format!("Damage to player {o}'s structures / to player {p}'s"),
+        ),
+        (
+            format!("unit damage dealt {:.0} / taken {:.0}", s.unit_damage[us], s.unit_damage[them]),
+            format!("Damage to player {o}'s mobile units / to player {p}'s"),
+        ),
+        (
+            format!("SP destroyed dealt {:.1} / taken {:.1}", s.sp_destroyed[us], s.sp_destroyed[them]),
+            format!("SP invested in player {o}'s structures that player {p} destroyed / the other way round"),
+        ),
+        (
+            format!("MP lost ours {:.1} / theirs {:.1}", s.mp_lost[us], s.mp_lost[them]),
+            format!("MP of player {p}'s units that died without breaching / of player {o}'s"),
+        ),
+    ]
+}
+
+/// The tries, one block each: "Watch", its name and turn, then its figures as `pov` sees
+/// them one a line (a table would be wider than the panel, widen it and shrink the board);
+/// the try whose "Watch" button was clicked.
+fn tries_list(ui: &mut Ui, v: &Viewer, watching: Option<usize>, pov: Player) -> Option<usize> {
     let mut watch = None;
-    egui::Grid::new("tries").striped(true).show(ui, |ui| {
-        // What a try changed is its label: on hover here, and in its title when watched or compared
-        // (a column for it would widen the panel and shrink the board).
-        for h in ["", "Try", "Turn", "Breaches", "Str. dmg", "Unit dmg", "SP destr.", "MP lost"] {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for (i, t) in v.tries.iter().enumerate() {
-            let s = &t.summary;
-            // First, so that a narrow panel does not scroll it out of sight.
+    for (i, t) in v.tries.iter().enumerate() {
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
             let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
             if button.on_hover_text("Play this try on the board, frame by frame").clicked() {
                 watch = Some(i);
             }
-            ui.label(format!("Try {}", i + 1)).on_hover_text(&t.label);
-            ui.label(t.turn.to_string());
-            ui.label(format!("{} / {}", s.breaches[0], s.breaches[1]));
-            ui.label(format!("{:.0} / {:.0}", s.structure_damage[0], s.structure_damage[1]));
-            ui.label(format!("{:.0} / {:.0}", s.unit_damage[0], s.unit_damage[1]));
-            ui.label(format!("{:.1} / {:.1}", s.sp_destroyed[0], s.sp_destroyed[1]));
-            ui.label(format!("{:.1} / {:.1}", s.mp_lost[0], s.mp_lost[1]));
-            ui.end_row();
-        }
-    });
+            // What a try changed is its label: on hover here, in its title when watched or compared.
+            ui.strong(format!("Try {}", i + 1)).on_hover_text(&t.label);
+            ui.label(format!("turn {}", t.turn));
+        });
+        // One figure a line: a phrase broken across lines reads as two figures.
+        ui.indent(("try-figures", i), |ui| {
+            for (text, hover) in try_figures(&t.summary, pov) {
+                ui.label(text).on_hover_text(hover);
+            }
+        });
+    }
+    ui.separator();
     watch
 }
 

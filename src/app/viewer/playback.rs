@@ -5,6 +5,7 @@ use super::{Viewer, ViewerAction};
 use egui::{Key, Modifiers};
 use std::time::Instant;
 use terminal_core::session::Request;
+use terminal_core::side_by_side::SideBySide;
 
 /// Playback speeds offered.
 pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
@@ -28,6 +29,9 @@ pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 9] = [
 impl Viewer {
     /// "Turn T, frame F/N" as shown in the timeline.
     pub fn position_label(&self) -> String {
+        if let Some(c) = &self.compare {
+            return format!("Turn {} · frame {}/{}", c.model.turn, c.model.frame, c.model.max_frame());
+        }
         match &self.current {
             Some((t, v)) => format!("Turn {t} · frame {}/{}", v.frame_in_turn, v.frames_in_turn.saturating_sub(1)),
             None => "No replay".into(),
@@ -37,6 +41,10 @@ impl Viewer {
     /// Shows frame `frame` of `turn`: within the watched try if it is of that turn, else of
     /// the replay (which ends watching).
     pub fn seek(&mut self, turn: i32, frame: usize) {
+        let at = i32::try_from(frame).unwrap_or(i32::MAX);
+        if self.navigate_compare(|m| m.seek(turn, at)) {
+            return;
+        }
         match self.watching() {
             Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
                 self.request(Request::WatchTry { index, frame })
@@ -53,12 +61,18 @@ impl Viewer {
     }
 
     pub fn step(&mut self, forward: bool) {
+        if self.navigate_compare(|m| m.step_frame(forward)) {
+            return;
+        }
         self.pending_steps += 1;
         self.request(if forward { Request::Step } else { Request::StepBack });
     }
 
     /// Moves to the next (or previous) turn's turn frame.
     pub fn step_turn(&mut self, forward: bool) {
+        if self.navigate_compare(|m| m.step_turn(forward)) {
+            return;
+        }
         let (Some(s), Some(t)) = (&self.summary, self.turn()) else { return };
         let pos = s.turns.iter().position(|x| x.turn == t).unwrap_or(0);
         let next = if forward { (pos + 1).min(s.turns.len() - 1) } else { pos.saturating_sub(1) };
@@ -67,6 +81,9 @@ impl Viewer {
     }
 
     pub fn home(&mut self) {
+        if self.navigate_compare(|m| m.seek(m.min_turn(), 0)) {
+            return;
+        }
         if let Some(index) = self.watching() {
             return self.request(Request::WatchTry { index, frame: 0 });
         }
@@ -76,6 +93,9 @@ impl Viewer {
     }
 
     pub fn end(&mut self) {
+        if self.navigate_compare(|m| m.seek(m.max_turn(), i32::MAX)) {
+            return;
+        }
         if let Some(index) = self.watching() {
             return self.request(Request::WatchTry { index, frame: usize::MAX });
         }
@@ -84,10 +104,22 @@ impl Viewer {
         }
     }
 
+    /// While two tries are side by side, the timeline and the keys move the comparison: moves
+    /// it with `to` and returns true (playback stops where it cannot move on).
+    fn navigate_compare(&mut self, to: impl FnOnce(&mut SideBySide)) -> bool {
+        let Some(c) = self.compare.as_mut() else { return false };
+        let before = (c.model.turn, c.model.frame);
+        to(&mut c.model);
+        if (c.model.turn, c.model.frame) == before {
+            self.playing = false;
+        }
+        true
+    }
+
     /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
     pub fn read_keys(&self, ctx: &egui::Context) -> Vec<ViewerAction> {
         let nothing_shown = self.summary.is_none() && self.watching().is_none();
-        if ctx.text_edit_focused() || nothing_shown || self.compare.is_some() {
+        if ctx.text_edit_focused() || nothing_shown {
             return Vec::new();
         }
         // Consumed in this order: Ctrl+arrow before the bare arrow.

@@ -26,10 +26,10 @@ impl Viewer {
             self.message = "pick two tries to compare".into();
             return;
         };
-        let compare = crate::app::compare_view::CompareView::new(terminal_core::side_by_side::SideBySide::from_tries(
-            (ta, self.try_title(a)),
-            (tb, self.try_title(b)),
-        ));
+        let model =
+            terminal_core::side_by_side::SideBySide::from_tries((ta, self.try_title(a)), (tb, self.try_title(b)));
+        let debug = [std::sync::Arc::clone(&ta.debug), std::sync::Arc::clone(&tb.debug)];
+        let compare = crate::app::compare_view::CompareView::with_debug(model, debug);
         self.playing = false;
         self.compare = Some(compare);
     }
@@ -44,6 +44,8 @@ impl Viewer {
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec, label });
             return;
         };
+        // The figures of the tries read from the side of the player who acted.
+        self.tries_pov = w.acting();
         let commands = Player::both().map(|p| w.commands(p));
         let (source, structures) = match &w.base {
             whatif_board::WhatIfBase::ReplayTurn(turn) => {
@@ -85,7 +87,8 @@ impl Viewer {
         let Some(config) = self.ruleset() else { return };
         let Some((turn, v)) = &self.current else { return };
         let layout = terminal_core::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
-        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::ReplayTurn(*turn), layout));
+        let played = std::sync::Arc::clone(&v.played);
+        self.board_whatif = Some(whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played));
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
     }
 

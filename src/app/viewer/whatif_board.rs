@@ -5,11 +5,12 @@
 
 use crate::app::command::Tool;
 use std::sync::Arc;
+use terminal_core::engine::frame::Stats;
 use terminal_core::engine::geometry::{Edge, Player, Tile};
 use terminal_core::engine::pathing::Pathfinder;
 use terminal_core::engine::{Command, Config};
 use terminal_core::layout::{EditOutcome, Kind, Layout};
-use terminal_core::session::debug::PathEnd;
+use terminal_core::session::debug::{PathEnd, PlayedCommands};
 use terminal_core::session::whatif::{PlacedStructure, StructureEdit};
 
 /// What a click on the board does.
@@ -63,6 +64,19 @@ pub struct DeployPath {
     pub end: PathEnd,
 }
 
+/// One thing the replay's player did this turn, as the what-if's board shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayedMark {
+    /// A new structure of this type (upgraded in the same turn or not).
+    Structure { owner: Player, tile: Tile, kind: Kind, upgraded: bool },
+    /// An upgrade of a structure that stood at the turn frame.
+    Upgrade { owner: Player, tile: Tile },
+    /// A removal mark.
+    Removal { owner: Player, tile: Tile },
+    /// `count` mobile units of this type deployed on a tile.
+    Mobile { owner: Player, tile: Tile, unit_type: u8, count: u32 },
+}
+
 /// The what-if being edited on the board.
 #[derive(Clone, Debug)]
 pub struct BoardWhatIf {
@@ -80,6 +94,10 @@ pub struct BoardWhatIf {
     /// A person's turn in a live match, for this seat: the edits are that player's commands
     /// of the turn (an erased structure is a removal mark), and the player is fixed.
     pub seat: Option<Player>,
+    /// What the replay's players did this turn (empty for a layout), drawn under the edits.
+    pub played: Arc<PlayedCommands>,
+    /// The players' resources at the turn frame; `None` for a layout, which has no budget.
+    pub resources: Option<[Stats; 2]>,
 }
 
 impl BoardWhatIf {
@@ -93,7 +111,30 @@ impl BoardWhatIf {
             tool: BoardTool::Structure(Tool::Place(Kind::Wall)),
             player: Player::One,
             seat: None,
+            played: Default::default(),
+            resources: None,
         }
+    }
+
+    /// A what-if on a replay's turn: its turn frame's structures, resources and the commands
+    /// the players gave that turn.
+    pub fn on_replay_turn(
+        turn: i32,
+        layout: Layout,
+        resources: [Stats; 2],
+        played: Arc<PlayedCommands>,
+    ) -> BoardWhatIf {
+        BoardWhatIf { played, resources: Some(resources), ..BoardWhatIf::new(WhatIfBase::ReplayTurn(turn), layout) }
+    }
+
+    /// The player the tools act for.
+    pub fn acting(&self) -> Player {
+        self.seat.unwrap_or(self.player)
+    }
+
+    /// Whether the replay's commands of `p` are played in this what-if (not replaced).
+    pub fn keeps_played(&self, p: Player) -> bool {
+        self.commands(p).is_none()
     }
 
     /// A person's turn as `seat` from the turn frame's structures.
@@ -128,7 +169,7 @@ impl BoardWhatIf {
 
     /// Applies the tool for the active player on a tile; `undo` takes one deploy back.
     pub fn click(&mut self, tile: Tile, undo: bool) -> Result<(), String> {
-        let p = self.seat.unwrap_or(self.player);
+        let p = self.acting();
         match self.tool {
             BoardTool::Structure(tool) => {
                 let outcome = match tool {
@@ -236,21 +277,73 @@ impl BoardWhatIf {
 
     /// Predicted paths of the deploys on the edited board (one per distinct tile and type).
     pub fn paths(&self) -> Vec<DeployPath> {
+        let deploys = Player::both().into_iter().flat_map(|p| self.deploys[p.index()].iter().map(move |d| (p, *d)));
+        self.paths_of(deploys)
+    }
+
+    /// Predicted paths, on the edited board, of the replay's deploys that the what-if keeps.
+    pub fn played_paths(&self) -> Vec<DeployPath> {
+        let deploys = self.played_marks().into_iter().filter_map(|m| match m {
+            PlayedMark::Mobile { owner, tile, unit_type, .. } => Some((owner, (unit_type, tile))),
+            _ => None,
+        });
+        self.paths_of(deploys)
+    }
+
+    fn paths_of(&self, deploys: impl Iterator<Item = (Player, (u8, Tile))>) -> Vec<DeployPath> {
         let mut finder = Pathfinder::new(self.layout.blockers());
         let mut out: Vec<DeployPath> = Vec::new();
-        for p in Player::both() {
-            for &(unit_type, tile) in &self.deploys[p.index()] {
-                if out.iter().any(|d| d.owner == p && d.tiles.first() == Some(&tile)) {
-                    continue;
-                }
-                let Some(tiles) = finder.deploy_path(tile) else { continue };
-                let target = Edge::ALL.into_iter().find(|e| e.contains(tile)).map(|e| e.opposite());
-                let breach = tiles.last().is_some_and(|t| target.is_some_and(|e| e.contains(*t)));
-                let end = if breach { PathEnd::Breach } else { PathEnd::SelfDestruct };
-                out.push(DeployPath { owner: p, unit_type, tiles, end });
+        for (p, (unit_type, tile)) in deploys {
+            if out.iter().any(|d| d.owner == p && d.tiles.first() == Some(&tile)) {
+                continue;
             }
+            let Some(tiles) = finder.deploy_path(tile) else { continue };
+            let target = Edge::ALL.into_iter().find(|e| e.contains(tile)).map(|e| e.opposite());
+            let breach = tiles.last().is_some_and(|t| target.is_some_and(|e| e.contains(*t)));
+            let end = if breach { PathEnd::Breach } else { PathEnd::SelfDestruct };
+            out.push(DeployPath { owner: p, unit_type, tiles, end });
         }
         out
+    }
+
+    /// What the replay's players did this turn, for the players whose commands the what-if
+    /// keeps (a replaced player's commands are not played, so they are not shown).
+    pub fn played_marks(&self) -> Vec<PlayedMark> {
+        use terminal_core::engine::CommandKind;
+        let mut marks: Vec<PlayedMark> = Vec::new();
+        for owner in Player::both().into_iter().filter(|p| self.keeps_played(*p)) {
+            let (build, deploy) = &self.played[owner.index()];
+            for c in build.iter().chain(deploy) {
+                let tile = c.tile;
+                let mark = match c.kind {
+                    CommandKind::Spawn(t) => match Kind::from_unit_type(t as usize) {
+                        Some(kind) => PlayedMark::Structure { owner, tile, kind, upgraded: false },
+                        None => PlayedMark::Mobile { owner, tile, unit_type: t, count: 1 },
+                    },
+                    CommandKind::Upgrade => PlayedMark::Upgrade { owner, tile },
+                    CommandKind::Remove => PlayedMark::Removal { owner, tile },
+                };
+                // A structure upgraded in the turn it was placed is one upgraded structure; a
+                // stack of units on one tile is one mark with its count.
+                let merged = marks.iter_mut().rev().any(|m| match (m, mark) {
+                    (PlayedMark::Structure { tile: t, upgraded, .. }, PlayedMark::Upgrade { .. }) if *t == tile => {
+                        *upgraded = true;
+                        true
+                    }
+                    (PlayedMark::Mobile { tile: t, unit_type, count, .. }, PlayedMark::Mobile { unit_type: u, .. })
+                        if *t == tile && *unit_type == u =>
+                    {
+                        *count += 1;
+                        true
+                    }
+                    _ => false,
+                });
+                if !merged {
+                    marks.push(mark);
+                }
+            }
+        }
+        marks
     }
 
     /// How many structure edits and deploys the what-if holds (for the panel).
@@ -313,5 +406,30 @@ mod tests {
         assert!(paths[0].tiles.len() > 10);
         w.click(Tile::new(13, 0), true).expect("undo");
         assert_eq!(w.deploys[0].len(), 1);
+    }
+
+    #[test]
+    fn played_commands_are_marked_until_replaced() {
+        use terminal_core::engine::CommandKind;
+        let mut w = base();
+        let build = vec![
+            Command::spawn(2, 12, 10),
+            Command { kind: CommandKind::Upgrade, tile: Tile::new(12, 10) },
+            Command { kind: CommandKind::Remove, tile: Tile::new(13, 10) },
+        ];
+        let deploy = vec![Command::spawn(3, 13, 0), Command::spawn(3, 13, 0), Command::spawn(5, 14, 0)];
+        let theirs = vec![Command { kind: CommandKind::Upgrade, tile: Tile::new(13, 17) }];
+        w.played = Arc::new([(build, deploy), (theirs, Vec::new())]);
+        let (one, two) = (Player::One, Player::Two);
+        let all = vec![
+            PlayedMark::Structure { owner: one, tile: Tile::new(12, 10), kind: Kind::Turret, upgraded: true },
+            PlayedMark::Removal { owner: one, tile: Tile::new(13, 10) },
+            PlayedMark::Mobile { owner: one, tile: Tile::new(13, 0), unit_type: 3, count: 2 },
+            PlayedMark::Mobile { owner: one, tile: Tile::new(14, 0), unit_type: 5, count: 1 },
+            PlayedMark::Upgrade { owner: two, tile: Tile::new(13, 17) },
+        ];
+        assert_eq!(w.played_marks(), all);
+        w.replace_commands[0] = true;
+        assert_eq!(w.played_marks(), all[4..].to_vec(), "player 1's commands are replaced");
     }
 }
