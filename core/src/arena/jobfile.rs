@@ -27,7 +27,10 @@ pub fn shell_quote(s: &str) -> String {
 /// per game, so hosts sharing nothing but the final copy never contend), ready for
 /// `arena --merge OUT`.
 pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Vec<String> {
-    let q = |p: &Path| shell_quote(&p.to_string_lossy());
+    let q = |p: &Path| shell_quote(&for_unix_hosts(p));
+    let out = for_unix_hosts(out);
+    let out = out.trim_end_matches('/');
+    let under_out = |folder: &str, file: String| shell_quote(&format!("{out}/{folder}/{file}"));
     plan.jobs
         .iter()
         .map(|j| {
@@ -36,10 +39,10 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
                 q(exe),
                 q(&plan.entrants[j.seat1].path),
                 q(&plan.entrants[j.seat2].path),
-                q(&out.join("matches").join(format!("{}.replay", j.id))),
+                under_out("matches", format!("{}.replay", j.id)),
                 j.seed,
                 shell_quote(&j.id),
-                q(&out.join("results").join(format!("{}.jsonl", j.id))),
+                under_out("results", format!("{}.jsonl", j.id)),
             );
             if let Some(c) = &opts.config {
                 line.push_str(&format!(" --config {}", shell_quote(c)));
@@ -53,6 +56,13 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
             line
         })
         .collect()
+}
+
+/// A path as the Unix hosts that run the lines read it, whatever machine wrote them: with
+/// '/' between its parts (a plan written on Windows is still run by a POSIX shell).
+fn for_unix_hosts(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    if cfg!(windows) { s.replace('\\', "/") } else { s.into_owned() }
 }
 
 /// The job id of a plan line (the word after `--job-id`), undoing [`shell_quote`].
@@ -105,7 +115,7 @@ mod tests {
         let e = |n: &str| Entrant { path: PathBuf::from(format!("/algos/{n}")), label: n.into() };
         let plan = Plan::new(vec![e("a"), e("b")], Format::RoundRobin, 2, 1).expect("plan");
         let opts = PlanOptions { config: Some("base-s6".into()), max_ms: Some(500), ..PlanOptions::default() };
-        let lines = plan_lines(&plan, Path::new("/bin/ts"), Path::new("/out dir"), &opts);
+        let lines = plan_lines(&plan, Path::new("/bin/ts"), Path::new("/out dir/"), &opts);
         assert_eq!(lines.len(), 2);
         assert_eq!(
             lines[1],

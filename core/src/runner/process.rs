@@ -1,15 +1,14 @@
-//! Algo processes: finding the start script, spawning it in its own process group, the
-//! stdin writer and stdout reader threads, and killing the whole group at the end.
+//! Algo processes: finding the start script, spawning it as a process tree of its own, the
+//! stdin writer and stdout reader threads, and killing the whole tree at the end.
 //!
 //! The stdin writer holds each turn frame until the algo has read everything sent before
 //! it (`progress.rs` says why).
 
 use super::lines::BoundedLines;
-use super::progress::{Progress, drain_watch, read_watch, wait_readable};
+use super::os::{self, Pipe, PipeRef, ProcessTree, drain_watch, read_watch, unread, wait_readable};
+use super::progress::Progress;
 use crossbeam_channel::{Receiver, Sender};
 use std::io::Write;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -57,24 +56,22 @@ pub enum LocateError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
-/// Resolves an algo argument: a folder holding `run.sh`, or the start script itself.
+/// Resolves an algo argument: a folder holding a start script (`run.sh`; on Windows also
+/// `run.ps1`, `run.bat`, `run.cmd`, `run.exe`, in the order of [`os::START_SCRIPTS`]), or
+/// the start script itself.
 pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
     let script = if path.is_dir() {
-        let sh = path.join("run.sh");
-        if !sh.is_file() {
-            return Err(if path.join("run.ps1").is_file() {
-                LocateError::OnlyPowerShell(path.to_path_buf())
-            } else {
-                LocateError::NoStartScript(path.to_path_buf())
-            });
+        match os::START_SCRIPTS.iter().map(|name| path.join(name)).find(|p| p.is_file()) {
+            Some(script) => script,
+            None if path.join("run.ps1").is_file() => return Err(LocateError::OnlyPowerShell(path.to_path_buf())),
+            None => return Err(LocateError::NoStartScript(path.to_path_buf())),
         }
-        sh
     } else if path.is_file() {
         path.to_path_buf()
     } else {
         return Err(LocateError::Missing(path.to_path_buf()));
     };
-    let script = script.canonicalize().map_err(|source| LocateError::Io { path: script.clone(), source })?;
+    let script = os::full_path(&script).map_err(|source| LocateError::Io { path: script.clone(), source })?;
     let dir = script.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/"));
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "algo".into());
     Ok(AlgoLocation { script, dir, name })
@@ -94,8 +91,10 @@ pub enum StdoutMsg {
 
 /// A running algo. Dropping it kills the whole process group.
 pub struct AlgoProcess {
-    /// Process id of `bash run.sh`, which is also the process group id.
+    /// Process id of the start script's process (`bash run.sh`, `powershell run.ps1`, …).
     pub pid: u32,
+    /// Its whole process tree, killed at the end.
+    tree: Arc<ProcessTree>,
     stdin: Option<Sender<Input>>,
     /// Tells the stdin writer to stop holding a frame (the group is being killed).
     stop: Arc<AtomicBool>,
@@ -110,8 +109,9 @@ pub struct AlgoProcess {
 }
 
 impl AlgoProcess {
-    /// Starts `bash <script>` (or the script itself if it is an executable that is not a
-    /// `.sh` file) in the algo folder, in a new process group. `on_stderr` runs on its own
+    /// Starts the script (`os::start_command`: on Unix `bash <script>`, or the script
+    /// itself if it is an executable that is not a `.sh` file) in the algo folder, as a
+    /// process tree of its own. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
     /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
@@ -123,27 +123,28 @@ impl AlgoProcess {
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
-        let direct = loc.script.extension().is_none_or(|e| e != "sh") && is_executable(&loc.script);
-        let mut cmd = if direct {
-            std::process::Command::new(&loc.script)
-        } else {
-            let mut c = std::process::Command::new("bash");
-            c.arg(&loc.script);
-            c
-        };
+        let mut cmd = os::start_command(&loc.script);
         cmd.current_dir(&loc.dir)
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
+        let tree = match ProcessTree::of(&child) {
+            Ok(tree) => Arc::new(tree),
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
         let missing = || std::io::Error::other("child pipe missing");
         let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
             (Some(i), Some(o), Some(e)) => (i, o, e),
             _ => {
-                kill_group(pid);
+                tree.kill();
                 let _ = child.wait();
                 return Err(missing());
             }
@@ -151,7 +152,7 @@ impl AlgoProcess {
         let stop = Arc::new(AtomicBool::new(false));
         let watch = watch_pipes(&stdin, &stdout, &progress, &stop);
         // A start that fails halfway must not leave the algo running, nor its stdin open.
-        let mut guard = StartGuard { pid, progress: Arc::clone(&progress), armed: true };
+        let mut guard = StartGuard { tree: Arc::clone(&tree), progress: Arc::clone(&progress), armed: true };
         let mut threads = Vec::with_capacity(4);
         let (in_tx, in_rx) = crossbeam_channel::unbounded::<Input>();
         let backlog = Arc::new(AtomicUsize::new(0));
@@ -182,6 +183,7 @@ impl AlgoProcess {
         guard.armed = false;
         Ok(AlgoProcess {
             pid,
+            tree,
             stdin: Some(in_tx),
             stop,
             backlog,
@@ -233,11 +235,11 @@ impl AlgoProcess {
         self.exit_status.lock().ok().and_then(|s| *s)
     }
 
-    /// Kills every process of the algo's group (the script, its interpreter and anything
+    /// Kills every process of the algo's tree (the script, its interpreter and anything
     /// they started) and reaps the script. Safe to call more than once.
     pub fn kill(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        kill_group(self.pid);
+        self.tree.kill();
         self.close_stdin();
     }
 
@@ -245,7 +247,7 @@ impl AlgoProcess {
     pub fn shutdown(mut self, deadline: Instant) -> Option<ExitStatus> {
         self.kill();
         let status = self.wait_until(deadline);
-        // The pipes close when the group dies; the helper threads then end on their own.
+        // The pipes close when the tree dies; the helper threads then end on their own.
         for t in std::mem::take(&mut self.threads) {
             if Instant::now() >= deadline {
                 break;
@@ -264,27 +266,13 @@ impl AlgoProcess {
 impl Drop for AlgoProcess {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        kill_group(self.pid);
+        self.tree.kill();
     }
 }
 
-/// SIGKILL to the whole process group `pgid` (errors, e.g. no such group, are ignored).
-pub fn kill_group(pgid: u32) {
-    if let Ok(raw) = i32::try_from(pgid)
-        && raw > 1
-    {
-        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(raw), nix::sys::signal::Signal::SIGKILL);
-    }
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().map(|m| m.permissions().mode() & 0o111 != 0).unwrap_or(false)
-}
-
-/// Until disarmed, kills the algo's group and lets go of its stdin pipe.
+/// Until disarmed, kills the algo's tree and lets go of its stdin pipe.
 struct StartGuard {
-    pid: u32,
+    tree: Arc<ProcessTree>,
     progress: Arc<Progress>,
     armed: bool,
 }
@@ -293,7 +281,7 @@ impl Drop for StartGuard {
     fn drop(&mut self) {
         if self.armed {
             self.progress.stop_observing();
-            kill_group(self.pid);
+            self.tree.kill();
         }
     }
 }
@@ -308,9 +296,9 @@ struct Input {
 struct Watch {
     progress: Arc<Progress>,
     /// A copy of the read end of the algo's stdout pipe, to count what waits there.
-    stdout: OwnedFd,
+    stdout: Pipe,
     /// Wakes the writer when the algo reads its stdin (inotify); without it, it polls.
-    wake: Option<OwnedFd>,
+    wake: Option<Pipe>,
     stop: Arc<AtomicBool>,
 }
 
@@ -323,33 +311,34 @@ fn watch_pipes(
     progress: &Arc<Progress>,
     stop: &Arc<AtomicBool>,
 ) -> Option<Watch> {
-    rustix::io::ioctl_fionread(stdin).ok()?;
-    let copy = stdin.as_fd().try_clone_to_owned().ok()?;
-    let stdout = stdout.as_fd().try_clone_to_owned().ok()?;
-    progress.observe_through(copy, read_watch(stdin.as_fd()));
-    Some(Watch { progress: Arc::clone(progress), stdout, wake: read_watch(stdin.as_fd()), stop: Arc::clone(stop) })
+    let stdin = os::as_pipe(stdin);
+    unread(stdin).ok()?;
+    let copy = stdin.try_clone_to_owned().ok()?;
+    let stdout = os::as_pipe(stdout).try_clone_to_owned().ok()?;
+    progress.observe_through(copy, read_watch(stdin));
+    Some(Watch { progress: Arc::clone(progress), stdout, wake: read_watch(stdin), stop: Arc::clone(stop) })
 }
 
 impl Watch {
     /// Waits until the algo has read everything written to its stdin; its reader being
     /// gone or the group being killed also end the wait. False if the pipe cannot be
     /// looked into.
-    fn hold(&self, stdin: BorrowedFd<'_>) -> bool {
+    fn hold(&self, stdin: PipeRef<'_>) -> bool {
         let since = Instant::now();
         let mut step = HOLD_STEP_MIN;
         let mut yields = 0;
         loop {
-            match rustix::io::ioctl_fionread(stdin) {
+            match unread(stdin) {
                 Ok(0) => return true,
                 Ok(_) => {}
                 Err(_) => return false,
             }
-            if self.stop.load(Ordering::SeqCst) || reader_gone(stdin) {
+            if self.stop.load(Ordering::SeqCst) || os::reader_gone(stdin) {
                 return true;
             }
             if let Some(wake) = &self.wake {
                 // Woken by the algo's next read; the timeout only bounds how late a kill is seen.
-                if wait_readable([wake.as_fd()], HOLD_WAKE)[0] {
+                if wait_readable([os::as_pipe(wake)], HOLD_WAKE)[0] {
                     drain_watch(wake);
                 }
                 continue;
@@ -369,16 +358,8 @@ impl Watch {
     /// then what waits in the pipe.
     fn stdout_written(&self) -> u64 {
         let taken = self.progress.stdout_read.load(Ordering::SeqCst);
-        taken + rustix::io::ioctl_fionread(&self.stdout).unwrap_or(0)
+        taken + unread(os::as_pipe(&self.stdout)).unwrap_or(0)
     }
-}
-
-/// The algo's end of its stdin pipe is closed (it exited, or closed its stdin).
-fn reader_gone(stdin: BorrowedFd<'_>) -> bool {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let mut fds = [PollFd::new(&stdin, PollFlags::OUT)];
-    let zero = Timespec { tv_sec: 0, tv_nsec: 0 };
-    matches!(poll(&mut fds, Some(&zero)), Ok(1)) && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
 }
 
 fn write_stdin(
@@ -415,7 +396,7 @@ fn write_inputs(
             if !flush(&mut w, written) {
                 return;
             }
-            let held = watch.as_ref().is_some_and(|watch| watch.hold(w.get_ref().as_fd()));
+            let held = watch.as_ref().is_some_and(|watch| watch.hold(os::as_pipe(w.get_ref())));
             if !held && watch.is_some() {
                 // The pipe cannot be looked into after all: deliver at once from now on.
                 *watch = None;

@@ -20,50 +20,9 @@
 //!   that starts before it stays with the turn before, whose frames the algo was still
 //!   working through (docs/runner.md gives the limits).
 
-use std::os::fd::{BorrowedFd, OwnedFd};
+use super::os::{Pipe, unread};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-/// An inotify instance that becomes readable whenever the algo reads from the pipe whose
-/// write end is `stdin`; `None` where inotify is not available (then the waiters poll).
-#[cfg(target_os = "linux")]
-pub fn read_watch(stdin: BorrowedFd<'_>) -> Option<OwnedFd> {
-    use rustix::fs::inotify;
-    use std::os::fd::AsRawFd;
-    let fd = inotify::init(inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK).ok()?;
-    let path = format!("/proc/self/fd/{}", stdin.as_raw_fd());
-    inotify::add_watch(&fd, path, inotify::WatchFlags::ACCESS).ok()?;
-    Some(fd)
-}
-
-/// Other Unix systems have no inotify: the waiters poll.
-#[cfg(not(target_os = "linux"))]
-pub fn read_watch(_stdin: BorrowedFd<'_>) -> Option<OwnedFd> {
-    None
-}
-
-/// Discards the events of a `read_watch`: they only wake the waiter, which then looks at
-/// the pipe itself.
-pub fn drain_watch(watch: &OwnedFd) {
-    let mut events = [0u8; 4096];
-    while matches!(rustix::io::read(watch, &mut events), Ok(n) if n > 0) {}
-}
-
-/// Waits until one of `fds` is readable (or at its end) or `timeout` passes; returns which
-/// are. A failed wait reports all of them ready (the caller then looks for itself).
-pub fn wait_readable<const N: usize>(fds: [BorrowedFd<'_>; N], timeout: Duration) -> [bool; N] {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let ts = Timespec {
-        tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
-        tv_nsec: i64::from(timeout.subsec_nanos()),
-    };
-    let mut polled = fds.map(|fd| PollFd::from_borrowed_fd(fd, PollFlags::IN));
-    match poll(&mut polled, Some(&ts)) {
-        Ok(_) => polled.map(|p| p.revents().intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR)),
-        Err(_) => [true; N],
-    }
-}
 
 #[derive(Debug)]
 pub struct Progress {
@@ -79,9 +38,9 @@ pub struct Progress {
     stdin_written: AtomicU64,
     /// A copy of the stdin pipe's write end, to count the unread bytes; the writer thread
     /// drops it when it ends, so that the algo still sees the end of its input.
-    stdin: Mutex<Option<OwnedFd>>,
+    stdin: Mutex<Option<Pipe>>,
     /// An inotify instance watching the stdin pipe for reads, for the stderr thread.
-    inotify: Mutex<Option<OwnedFd>>,
+    inotify: Mutex<Option<Pipe>>,
     /// Delivered turn frames the algo has not been seen to start: `(turn, stdin position of
     /// the frame's first byte)`.
     pending: Mutex<Vec<(i32, u64)>>,
@@ -108,7 +67,7 @@ impl Default for Progress {
 impl Progress {
     /// Starts looking into the stdin pipe through `stdin` (a copy of its write end), woken
     /// by `inotify` if given.
-    pub fn observe_through(&self, stdin: OwnedFd, inotify: Option<OwnedFd>) {
+    pub fn observe_through(&self, stdin: Pipe, inotify: Option<Pipe>) {
         if let (Ok(mut s), Ok(mut i)) = (self.stdin.lock(), self.inotify.lock()) {
             *s = Some(stdin);
             *i = inotify;
@@ -133,7 +92,7 @@ impl Progress {
         }
     }
 
-    pub fn take_inotify(&self) -> Option<OwnedFd> {
+    pub fn take_inotify(&self) -> Option<Pipe> {
         self.inotify.lock().ok().and_then(|mut i| i.take())
     }
 
@@ -177,8 +136,8 @@ impl Progress {
         let written = self.stdin_written.load(Ordering::SeqCst);
         let unread = {
             let Ok(stdin) = self.stdin.lock() else { return };
-            let Some(fd) = stdin.as_ref() else { return };
-            let Ok(unread) = rustix::io::ioctl_fionread(fd) else { return };
+            let Some(pipe) = stdin.as_ref() else { return };
+            let Ok(unread) = unread(super::os::as_pipe(pipe)) else { return };
             unread
         };
         let consumed = written.saturating_sub(unread);
@@ -215,7 +174,6 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Read, Write};
 
     #[test]
     fn lines_belong_to_the_last_turn_started_before_them() {
@@ -241,11 +199,14 @@ mod tests {
         assert!(!p.is_startup_output(120));
     }
 
-    /// A turn frame counts as started once its first byte has left the pipe.
+    /// A turn frame counts as started once its first byte has left the pipe (seen through
+    /// the write end, which Linux can look into).
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_turn_starts_when_its_first_byte_is_read() {
+        use std::io::{Read, Write};
         let (mut r, w) = std::io::pipe().expect("pipe");
-        let mut w = std::fs::File::from(OwnedFd::from(w));
+        let mut w = std::fs::File::from(Pipe::from(w));
         let p = Progress::default();
         p.observe_through(w.try_clone().expect("dup").into(), None);
         w.write_all(b"config\n").expect("write");

@@ -44,12 +44,7 @@ fn ms(d: Duration) -> i64 {
 
 /// CPU time used so far by the calling thread, in µs (0 if unavailable).
 fn thread_cpu_us() -> u64 {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let Ok(u) = getrusage(UsageWho::RUSAGE_THREAD) else {
-        return 0;
-    };
-    let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
-    u64::try_from(us(u.user_time()) + us(u.system_time())).unwrap_or(0)
+    super::os::thread_cpu_time().map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
 }
 
 fn cancelled(cancel: &Receiver<()>) -> bool {

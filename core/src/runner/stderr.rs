@@ -10,10 +10,10 @@
 use super::annotations::{AnnotationSink, DRAW_PREFIX};
 use super::events::{EventSink, MatchEvent};
 use super::lines::BoundedLines;
-use super::progress::{Progress, drain_watch, wait_readable};
+use super::os::{self, AsPipe, Pipe, PipeRef, drain_watch, wait_readable};
+use super::progress::Progress;
 use crate::engine::geometry::Player;
 use std::io::{Read, Write};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -86,7 +86,7 @@ impl Log {
 impl StderrCapture {
     /// Consumes the stream until end of file. Never fails: a log file that cannot be
     /// created only means nothing is kept.
-    pub fn run(self, stream: impl Read + AsFd) -> StderrSummary {
+    pub fn run(self, stream: impl Read + AsPipe) -> StderrSummary {
         let file = std::fs::File::create(&self.log_path).ok().map(|f| std::io::BufWriter::with_capacity(64 * 1024, f));
         let mut sum =
             StderrSummary { log_path: file.as_ref().map(|_| self.log_path.clone()), ..StderrSummary::default() };
@@ -109,11 +109,10 @@ impl StderrCapture {
                 (true, Some(_)) => WATCH_WAKE,
                 (true, None) => WATCH_POLL,
             };
-            let readable = wait(lines.get_ref().as_fd(), wake.as_ref(), timeout);
+            let readable = wait(os::as_pipe(lines.get_ref()), wake.as_ref(), timeout);
             // Watch before reading: what waits in the pipe was written before this look,
             // so a turn seen started now takes only later lines.
-            self.progress
-                .observe(|| lines.read_total() + rustix::io::ioctl_fionread(lines.get_ref().as_fd()).unwrap_or(0));
+            self.progress.observe(|| lines.read_total() + os::unread(os::as_pipe(lines.get_ref())).unwrap_or(0));
             if readable {
                 match lines.fill() {
                     Ok(0) | Err(_) => break,
@@ -211,10 +210,10 @@ impl StderrCapture {
 
 /// Waits until the stderr pipe has bytes (or its end), the algo reads its stdin (`wake`)
 /// or `timeout` passes. Returns whether the stderr pipe is ready.
-fn wait(stderr: BorrowedFd<'_>, wake: Option<&OwnedFd>, timeout: Duration) -> bool {
+fn wait(stderr: PipeRef<'_>, wake: Option<&Pipe>, timeout: Duration) -> bool {
     match wake {
         Some(w) => {
-            let [err, woken] = wait_readable([stderr, w.as_fd()], timeout);
+            let [err, woken] = wait_readable([stderr, os::as_pipe(w)], timeout);
             if woken {
                 drain_watch(w);
             }

@@ -173,6 +173,7 @@ impl Viewer {
                 (self.frames_received - self.stats_base.1) as f64 / dt,
                 self.position_label(),
                 self.open_seconds.unwrap_or(0.0),
+                // Linux's resident size; elsewhere the figure is left out.
                 std::fs::read_to_string("/proc/self/status")
                     .ok()
                     .and_then(|s| s

@@ -5,6 +5,11 @@
 //! on scouts from tile [13, 0]; action frames get no answer; the end frame
 //! (phase 2) or EOF ends the program. The scout's shorthand and MP price come
 //! from config unitInformation[3] ("shorthand", "cost2", or legacy "cost").
+//!
+//! For the runner's tests, on every platform (a Windows build plays under Wine):
+//! `RUST_SCOUT_HANG_TURN=N` stops answering from turn N on (it sleeps);
+//! `RUST_SCOUT_CHILD=FILE` starts a copy of itself that appends a line to FILE every
+//! 50 ms until it is killed (a grandchild the runner must end with the algo).
 
 use std::io::{self, BufRead, Write};
 
@@ -166,7 +171,32 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The grandchild of `RUST_SCOUT_CHILD`: shows it is alive until killed.
+fn heartbeat(file: &str) -> ! {
+    loop {
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(file) {
+            let _ = writeln!(f, "alive");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 fn main() {
+    if let Ok(file) = std::env::var("RUST_SCOUT_HEARTBEAT") {
+        heartbeat(&file);
+    }
+    if let (Ok(file), Ok(me)) = (std::env::var("RUST_SCOUT_CHILD"), std::env::current_exe()) {
+        let child = std::process::Command::new(me)
+            .env_remove("RUST_SCOUT_CHILD")
+            .env("RUST_SCOUT_HEARTBEAT", file)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn();
+        if let Err(e) = child {
+            eprintln!("rust-scout: no child: {e}");
+        }
+    }
+    let hang_turn: Option<f64> = std::env::var("RUST_SCOUT_HANG_TURN").ok().and_then(|t| t.parse().ok());
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -207,6 +237,10 @@ fn main() {
         let phase = frame.get("turnInfo").and_then(|t| t.idx(0)).and_then(Json::num);
         match phase {
             Some(p) if p == 0.0 => {
+                let turn = frame.get("turnInfo").and_then(|t| t.idx(1)).and_then(Json::num);
+                if hang_turn.is_some() && turn >= hang_turn {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
                 let mp = frame
                     .get("p1Stats")
                     .and_then(|s| s.idx(2))

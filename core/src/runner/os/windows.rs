@@ -1,0 +1,173 @@
+//! Windows: pipes are handles (`PeekNamedPipe` sees what waits on the read end; the write
+//! end of an algo's stdin cannot be looked into, so turn frames are delivered at once), an
+//! algo runs in a Job Object, killed with everything it started by `TerminateJobObject`
+//! (and by the system if the runner itself dies: the job kills on close).
+
+use std::io;
+use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
+use std::os::windows::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+use windows_sys::Win32::Foundation::{FILETIME, HANDLE};
+use windows_sys::Win32::System::JobObjects::{
+    AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation, SetInformationJobObject,
+    TerminateJobObject,
+};
+use windows_sys::Win32::System::Pipes::PeekNamedPipe;
+use windows_sys::Win32::System::Threading::{
+    CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW, GetCurrentThread, GetThreadTimes,
+};
+
+pub use std::os::windows::io::AsHandle as AsPipe;
+/// An owned pipe end.
+pub type Pipe = OwnedHandle;
+pub type PipeRef<'a> = std::os::windows::io::BorrowedHandle<'a>;
+
+/// How often a wait looks at the pipes again: Windows cannot wait on an anonymous pipe.
+const POLL_STEP: Duration = Duration::from_millis(2);
+
+pub fn as_pipe<P: AsPipe + ?Sized>(p: &P) -> PipeRef<'_> {
+    p.as_handle()
+}
+
+/// Bytes waiting on the read end of a pipe; an error on a write end, or once the other
+/// end is closed.
+pub fn unread(p: PipeRef<'_>) -> io::Result<u64> {
+    let mut avail = 0u32;
+    let handle = p.as_raw_handle() as HANDLE;
+    // SAFETY: a valid pipe handle borrowed for the call; no buffer is read into.
+    let ok = unsafe {
+        PeekNamedPipe(handle, std::ptr::null_mut(), 0, std::ptr::null_mut(), &mut avail, std::ptr::null_mut())
+    };
+    if ok == 0 { Err(io::Error::last_os_error()) } else { Ok(u64::from(avail)) }
+}
+
+/// Waits until one of `pipes` has bytes waiting (or is at its end) or `timeout` passes;
+/// returns which are.
+pub fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration) -> [bool; N] {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let ready = pipes.map(|p| !matches!(unread(p), Ok(0)));
+        if ready.iter().any(|r| *r) || Instant::now() >= deadline {
+            return ready;
+        }
+        std::thread::sleep(POLL_STEP.min(deadline.saturating_duration_since(Instant::now())));
+    }
+}
+
+/// The write end of a pipe cannot be looked into here (`unread` fails on it first).
+pub fn reader_gone(_stdin: PipeRef<'_>) -> bool {
+    false
+}
+
+/// Windows has no way to be woken by a read of an anonymous pipe.
+pub fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
+    None
+}
+
+pub fn drain_watch(_watch: &Pipe) {}
+
+/// The algo's whole process tree: a Job Object holding its process and every process it
+/// starts.
+#[derive(Debug)]
+pub struct ProcessTree {
+    job: OwnedHandle,
+}
+
+impl ProcessTree {
+    /// No console window per algo, and Ctrl+C in the runner's console does not reach it
+    /// (the runner stops its matches itself).
+    pub fn prepare(cmd: &mut Command) {
+        cmd.creation_flags(CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW);
+    }
+
+    /// Puts a just-started child in a new job that kills its processes when closed. A
+    /// process the child starts before this call is not in the job: the window is the few
+    /// instructions between the spawn and here, before any interpreter has started.
+    pub fn of(child: &Child) -> io::Result<ProcessTree> {
+        // SAFETY: plain Win32 calls on handles we own; the job handle is owned from here on.
+        unsafe {
+            let raw = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+            if raw.is_null() {
+                return Err(io::Error::last_os_error());
+            }
+            let job = OwnedHandle::from_raw_handle(raw as _);
+            let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+            limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+            let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
+            let info = (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
+            if SetInformationJobObject(raw, JobObjectExtendedLimitInformation, info, size) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if AssignProcessToJobObject(raw, child.as_raw_handle() as HANDLE) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(ProcessTree { job })
+        }
+    }
+
+    /// Ends every process of the job (errors, e.g. all already gone, are ignored).
+    pub fn kill(&self) {
+        // SAFETY: the job handle is valid for as long as `self`.
+        unsafe {
+            TerminateJobObject(self.job.as_raw_handle() as HANDLE, 1);
+        }
+    }
+}
+
+/// A script's full path, without the `\\?\` prefix `canonicalize` gives on Windows:
+/// cmd.exe and PowerShell do not take it.
+pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
+    let full = p.canonicalize()?;
+    let text = full.to_string_lossy();
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Ok(std::path::PathBuf::from(rest)),
+        Some(rest) => match rest.strip_prefix("UNC\\") {
+            Some(share) => Ok(std::path::PathBuf::from(format!(r"\\{share}"))),
+            None => Ok(full.clone()),
+        },
+        None => Ok(full.clone()),
+    }
+}
+
+/// The start scripts looked for in an algo folder, in order: the official kit's
+/// PowerShell script first, then batch files and programs, and run.sh for a bash on PATH.
+pub const START_SCRIPTS: &[&str] = &["run.ps1", "run.bat", "run.cmd", "run.exe", "run.sh"];
+
+/// The command that runs a start script, chosen by its extension as Windows does.
+pub fn start_command(script: &Path) -> Command {
+    let ext = script.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let mut c;
+    match ext.as_str() {
+        "ps1" => {
+            c = Command::new("powershell");
+            c.args(["-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"]).arg(script);
+        }
+        "bat" | "cmd" => {
+            c = Command::new("cmd");
+            c.arg("/C").arg(script);
+        }
+        "sh" => {
+            c = Command::new("bash");
+            c.arg(script);
+        }
+        _ => c = Command::new(script),
+    }
+    c
+}
+
+/// CPU time used so far by the calling thread, kernel and user.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let zero = FILETIME { dwLowDateTime: 0, dwHighDateTime: 0 };
+    let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+    // SAFETY: GetCurrentThread's pseudo handle needs no closing; the four out-pointers are ours.
+    let ok = unsafe { GetThreadTimes(GetCurrentThread(), &mut created, &mut exited, &mut kernel, &mut user) };
+    if ok == 0 {
+        return None;
+    }
+    let ticks = |t: FILETIME| (u64::from(t.dwHighDateTime) << 32) | u64::from(t.dwLowDateTime);
+    // FILETIME counts 100 ns ticks.
+    Some(Duration::from_nanos((ticks(kernel) + ticks(user)).saturating_mul(100)))
+}
