@@ -20,16 +20,7 @@ mod corpus;
 
 #[cfg(unix)]
 fn scout_binary() -> PathBuf {
-    let dir = corpus::algo("rust-scout");
-    let built = std::process::Command::new("cargo")
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(dir.join("target"))
-        .status()
-        .expect("cargo runs");
-    assert!(built.success(), "rust-scout did not build");
-    dir.join("target/release/rust-scout")
+    corpus::rust_scout_binary()
 }
 
 #[cfg(windows)]

@@ -385,15 +385,7 @@ fn a_start_script_path_works_too() {
 
 #[test]
 fn a_rust_algo_folder_works() {
-    let dir = algo("rust-scout");
-    let built = std::process::Command::new("cargo")
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(dir.join("target"))
-        .status()
-        .expect("cargo runs");
-    assert!(built.success());
+    corpus::rust_scout_binary();
     let out = tempfile::tempdir().expect("tempdir");
     let r = run(spec("rust-scout", "py-idle", out.path()));
     assert_eq!(r.players[0].name, "rust-scout");

@@ -68,3 +68,18 @@ pub fn layouts() -> PathBuf {
 pub const LONG: &str = "live-2022/Acceleraizer__c1terminal-algo__99.replay.gz";
 /// A busy live-2022 replay used for the Debugger's pictures.
 pub const BUSY: &str = "live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz";
+
+/// The test algo `rust-scout` built for this machine (cargo, into its own target folder);
+/// fails if it does not build.
+pub fn rust_scout_binary() -> PathBuf {
+    let dir = algo("rust-scout");
+    let built = std::process::Command::new("cargo")
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(dir.join("target"))
+        .status()
+        .expect("cargo runs");
+    assert!(built.success(), "tests/algos/rust-scout did not build");
+    dir.join("target/release/rust-scout")
+}
