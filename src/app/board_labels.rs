@@ -60,6 +60,11 @@ impl BoardLabels {
     pub fn placed(&self) -> &[(String, Rect)] {
         &self.placed
     }
+
+    /// The same, taken once the labels are painted (no copy each frame).
+    pub fn into_placed(self) -> Vec<(String, Rect)> {
+        self.placed
+    }
 }
 
 #[cfg(test)]

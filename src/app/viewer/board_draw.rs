@@ -57,7 +57,7 @@ impl Viewer {
             crate::app::threat_view::draw_marks(&frame, threat);
         }
         labels.paint(&frame.painter);
-        self.board_labels = labels.placed().to_vec();
+        self.board_labels = labels.into_placed();
         // The algos' annotations.
         if o.annotations {
             for a in self.companions.annotations(*turn) {

@@ -121,15 +121,15 @@ impl ProcessTree {
 /// cmd.exe and PowerShell do not take it.
 pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
     let full = p.canonicalize()?;
-    let text = full.to_string_lossy();
-    match text.strip_prefix(r"\\?\") {
-        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Ok(std::path::PathBuf::from(rest)),
-        Some(rest) => match rest.strip_prefix("UNC\\") {
-            Some(share) => Ok(std::path::PathBuf::from(format!(r"\\{share}"))),
-            None => Ok(full.clone()),
-        },
-        None => Ok(full.clone()),
-    }
+    let plain = {
+        let text = full.to_string_lossy();
+        match text.strip_prefix(r"\\?\") {
+            Some(rest) if rest.as_bytes().get(1) == Some(&b':') => Some(rest.to_string()),
+            Some(rest) => rest.strip_prefix("UNC\\").map(|share| format!(r"\\{share}")),
+            None => None,
+        }
+    };
+    Ok(plain.map_or(full, std::path::PathBuf::from))
 }
 
 /// The start scripts looked for in an algo folder, in order: the official kit's
