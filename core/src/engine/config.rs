@@ -1,5 +1,6 @@
 //! `game-configs.json`: every number the engine uses, read from the config (CONFIG.md).
 
+use super::mechanics::Mechanics;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -212,6 +213,8 @@ pub struct Config {
     pub timing: TimingRules,
     /// True for the 2018–2019 format (`stability` keys, 7 unit lists, no upgrades).
     pub legacy: bool,
+    /// The 2018–2019 `mechanics` block, already folded into `units` where it applies.
+    pub mechanics: Option<Mechanics>,
     /// The parsed JSON as read, echoed to algos and written into replays.
     pub raw: Value,
     /// Squared reaches of every form pair (derived).
@@ -230,20 +233,29 @@ pub struct UnsimulatedRules {
 pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
 
 impl Config {
-    /// Refuses what the engine would play with other rules: the 2018–2019 format, a
-    /// `mechanics` block (its keys change refunds, shield decay and more), a season
-    /// compatibility mode other than the current one.
+    /// Refuses what the engine would play with other rules: a `mechanics` value or key whose
+    /// rule is unknown, a `mechanics` block in a current-format config, a 2018–2019 config
+    /// without one, a season compatibility mode that does not match the config's format.
     pub fn check_simulated(&self) -> Result<(), UnsimulatedRules> {
         let mut keys = Vec::new();
-        if self.legacy {
-            keys.push("unitInformation (2018–2019 format: stability, damage, range)".to_string());
-        }
-        if let Some(m) = self.raw.get("mechanics").and_then(Value::as_object) {
-            keys.extend(m.keys().map(|k| format!("mechanics.{k}")));
+        match (&self.mechanics, self.legacy) {
+            (Some(m), true) => keys.extend(m.unsimulated().iter().cloned()),
+            (None, true) => keys.push("mechanics (missing from a 2018–2019 config: its refund and removal rules are unknown)".to_string()),
+            (_, false) => {
+                if let Some(m) = self.raw.get("mechanics").and_then(Value::as_object) {
+                    keys.extend(m.keys().map(|k| format!("mechanics.{k} (in a current-format config)")));
+                }
+            }
         }
         for k in ["seasonCompatibilityModeP1", "seasonCompatibilityModeP2"] {
-            if let Some(v) = self.raw.get(k).filter(|v| v.as_i64() != Some(CURRENT_COMPATIBILITY_MODE)) {
+            let Some(v) = self.raw.get(k) else { continue };
+            let mode = v.as_i64();
+            let legacy_mode = mode.is_some_and(|m| m < CURRENT_COMPATIBILITY_MODE);
+            if mode.is_none() || mode.is_some_and(|m| m > CURRENT_COMPATIBILITY_MODE) {
                 keys.push(format!("{k} = {v}"));
+            } else if legacy_mode != self.legacy {
+                let format = if self.legacy { "a 2018–2019 config" } else { "a current-format config" };
+                keys.push(format!("{k} = {v} with {format}"));
             }
         }
         if keys.is_empty() { Ok(()) } else { Err(UnsimulatedRules { keys }) }
@@ -355,6 +367,26 @@ fn read_unit(
     Ok(u)
 }
 
+/// Folds a 2018–2019 `mechanics` block into the unit stats the engine reads: refund and
+/// removal delay of structures, self-destruct steps and radius of mobile units (a blast
+/// deals the unit's start health, as the 2018 replays show), shield decay of shields.
+fn apply_mechanics(units: &mut [UnitStats], m: &Mechanics) {
+    for u in units.iter_mut() {
+        if u.is_structure {
+            u.refund_percentage = m.refund;
+            u.turns_to_remove = m.removal_delay;
+            if u.shield_per_unit > 0.0 {
+                u.shield_decay = m.shield_decay_per_frame;
+            }
+        } else {
+            u.sd_steps_required = m.self_destruct_steps;
+            u.sd_range = m.self_destruct_radius;
+            u.sd_damage_walker = u.start_health;
+            u.sd_damage_tower = u.start_health;
+        }
+    }
+}
+
 impl Config {
     /// Parses a config from JSON text (`origin` names the file in errors).
     pub fn from_json_str(text: &str) -> Result<Config, ConfigError> {
@@ -428,6 +460,11 @@ impl Config {
             }
         }
 
+        let mechanics = root.get("mechanics").and_then(Value::as_object).map(Mechanics::read);
+        if let Some(m) = mechanics.as_ref().filter(|_| legacy) {
+            apply_mechanics(&mut units, m);
+        }
+
         let tim = root.get("timingAndReplay").and_then(Value::as_object).unwrap_or(&empty);
         let mut timing = TimingRules::default();
         let t = |k: &str| num(tim, k, "timingAndReplay");
@@ -450,7 +487,7 @@ impl Config {
         timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
 
         let reach = ReachTable::new(&units);
-        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, raw: value, reach })
+        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, mechanics, raw: value, reach })
     }
 
     pub fn unit(&self, unit_type: usize) -> &UnitStats {

@@ -42,6 +42,8 @@ pub enum Rejection {
     AlreadyUpgraded,
     NotUpgradable,
     AlreadyMarked,
+    /// The config's `mechanics.destroyOwnUnitsEnabled` is false.
+    RemovalsDisabled,
     WrongLine,
 }
 
@@ -57,6 +59,7 @@ impl std::fmt::Display for Rejection {
             Rejection::AlreadyUpgraded => "structure is already upgraded",
             Rejection::NotUpgradable => "this structure type has no upgrade",
             Rejection::AlreadyMarked => "structure is already marked for removal",
+            Rejection::RemovalsDisabled => "removals are disabled by the config (mechanics.destroyOwnUnitsEnabled)",
             Rejection::WrongLine => "not allowed on this line",
         };
         f.write_str(s)
@@ -87,6 +90,9 @@ pub struct Game {
     /// Reproduce the early-2020 engine build (REPLAY.md §6): upgrades echoed as `spawn` of
     /// the base type, and structures left on board count their current form's price only.
     pub early_2020: bool,
+    /// 2018–2019 rules: each removal mark is a unit of its own, with its own id
+    /// (structure id, mark id).
+    pub legacy_marks: Vec<(u32, u32)>,
     /// Indices of units by role, rebuilt only when the unit list changes.
     pub(crate) roles: RoleIndex,
     /// A unit was added since the last clean-up (it may already be dead); together with
@@ -199,6 +205,7 @@ impl Game {
             events: Events::default(),
             over: false,
             early_2020: false,
+            legacy_marks: Vec::new(),
             roles: RoleIndex::default(),
             clean_up_due: false,
             reach_scratch: Vec::new(),
@@ -223,6 +230,7 @@ impl Game {
             events,
             over,
             early_2020,
+            legacy_marks,
             roles: _,
             clean_up_due,
             reach_scratch: _,
@@ -245,6 +253,7 @@ impl Game {
         }
         self.over = *over;
         self.early_2020 = *early_2020;
+        self.legacy_marks.clone_from(legacy_marks);
         self.clean_up_due = *clean_up_due;
         // Derived from the unit list: rebuilt on first use, keeping the buffers.
         self.roles.valid = false;
@@ -456,6 +465,9 @@ impl Game {
                     Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?)
                 };
                 self.pay(p, stats.cost_sp, stats.cost_mp)?;
+                // The 2018–2019 engines spend two ids on a structure: the spawn event names
+                // the first, the structure itself the second.
+                let event_id = if config.legacy && edge.is_none() { Some(self.take_id()) } else { None };
                 let id = self.take_id();
                 let ps = &mut self.players[p.index()];
                 let unit = match edge {
@@ -469,7 +481,7 @@ impl Game {
                     }
                 };
                 self.insert_unit(unit);
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type, id, owner: p });
+                self.events.spawn.push(SpawnEvent { tile: t, unit_type, id: event_id.unwrap_or(id), owner: p });
             }
             CommandKind::Upgrade => {
                 let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
@@ -496,12 +508,27 @@ impl Game {
                 let id =
                     self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
                 let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
+                if config.mechanics.as_ref().is_some_and(|m| !m.removals_enabled) {
+                    return Err(Rejection::RemovalsDisabled);
+                }
                 let unit = &mut self.units[index];
                 if unit.marked_turn.is_some() {
                     return Err(Rejection::AlreadyMarked);
                 }
                 unit.marked_turn = Some(turn);
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type: super::config::REMOVE as u8, id, owner: p });
+                let mark_id = if config.legacy {
+                    let mark_id = self.take_id();
+                    self.legacy_marks.push((id, mark_id));
+                    mark_id
+                } else {
+                    id
+                };
+                self.events.spawn.push(SpawnEvent {
+                    tile: t,
+                    unit_type: super::config::REMOVE as u8,
+                    id: mark_id,
+                    owner: p,
+                });
             }
         }
         Ok(())
@@ -573,10 +600,15 @@ impl Game {
     // ----- frames --------------------------------------------------------------------
 
     fn unit_lists(&self, p: Player) -> Vec<Vec<UnitEntry>> {
-        let mut lists: Vec<Vec<UnitEntry>> = vec![Vec::new(); UNIT_LISTS];
+        let legacy = self.config.legacy;
+        // The 2018–2019 frames have no upgrade list.
+        let mut lists: Vec<Vec<UnitEntry>> = vec![Vec::new(); if legacy { UNIT_LISTS - 1 } else { UNIT_LISTS }];
         for u in self.units.iter().filter(|u| u.owner == p) {
             lists[u.unit_type as usize].push(UnitEntry { tile: u.tile, health: u.health, id: u.id });
-            if let Some(marked) = u.marked_turn {
+            if legacy && u.marked_turn.is_some() {
+                let mark_id = self.legacy_marks.iter().find(|(s, _)| *s == u.id).map_or(u.id, |&(_, m)| m);
+                lists[super::config::REMOVE].push(UnitEntry { tile: u.tile, health: 0.0, id: mark_id });
+            } else if let Some(marked) = u.marked_turn {
                 let form = self.config.form(u.unit_type as usize, u.upgraded);
                 let left = form.turns_to_remove - (self.turn - marked);
                 lists[super::config::REMOVE].push(UnitEntry { tile: u.tile, health: left as f32, id: u.id });
@@ -584,6 +616,9 @@ impl Game {
             if u.upgraded {
                 lists[super::config::UPGRADE].push(UnitEntry { tile: u.tile, health: 0.0, id: u.id });
             }
+        }
+        if legacy {
+            lists[super::config::REMOVE].sort_by_key(|e| e.id);
         }
         lists
     }
@@ -684,6 +719,7 @@ impl Game {
         for id in due {
             let Some(index) = self.unit_index(id) else { continue };
             let u = self.remove_unit_at(index);
+            self.legacy_marks.retain(|&(s, _)| s != u.id);
             let form = config.form(u.unit_type as usize, u.upgraded);
             let invested = config.invested_sp(u.unit_type as usize, u.upgraded);
             let refund = form.refund_percentage * invested * u.health / form.start_health;

@@ -6,6 +6,8 @@ pub mod config;
 pub mod frame;
 pub mod game;
 pub mod geometry;
+pub mod mechanics;
+mod melee;
 pub mod pathing;
 pub mod presets;
 pub mod resources;

@@ -28,6 +28,11 @@ impl Game {
         self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
+        }
+        if config.legacy && self.has_mobile_units() {
+            self.resolve_melee(&config);
+        }
+        if arrived > 0 {
             self.resolve_self_destructs(&config);
         }
         let killed = self.resolve_attacks(&config, &mobile_rows);

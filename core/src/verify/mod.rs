@@ -104,12 +104,6 @@ pub fn verify_file(path: &Path) -> ReplayReport {
 
 /// Verifies a replay in memory, filling `report`.
 pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
-    if replay.legacy {
-        report.status = Status::Skipped;
-        report.reason = Some("legacy 2018–2019 format (not simulated)".into());
-        report.frames_total = replay.frames.len();
-        return;
-    }
     let config = Arc::new(replay.config.clone());
     let frames = &replay.frames;
     report.frames_total = frames.len();

@@ -180,12 +180,22 @@ pub fn game_from_turn_frame(config: &Arc<Config>, frame: &Frame, max_id: u32) ->
         }
         if let Some(marks) = lists.get(REMOVE) {
             for m in marks {
-                let Some(index) = game.unit_index(m.id) else {
+                // A 2018–2019 mark is a unit of its own on the structure's tile, health 0.
+                let found = if config.legacy {
+                    game.structure_on(m.tile).filter(|u| u.owner == p).map(|u| u.id).and_then(|id| game.unit_index(id))
+                } else {
+                    game.unit_index(m.id)
+                };
+                let Some(index) = found else {
                     return Err(RebuildError::UnknownRemovalMark { turn, id: m.id });
                 };
                 let u = &game.units[index];
                 let delay = config.form(u.unit_type as usize, u.upgraded).turns_to_remove;
-                let left = m.health.round() as i32;
+                // A legacy mark does not tell the turns left: taken as due at the next turn.
+                let left = if config.legacy { 1 } else { m.health.round() as i32 };
+                if config.legacy {
+                    game.legacy_marks.push((u.id, m.id));
+                }
                 game.units[index].marked_turn = Some(turn - (delay - left));
             }
         }
