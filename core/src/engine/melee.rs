@@ -2,8 +2,8 @@
 //! action frame, each unit within reach of a unit that can act on it (an enemy that could
 //! attack it, a friendly Support that could shield it) answers that unit with a melee hit.
 //! `meleeMultiplier` is 0 in every known config, so the hits deal no damage; they still
-//! appear in the frames: one `damage` event per answering pair and one `melee` event per
-//! answering unit and tile answered.
+//! appear in the frames: one `damage` event per answering pair (three when both are mobile
+//! and adjacent) and one `melee` event per answering unit and tile answered.
 
 use super::config::Config;
 use super::frame::{DamageEvent, MeleeEvent};
@@ -34,13 +34,18 @@ impl Game {
                 if !shielded && !attacked {
                     continue;
                 }
-                self.events.damage.push(DamageEvent {
-                    tile: actor.tile,
-                    damage: 0.0,
-                    unit_type: actor.unit_type,
-                    id: actor.id,
-                    owner: actor.owner,
-                });
+                // A mobile unit answered by an adjacent enemy mobile unit is hit three times
+                // (2018 replays: 2 extra hits per such neighbour, 0 for structures).
+                let hits = if !actor.is_structure && !x.is_structure && attacked && d2 <= 1 { 3 } else { 1 };
+                for _ in 0..hits {
+                    self.events.damage.push(DamageEvent {
+                        tile: actor.tile,
+                        damage: 0.0,
+                        unit_type: actor.unit_type,
+                        id: actor.id,
+                        owner: actor.owner,
+                    });
+                }
                 if !answered.contains(&(x.id, actor.tile)) {
                     answered.push((x.id, actor.tile));
                     self.events.melee.push(MeleeEvent {

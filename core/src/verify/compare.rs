@@ -40,8 +40,19 @@ fn multiset<T: Debug>(what: &str, expected: &[T], actual: &[T]) -> Result<(), Fr
     if e == a {
         return Ok(());
     }
-    let missing: Vec<&String> = e.iter().filter(|x| !a.contains(x)).collect();
-    let extra: Vec<&String> = a.iter().filter(|x| !e.contains(x)).collect();
+    // Counted per key: a key present on both sides but more often on one is reported too.
+    let count = |v: &[String], k: &String| v.iter().filter(|x| *x == k).count();
+    let surplus = |of: &[String], over: &[String]| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for k in of {
+            let n = count(of, k).saturating_sub(count(over, k));
+            if n > 0 && !out.iter().any(|o| o.ends_with(k.as_str())) {
+                out.push(if n > 1 { format!("{n}× {k}") } else { k.clone() });
+            }
+        }
+        out
+    };
+    let (missing, extra) = (surplus(&e, &a), surplus(&a, &e));
     Err(FrameDifference(format!(
         "{what} (unordered) differ\n    missing: {}\n    extra:   {}",
         show(&missing),
