@@ -172,7 +172,7 @@ pub struct ReachTable {
 }
 
 impl ReachTable {
-    fn new(units: &[UnitStats]) -> ReachTable {
+    fn new(units: &[UnitStats], legacy: bool) -> ReachTable {
         let form = |i: usize| -> &UnitStats {
             let base = &units[i / 2];
             match (&base.upgrade, i % 2 == 1) {
@@ -189,7 +189,10 @@ impl ReachTable {
                 let (fa, fb) = (form(a), form(b));
                 t.attack[a][b] = if fa.attack_range > 0.0 { reach2(fa.attack_range, fb.hit_radius) } else { -1 };
                 t.shield[a][b] = if fa.shield_range > 0.0 { reach2(fa.shield_range, fb.hit_radius) } else { -1 };
-                t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, fb.hit_radius) } else { -1 };
+                // The 2018–2019 blasts reach 1.5 without the victim's hit radius: d2 ≤ 2 hit
+                // (614 victims), d2 = 4 never (305 structures in reach otherwise).
+                let victim_radius = if legacy { 0.0 } else { fb.hit_radius };
+                t.self_destruct[a][b] = if fa.sd_range > 0.0 { reach2(fa.sd_range, victim_radius) } else { -1 };
             }
             let reach_box = |reaches: &[i32; FORMS]| {
                 let max = reaches.iter().copied().max().unwrap_or(-1);
@@ -486,7 +489,7 @@ impl Config {
         timing.wait_forever = tim.get("waitForever").and_then(Value::as_bool).unwrap_or(false);
         timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
 
-        let reach = ReachTable::new(&units);
+        let reach = ReachTable::new(&units, legacy);
         Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, mechanics, raw: value, reach })
     }
 

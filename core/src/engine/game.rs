@@ -534,14 +534,15 @@ impl Game {
         Ok(())
     }
 
-    /// Applies one reply line: entries in order, every removal after the other entries.
-    /// Returns the rejected entries with the reason.
+    /// Applies one reply line: entries in order, every removal after the other entries (the
+    /// 2018–2019 engines: all in the order given). Returns the rejected entries with the reason.
     pub fn apply_line(&mut self, p: Player, line: &[Command]) -> Vec<(Command, Rejection)> {
         let mut rejected = Vec::new();
+        let legacy = self.config.legacy;
         let ordered = line
             .iter()
-            .filter(|c| c.kind != CommandKind::Remove)
-            .chain(line.iter().filter(|c| c.kind == CommandKind::Remove));
+            .filter(|c| legacy || c.kind != CommandKind::Remove)
+            .chain(line.iter().filter(|c| !legacy && c.kind == CommandKind::Remove));
         for &c in ordered {
             if let Err(r) = self.apply_command(p, c) {
                 rejected.push((c, r));

@@ -6,6 +6,7 @@ pub mod config;
 pub mod frame;
 pub mod game;
 pub mod geometry;
+mod legacy_attacks;
 pub mod mechanics;
 mod melee;
 pub mod pathing;

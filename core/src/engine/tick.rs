@@ -32,10 +32,14 @@ impl Game {
         if config.legacy && self.has_mobile_units() {
             self.resolve_melee(&config);
         }
-        if arrived > 0 {
-            self.resolve_self_destructs(&config);
-        }
-        let killed = self.resolve_attacks(&config, &mobile_rows);
+        let killed = if config.legacy {
+            self.resolve_attacks_and_blasts(&config)
+        } else {
+            if arrived > 0 {
+                self.resolve_self_destructs(&config);
+            }
+            self.resolve_attacks(&config, &mobile_rows)
+        };
         // Only kills and arrivals (or units added since) can leave a unit to clear away:
         // scanning every unit after each tick with a mere hit was a large share of a tick.
         if arrived > 0 || killed || self.clean_up_due {
@@ -157,7 +161,7 @@ impl Game {
         }
     }
 
-    fn explode(&mut self, config: &Config, i: usize) {
+    pub(crate) fn explode(&mut self, config: &Config, i: usize) {
         let u = &self.units[i];
         let stats = config.unit(u.unit_type as usize);
         let (owner, tile, unit_type, id) = (u.owner, u.tile, u.unit_type, u.id);
