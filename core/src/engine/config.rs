@@ -218,6 +218,9 @@ pub struct Config {
     pub legacy: bool,
     /// The 2018–2019 `mechanics` block, already folded into `units` where it applies.
     pub mechanics: Option<Mechanics>,
+    /// Health at or below which a unit is dead: 0.001 (H-M1); 0 for the 2018–2019 engines,
+    /// where a Ping left with 1.3e-5 health stays on the board.
+    pub death_threshold: f32,
     /// The parsed JSON as read, echoed to algos and written into replays.
     pub raw: Value,
     /// Squared reaches of every form pair (derived).
@@ -490,7 +493,19 @@ impl Config {
         timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
 
         let reach = ReachTable::new(&units, legacy);
-        Ok(Config { units, remove_shorthand, upgrade_shorthand, resources, timing, legacy, mechanics, raw: value, reach })
+        let death_threshold = if legacy { 0.0 } else { super::unit::DEATH_THRESHOLD };
+        Ok(Config {
+            units,
+            remove_shorthand,
+            upgrade_shorthand,
+            resources,
+            timing,
+            legacy,
+            mechanics,
+            death_threshold,
+            raw: value,
+            reach,
+        })
     }
 
     pub fn unit(&self, unit_type: usize) -> &UnitStats {

@@ -43,7 +43,7 @@ impl Game {
         let hits_structures = form.damage_tower > 0.0;
         let mut best: Option<(usize, super::targeting::Key)> = None;
         for (j, t) in self.units.iter().enumerate() {
-            if t.owner == a.owner || t.is_dead() || t.fate == Fate::Breaching || (t.is_structure && !hits_structures) {
+            if t.owner == a.owner || t.is_dead_below(config.death_threshold) || t.fate == Fate::Breaching || (t.is_structure && !hits_structures) {
                 continue;
             }
             let d2 = a.tile.dist2(t.tile);
@@ -76,6 +76,6 @@ impl Game {
             id: t.id,
             owner: t.owner,
         });
-        t.is_dead()
+        t.is_dead_below(config.death_threshold)
     }
 }

@@ -144,7 +144,7 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
     let mut best: Option<(usize, Key)> = None;
     let mut second: Option<Key> = None;
     for (j, t) in game.units.iter().enumerate() {
-        if t.owner == a.owner || t.is_dead() || t.fate != Fate::Active {
+        if t.owner == a.owner || t.is_dead_below(config.death_threshold) || t.fate != Fate::Active {
             continue;
         }
         if t.is_structure && (!hits_structures || game.structure_at[t.tile.index()] != t.id) {

@@ -199,7 +199,7 @@ impl Game {
                     id: v.id,
                     owner: v.owner,
                 });
-                if v.is_dead() && !v.death_emitted {
+                if v.is_dead_below(config.death_threshold) && !v.death_emitted {
                     v.death_emitted = true;
                     self.events.death.push(DeathEvent {
                         tile: v.tile,
@@ -273,7 +273,7 @@ impl Game {
             let t = &mut self.units[target];
             let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
             t.take_damage(damage);
-            killed |= t.is_dead();
+            killed |= t.is_dead_below(config.death_threshold);
             self.events.attack.push(AttackEvent {
                 from,
                 to: t.tile,
@@ -309,7 +309,7 @@ impl Game {
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
         self.clean_up_due = false;
-        let gone = |u: &Unit| u.is_dead() || u.fate != Fate::Active;
+        let gone = |u: &Unit| u.is_dead_below(config.death_threshold) || u.fate != Fate::Active;
         let Some(first) = self.units.iter().position(gone) else { return };
         let mut opened = Vec::new();
         for u in self.units[first..].iter().filter(|u| gone(u)) {
@@ -343,6 +343,7 @@ impl Game {
 
 #[inline]
 fn is_candidate(a: &Unit, t: &Unit) -> bool {
+    // The current rules only (the 2018–2019 attack step is legacy_attacks.rs).
     t.owner != a.owner && !t.is_dead() && t.fate == Fate::Active
 }
 

@@ -151,6 +151,12 @@ impl Unit {
     pub fn is_dead(&self) -> bool {
         self.health <= DEATH_THRESHOLD
     }
+
+    /// Dead under a config's rules (`Config::death_threshold`).
+    #[inline]
+    pub fn is_dead_below(&self, threshold: f32) -> bool {
+        self.health <= threshold
+    }
 }
 
 /// One shield layer: what is left of it and how much it decays every tick (its Support's
