@@ -1,7 +1,8 @@
-//! The attack step of the 2018–2019 engines (docs/fidelity.md): every unit, in ascending
-//! id, attacks and then, if it stood still short of its edge, explodes. A unit about to
-//! explode can still be targeted until its turn comes, and the blasts of lower ids change
-//! the health that later attackers choose by.
+//! The attack step of the 2018–2019 engines (docs/fidelity.md): every unit attacks in
+//! ascending id. Units that stood still short of their edge explode either all at once when
+//! the first of them is reached, or each right after its own attack when one of them was
+//! attacked before that; until it explodes such a unit can be targeted, and the blasts of
+//! lower ids change the health that later attackers choose by.
 
 use super::config::Config;
 use super::frame::{AttackEvent, DamageEvent, DeathEvent};
@@ -13,37 +14,61 @@ impl Game {
     /// Returns whether any unit may have died (an attack or a blast).
     pub(crate) fn resolve_attacks_and_blasts(&mut self, config: &Config) -> bool {
         let mut killed = false;
+        // Whether an exploding unit was attacked before the first one's turn decides when
+        // they explode: all at once before that turn if not (9 of 9 such frames), each after
+        // its own attack if so (16 of 16).
+        let mut exploding_hit = false;
+        let mut exploded_early = false;
         for i in 0..self.units.len() {
             let a = &self.units[i];
             if a.fate == Fate::Breaching {
                 continue;
             }
-            let form = config.form(a.unit_type as usize, a.upgraded);
+            if a.fate == Fate::SelfDestructing && !exploding_hit && !exploded_early {
+                exploded_early = true;
+                for j in i..self.units.len() {
+                    if self.units[j].fate == Fate::SelfDestructing {
+                        self.blast(config, j);
+                    }
+                }
+                killed = true;
+            }
+            let form = config.form(self.units[i].unit_type as usize, self.units[i].upgraded);
             if form.can_attack() {
-                killed |= self.legacy_attack(config, i);
+                let (died, hit_exploding) = self.legacy_attack(config, i);
+                killed |= died;
+                exploding_hit |= hit_exploding;
             }
             let a = &self.units[i];
-            if a.fate == Fate::SelfDestructing {
-                let (tile, unit_type, id, owner) = (a.tile, a.unit_type, a.id, a.owner);
-                if a.steps as i32 >= config.unit(a.unit_type as usize).sd_steps_required {
-                    self.explode(config, i);
-                }
-                self.units[i].death_emitted = true;
-                self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+            if a.fate == Fate::SelfDestructing && !a.death_emitted {
+                self.blast(config, i);
                 killed = true;
             }
         }
         killed
     }
 
-    fn legacy_attack(&mut self, config: &Config, i: usize) -> bool {
+    /// Unit `i` explodes (if it walked far enough) and dies.
+    fn blast(&mut self, config: &Config, i: usize) {
+        let a = &self.units[i];
+        let (tile, unit_type, id, owner) = (a.tile, a.unit_type, a.id, a.owner);
+        if a.steps as i32 >= config.unit(a.unit_type as usize).sd_steps_required {
+            self.explode(config, i);
+        }
+        self.units[i].death_emitted = true;
+        self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+    }
+
+    /// Returns (the target died, the target was about to explode).
+    fn legacy_attack(&mut self, config: &Config, i: usize) -> (bool, bool) {
         let a = &self.units[i];
         let form = config.form(a.unit_type as usize, a.upgraded);
         let reach = &config.reach.attack[a.form()];
         let hits_structures = form.damage_tower > 0.0;
         let mut best: Option<(usize, super::targeting::Key)> = None;
         for (j, t) in self.units.iter().enumerate() {
-            if t.owner == a.owner || t.is_dead_below(config.death_threshold) || t.fate == Fate::Breaching || (t.is_structure && !hits_structures) {
+            let gone = t.is_dead_below(config.death_threshold) || t.death_emitted || t.fate == Fate::Breaching;
+            if t.owner == a.owner || gone || (t.is_structure && !hits_structures) {
                 continue;
             }
             let d2 = a.tile.dist2(t.tile);
@@ -55,7 +80,7 @@ impl Game {
                 best = Some((j, key));
             }
         }
-        let Some((target, _)) = best else { return false };
+        let Some((target, _)) = best else { return (false, false) };
         let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
         let t = &mut self.units[target];
         let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
@@ -76,6 +101,6 @@ impl Game {
             id: t.id,
             owner: t.owner,
         });
-        t.is_dead_below(config.death_threshold)
+        (t.is_dead_below(config.death_threshold), t.fate == Fate::SelfDestructing)
     }
 }
