@@ -13,10 +13,6 @@ pub fn run(path: &Path, seconds: f64, rounds_wanted: Option<u64>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if replay.legacy {
-        eprintln!("{}: legacy-format replays are not simulated", path.display());
-        return ExitCode::from(2);
-    }
     let turns = match prepare_turns(&replay) {
         Ok(t) => t,
         Err(e) => {

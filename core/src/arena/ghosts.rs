@@ -83,10 +83,6 @@ pub fn ghost_games(dir: &Path, choice: &GhostChoice) -> Result<(Vec<GhostGame>, 
     let mut labels: HashMap<String, usize> = HashMap::new();
     for f in files {
         let replay = match read_replay(&f) {
-            Ok(r) if r.legacy => {
-                skipped.push((f, "legacy format (2018–2019): its era is not simulated".into()));
-                continue;
-            }
             Ok(r) => r,
             Err(e) => {
                 skipped.push((f, e.to_string()));

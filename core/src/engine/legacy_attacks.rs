@@ -81,6 +81,13 @@ impl Game {
             }
         }
         let Some((target, _)) = best else { return (false, false) };
+        if self.target_log.is_some() {
+            let choice = self.target_choice(i, target);
+            if let Some(log) = self.target_log.as_mut() {
+                log.push(choice);
+            }
+        }
+        let a = &self.units[i];
         let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
         let t = &mut self.units[target];
         let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };

@@ -258,14 +258,9 @@ impl Game {
             }
             let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
             if self.target_log.is_some() {
-                let explained = super::targeting::explain_target(self, i);
-                let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
-                let (explained_id, criterion) = match explained {
-                    Some((j, c)) => (self.units[j].id, c),
-                    None => (0, super::targeting::Criterion::Single),
-                };
+                let choice = self.target_choice(i, target);
                 if let Some(log) = self.target_log.as_mut() {
-                    log.push(super::targeting::TargetChoice { attacker_id, target_id, explained_id, criterion });
+                    log.push(choice);
                 }
             }
             let a = &self.units[i];
@@ -293,6 +288,17 @@ impl Game {
         }
         self.reach_scratch = in_reach;
         killed
+    }
+
+    /// For the debugger: the target attacker `i` chose and the criterion that decided.
+    pub(crate) fn target_choice(&self, i: usize, target: usize) -> super::targeting::TargetChoice {
+        let explained = super::targeting::explain_target(self, i);
+        let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
+        let (explained_id, criterion) = match explained {
+            Some((j, c)) => (self.units[j].id, c),
+            None => (0, super::targeting::Criterion::Single),
+        };
+        super::targeting::TargetChoice { attacker_id, target_id, explained_id, criterion }
     }
 
     /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support

@@ -16,8 +16,6 @@ use std::sync::Arc;
 pub enum GhostError {
     #[error(transparent)]
     Replay(#[from] ReplayError),
-    #[error("{}: a legacy-format replay (2018–2019) cannot be a ghost: its era is not simulated", .0.display())]
-    Legacy(PathBuf),
     #[error("{}: the replay has no turn to replay", .0.display())]
     NoTurns(PathBuf),
     #[error("{}: {source}", path.display())]
@@ -62,9 +60,6 @@ impl Ghost {
     /// The ghost of a replay already read (its `source` names the file).
     pub fn from_replay(replay: &Replay, player: Option<Player>) -> Result<Ghost, GhostError> {
         let path = replay.source.as_path();
-        if replay.legacy {
-            return Err(GhostError::Legacy(path.to_path_buf()));
-        }
         let config = Arc::new(replay.config.clone());
         let ids = running_max_ids(&replay.frames);
         // Any turn echoing an upgrade as a spawn marks the whole replay as early 2020 (as the
@@ -192,10 +187,6 @@ pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
             } else {
                 report.reason = Some(format!("ghost replay kept at {}", result.replay_path.display()));
             }
-        }
-        Err(ReproduceError::Ghost(GhostError::Legacy(_))) => {
-            report.status = Status::Skipped;
-            report.reason = Some("legacy 2018–2019 format (not simulated)".into());
         }
         Err(e) => report.reason = Some(e.to_string()),
     }

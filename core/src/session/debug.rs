@@ -244,16 +244,13 @@ pub(crate) fn frame_debug(
 }
 
 /// Re-simulates the turn at position `pos` of the history and returns every frame's data.
-/// Legacy replays (and turns that cannot be rebuilt) get the replay's events only.
+/// Turns that cannot be rebuilt get the replay's events only.
 pub fn simulate_turn(history: &History, pos: usize) -> TurnDebug {
     let Some(span) = history.turns.get(pos).copied() else { return TurnDebug::default() };
     let frames = &history.replay.frames;
     let fallback = |k: usize| from_events(&history.config, &frames[k].events);
     let mut out = TurnDebug { turn: span.turn, frames: Vec::with_capacity(span.len), played: Default::default() };
-    let rebuilt = match history.replay.legacy {
-        true => None,
-        false => game_at_turn_frame(&history.replay, &history.config, span.start, &history.max_ids, None).ok(),
-    };
+    let rebuilt = game_at_turn_frame(&history.replay, &history.config, span.start, &history.max_ids, None).ok();
     let Some((mut game, mut inputs)) = rebuilt else {
         out.frames.extend((span.start..span.start + span.len).map(fallback));
         return out;
@@ -284,9 +281,6 @@ pub fn simulate_turn(history: &History, pos: usize) -> TurnDebug {
 /// `(engine frame, attacks with explanation)` per action frame.
 pub fn simulate_turn_frames(history: &History, pos: usize) -> Vec<(Frame, Vec<TargetChoice>)> {
     let Some(span) = history.turns.get(pos).copied() else { return Vec::new() };
-    if history.replay.legacy {
-        return Vec::new();
-    }
     let Ok((mut game, mut inputs)) =
         game_at_turn_frame(&history.replay, &history.config, span.start, &history.max_ids, None)
     else {

@@ -98,8 +98,6 @@ pub enum WhatIfError {
     NoUpgrade(Tile),
     #[error("no replay loaded")]
     NoReplay,
-    #[error("legacy-format replays cannot be simulated")]
-    LegacyReplay,
     #[error("the replay has no turn {0}")]
     NoSuchTurn(i32),
     #[error(transparent)]

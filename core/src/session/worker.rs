@@ -178,9 +178,6 @@ impl Worker {
     fn what_if(&self, source: WhatIfSource, spec: &WhatIfSpec, label: &str) -> Result<WhatIfTry, WhatIfError> {
         let from_replay = |pos: usize| -> Result<WhatIfTry, WhatIfError> {
             let h = self.history.as_ref().ok_or(WhatIfError::NoReplay)?;
-            if h.replay.legacy {
-                return Err(WhatIfError::LegacyReplay);
-            }
             let span = h.turns.get(pos).ok_or(WhatIfError::NoSuchTurn(pos as i32))?;
             let (game, mut inputs) = game_at_turn_frame(&h.replay, &h.config, span.start, &h.max_ids, None)?;
             inputs.early_2020 |= h.early_2020;

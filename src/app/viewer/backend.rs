@@ -67,7 +67,7 @@ impl Viewer {
                     s.names[1],
                     s.turns.len(),
                     s.frames,
-                    if s.legacy { " (legacy format: replay events only)" } else { "" },
+                    if s.legacy { " (2018–2019 rules)" } else { "" },
                     match s.truncated_at {
                         Some(line) => format!(
                             " — truncated: the file is cut short at line {line} (a match stopped while writing it); \

@@ -30,7 +30,7 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
             ui.separator();
         }
         if s.legacy {
-            ui.weak("legacy replay");
+            ui.weak("2018–2019 rules and format");
         }
     });
 }
@@ -323,7 +323,7 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     match v.board_whatif.as_ref() {
         None => {
-            let can = v.summary.as_ref().is_some_and(|s| !s.legacy) && v.current.is_some();
+            let can = v.summary.is_some() && v.current.is_some();
             if ui.add_enabled(can, egui::Button::new("Edit what-if on the board")).clicked() {
                 out.push(ViewerAction::EditWhatIfOnBoard);
             }

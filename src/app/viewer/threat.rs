@@ -17,8 +17,7 @@ impl Viewer {
     /// Brings the threat up to date with the hovered tile and the shown frame (nothing
     /// unless an edge tile of a replay's or a try's frame is hovered).
     pub(super) fn update_threat(&mut self) {
-        let simulable = self.summary.as_ref().is_none_or(|s| !s.legacy);
-        let shown = self.current.as_ref().filter(|_| simulable && self.board_whatif.is_none());
+        let shown = self.current.as_ref().filter(|_| self.board_whatif.is_none());
         let Some((_, v)) = shown else {
             self.threat = None;
             return;
