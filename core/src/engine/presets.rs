@@ -1,4 +1,5 @@
-//! Config presets shipped in the binary (`core/configs/`): the current-format rulesets.
+//! Config presets shipped in the binary (`core/configs/`): every ruleset of the replay corpus,
+//! the current-format ones and the 2018–2019 ones.
 
 use super::config::{Config, ConfigLoadError};
 
@@ -17,6 +18,14 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("s8-2021b", "Season 8 (2021), config b", include_str!("../../configs/s8-2021b.json")),
     ("s7-2020", "Season 7 (2020 starter-kit default)", include_str!("../../configs/s7-2020.json")),
     ("live-2022", "Live ruleset 2020–2023", include_str!("../../configs/live-2022.json")),
+    ("legacy-2019-s3", "Seasons 3–4 (2019), 2018–2019 rules", include_str!("../../configs/legacy-2019-s3.json")),
+    ("legacy-2019-cmu", "CMU variant (Sep 2019), 2018–2019 rules", include_str!("../../configs/legacy-2019-cmu.json")),
+    ("legacy-2018", "Seasons 1–2 (2018): decaying shields, half refunds", include_str!("../../configs/legacy-2018.json")),
+    (
+        "compat-mode-4",
+        "A 2020 ruleset in the 2018–2019 format (season compatibility mode 4)",
+        include_str!("../../configs/compat-mode-4.json"),
+    ),
 ];
 
 /// The default ruleset for new matches and layouts.
@@ -61,8 +70,10 @@ mod tests {
     fn every_preset_parses() {
         for (slug, _, _) in PRESETS {
             let c = preset(slug).unwrap_or_else(|| panic!("{slug} does not parse"));
-            assert!(!c.legacy, "{slug}");
+            assert_eq!(c.legacy, slug.starts_with("legacy") || *slug == "compat-mode-4", "{slug}");
             assert_eq!(c.units.len(), 6);
+            assert_eq!(c.check_simulated(), Ok(()), "{slug}");
+            assert_eq!(identify(&c), Some(*slug), "{slug} is identified as itself");
         }
     }
 
