@@ -508,27 +508,33 @@ fn wait_forever_is_announced_and_in_force() {
     assert!(r.players[0].turn_times_ms.iter().any(|&t| t > 300), "py-slow was slow: {:?}", r.players[0].turn_times_ms);
 }
 
-/// A 2018–2019 config (its `mechanics` block: refunds, shield decay, …) or a season
-/// compatibility mode other than the current one is refused before anything starts, with the
+/// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
+/// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.
 #[test]
 fn configs_with_rules_the_engine_does_not_simulate_are_refused() {
     let shared = corpus::replays().join("../configs");
-    let legacy = Config::load(&shared.join("legacy-2018.json")).expect("legacy config parses");
-    let err = legacy.check_simulated().expect_err("legacy rules");
-    assert!(err.keys.iter().any(|k| k == "mechanics.destroyOwnUnitRefund"), "{err}");
-    assert!(err.keys.iter().any(|k| k == "mechanics.shieldDecayPerFrame"), "{err}");
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(shared.join("legacy-2018.json")).expect("legacy config"))
+            .expect("JSON");
+    raw["mechanics"]["meleeMultiplier"] = serde_json::Value::from(0.5);
+    raw["mechanics"]["newRule"] = serde_json::Value::from(1);
+    let melee = Config::from_value(raw).expect("patched config");
+    let err = melee.check_simulated().expect_err("melee damage is not simulated");
+    assert!(err.keys.iter().any(|k| k.starts_with("mechanics.meleeMultiplier")), "{err}");
+    assert!(err.keys.iter().any(|k| k == "mechanics.newRule"), "{err}");
     let mut raw = base_config().raw.clone();
     raw["seasonCompatibilityModeP1"] = serde_json::Value::from(4);
-    let mode4 = Config::from_value(raw).expect("patched config");
-    assert_eq!(mode4.check_simulated().expect_err("mode 4").keys, vec!["seasonCompatibilityModeP1 = 4".to_string()]);
+    let mixed = Config::from_value(raw).expect("patched config");
+    assert_eq!(
+        mixed.check_simulated().expect_err("one player in mode 4").keys,
+        vec!["seasonCompatibilityModeP1 = 4 with a current-format config".to_string()]
+    );
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut s = MatchSpec::new(algo("py-idle"), algo("py-idle"), Arc::new(legacy));
+    let mut s = MatchSpec::new(algo("py-idle"), algo("py-idle"), Arc::new(melee));
     s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
     match run_match_blocking(s) {
-        Err(terminal_core::runner::RunnerError::Config(m)) => {
-            assert!(m.contains("mechanics.shieldDecayPerFrame"), "{m}")
-        }
+        Err(terminal_core::runner::RunnerError::Config(m)) => assert!(m.contains("mechanics.meleeMultiplier"), "{m}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "no replay was written");

@@ -409,6 +409,9 @@ impl Config {
     }
 
     pub fn from_value(value: Value) -> Result<Config, ConfigError> {
+        if let Some(rewritten) = super::compat_mode::legacy_rewrite(&value) {
+            return Config::from_value(rewritten);
+        }
         let root = value.as_object().ok_or_else(|| err("", "the config is not a JSON object"))?;
         let infos = root
             .get("unitInformation")

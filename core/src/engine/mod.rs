@@ -2,6 +2,7 @@
 //! No UI dependency; this module tree could be lifted into its own crate unchanged.
 
 pub mod commands;
+pub mod compat_mode;
 pub mod config;
 pub mod frame;
 pub mod game;
