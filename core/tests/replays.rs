@@ -6,11 +6,23 @@ use terminal_core::verify::{Status, collect_replays, compare_frames, verify_file
 
 #[path = "../../tests/common/corpus.rs"]
 mod corpus;
-use corpus::{CURRENT_RULESETS as CURRENT, first_of as sample, replays as corpus};
-const LEGACY: &[&str] = &["compat-mode-4", "legacy-2018", "legacy-2019-cmu", "legacy-2019-s3"];
+use corpus::{CURRENT_RULESETS as CURRENT, LEGACY_RULESETS as LEGACY, first_of as sample, replays as corpus};
 
-/// Every current-format replay of the corpus is frame-exact, the early-2020 engine build's
-/// included (docs/fidelity.md); legacy replays are skipped, never failed.
+/// The three 2018 replays the engine does not reproduce whole (docs/fidelity.md), with the
+/// frames it does reproduce: fewer is a regression.
+const KNOWN_GAPS: &[(&str, usize)] = &[
+    // The 2018 starter kit's local run: an older engine build (4-element deaths, melee
+    // between adjacent mobile units only).
+    ("correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz", 33),
+    // The starter kit's 2018 test replay: one frame where a Ping at 1.2e-5 health dies.
+    ("correlation-one__C1GamesStarterKit__test_replay.replay.gz", 1701),
+    // A Destructor's pick among eight identical Scramblers on one tile.
+    ("tim-zwart__Terminal_Algos__73v54.replay.gz", 1384),
+];
+
+/// Every replay of the corpus is frame-exact, of every era: the early-2020 engine build's
+/// and the 2018–2019 rules included (docs/fidelity.md), nothing skipped — but the known gaps
+/// above, which must not lose a frame.
 #[test]
 fn whole_corpus_is_frame_exact() {
     let files = collect_replays(&[corpus()]);
@@ -30,11 +42,13 @@ fn whole_corpus_is_frame_exact() {
     for r in &reports {
         let ruleset = r.ruleset.clone().unwrap_or_default();
         let folder = r.file.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
-        if LEGACY.contains(&folder.as_deref().unwrap_or_default()) {
-            assert_eq!(r.status, Status::Skipped, "{}", r.file.display());
+        let folder = folder.unwrap_or_default();
+        assert!(CURRENT.contains(&ruleset.as_str()) || LEGACY.contains(&folder.as_str()), "unknown ruleset {ruleset}");
+        let name = r.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some((_, floor)) = KNOWN_GAPS.iter().find(|(f, _)| *f == name) {
+            assert!(r.frames_exact >= *floor, "{name}: {} exact frames, was {floor}", r.frames_exact);
             continue;
         }
-        assert!(CURRENT.contains(&ruleset.as_str()), "unknown ruleset {ruleset}");
         total_frames += r.frames_total;
         exact_frames += r.frames_exact;
         if r.status != Status::Exact {
@@ -51,10 +65,10 @@ fn whole_corpus_is_frame_exact() {
 
 #[test]
 fn writer_round_trips_every_frame() {
-    for ruleset in CURRENT {
+    for ruleset in CURRENT.iter().chain(LEGACY.iter()) {
         let replay = read_replay(&sample(ruleset)).expect("readable");
         for f in &replay.frames {
-            let line = frame_to_json(f, false, true);
+            let line = frame_to_json(f, replay.legacy, true);
             let v: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
             let text = format!("\n{}\n\n{line}\n", replay.config.to_line());
             let back = read_replay_bytes(Path::new("roundtrip"), text.as_bytes()).expect("re-read");
@@ -122,7 +136,7 @@ fn legacy_replays_load() {
         assert!(r.legacy, "{ruleset}");
         assert!(!r.frames.is_empty());
         assert_eq!(r.frames[0].units[0].len(), 7, "7 unit lists");
-        assert_eq!(verify_file(&sample(ruleset)).status, Status::Skipped);
+        assert_ne!(verify_file(&sample(ruleset)).status, Status::Skipped, "{ruleset} is simulated");
     }
 }
 
@@ -154,10 +168,13 @@ fn bad_input_names_file_line_and_field() {
 /// folder layout keeps the name.
 #[test]
 fn rulesets_are_named_from_the_config_not_the_folder() {
-    for ruleset in CURRENT {
+    for ruleset in CURRENT.iter().chain(LEGACY.iter()) {
         for f in collect_replays(&[corpus().join(ruleset)]) {
             let r = read_replay(&f).expect("replay");
-            assert_eq!(terminal_core::verify::ruleset_name(&r.config), ruleset, "{}", f.display());
+            // The 2018 starter kit's local run has a config of its own (Filter range 3).
+            let local_run = f.to_string_lossy().contains("C1GamesStarterKit__p1-28-08-2018");
+            let expected = if local_run { "legacy" } else { ruleset };
+            assert_eq!(terminal_core::verify::ruleset_name(&r.config), expected, "{}", f.display());
         }
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -165,8 +182,6 @@ fn rulesets_are_named_from_the_config_not_the_folder() {
     std::fs::create_dir_all(copy.parent().expect("parent")).expect("mkdir");
     std::fs::copy(sample("special-2025"), &copy).expect("copy");
     assert_eq!(verify_file(&copy).ruleset.as_deref(), Some("special-2025"));
-    let legacy = collect_replays(&[corpus().join("legacy-2018")]);
-    assert_eq!(verify_file(&legacy[0]).ruleset.as_deref(), Some("legacy"));
 }
 
 /// A replay cut short mid-line (a match killed while writing it) is read up to its last

@@ -19,6 +19,10 @@ pub const CURRENT_RULESETS: [&str; 9] = [
     "special-2026",
 ];
 
+/// Every ruleset folder of `../shared/replays` that holds 2018–2019 replays (and the newer
+/// engine's compatibility mode 4, which plays them).
+pub const LEGACY_RULESETS: [&str; 4] = ["compat-mode-4", "legacy-2018", "legacy-2019-cmu", "legacy-2019-s3"];
+
 /// The workspace root (the folder holding `tests/algos`), from the compiled crate's folder.
 pub fn root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
