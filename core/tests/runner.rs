@@ -633,3 +633,20 @@ fn the_stderr_log_is_current_while_the_match_runs() {
     handle.cancel();
     assert!(matches!(handle.wait(), Err(terminal_core::runner::RunnerError::Cancelled)));
 }
+
+/// Under each 2018–2019 preset two of our algos play a whole match; the replay is written in
+/// the 2018–2019 format and re-verifies frame for frame.
+#[test]
+fn matches_under_the_2018_2019_presets_reverify_exactly() {
+    for slug in ["legacy-2018", "legacy-2019-s3", "legacy-2019-cmu", "compat-mode-4"] {
+        let config = Arc::new(preset(slug).expect("legacy preset"));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut s = MatchSpec::new(algo("py-builder"), algo("py-random"), config);
+        s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+        let r = run(s);
+        let replay = read_replay(&r.replay_path).expect("readable");
+        assert!(replay.legacy, "{slug}: written in the 2018–2019 format");
+        assert!(replay.frames.len() > 50, "{slug}: a real game ({} frames)", replay.frames.len());
+        assert_exact(&r.replay_path);
+    }
+}

@@ -246,7 +246,9 @@ impl Config {
         let mut keys = Vec::new();
         match (&self.mechanics, self.legacy) {
             (Some(m), true) => keys.extend(m.unsimulated().iter().cloned()),
-            (None, true) => keys.push("mechanics (missing from a 2018–2019 config: its refund and removal rules are unknown)".to_string()),
+            (None, true) => keys.push(
+                "mechanics (missing from a 2018–2019 config: its refund and removal rules are unknown)".to_string(),
+            ),
             (_, false) => {
                 if let Some(m) = self.raw.get("mechanics").and_then(Value::as_object) {
                     keys.extend(m.keys().map(|k| format!("mechanics.{k} (in a current-format config)")));

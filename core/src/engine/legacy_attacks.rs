@@ -101,13 +101,7 @@ impl Game {
             target_id: t.id,
             owner,
         });
-        self.events.damage.push(DamageEvent {
-            tile: t.tile,
-            damage,
-            unit_type: t.unit_type,
-            id: t.id,
-            owner: t.owner,
-        });
+        self.events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
         (t.is_dead_below(config.death_threshold), t.fate == Fate::SelfDestructing)
     }
 }

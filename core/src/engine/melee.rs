@@ -27,10 +27,8 @@ impl Game {
                 let d2 = actor.tile.dist2(x.tile);
                 let friendly = x.owner == actor.owner;
                 let shielded = shields && friendly && !x.is_structure && d2 <= shield_reach[x.form()];
-                let attacked = attacks
-                    && !friendly
-                    && (!actor.is_structure || !x.is_structure)
-                    && d2 <= attack_reach[x.form()];
+                let attacked =
+                    attacks && !friendly && (!actor.is_structure || !x.is_structure) && d2 <= attack_reach[x.form()];
                 if !shielded && !attacked {
                     continue;
                 }

@@ -20,7 +20,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("live-2022", "Live ruleset 2020–2023", include_str!("../../configs/live-2022.json")),
     ("legacy-2019-s3", "Seasons 3–4 (2019), 2018–2019 rules", include_str!("../../configs/legacy-2019-s3.json")),
     ("legacy-2019-cmu", "CMU variant (Sep 2019), 2018–2019 rules", include_str!("../../configs/legacy-2019-cmu.json")),
-    ("legacy-2018", "Seasons 1–2 (2018): decaying shields, half refunds", include_str!("../../configs/legacy-2018.json")),
+    (
+        "legacy-2018",
+        "Seasons 1–2 (2018): decaying shields, half refunds",
+        include_str!("../../configs/legacy-2018.json"),
+    ),
     (
         "compat-mode-4",
         "A 2020 ruleset in the 2018–2019 format (season compatibility mode 4)",
