@@ -28,7 +28,8 @@ pub struct GameState {
 
 impl GameState {
     fn frame_dict(&self, py: Python<'_>, frame: &Frame) -> PyResult<Py<PyAny>> {
-        to_python(py, &frame_to_json(frame, false, self.game.config.timing.store_bot_times))
+        let config = &self.game.config;
+        to_python(py, &frame_to_json(frame, config.legacy, config.timing.store_bot_times))
     }
 
     fn commands(&self, commands: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Command>> {
