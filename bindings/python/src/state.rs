@@ -8,12 +8,16 @@ use crate::outcome::{Outcome, PathLog, Tally};
 use crate::rules::Rules;
 use crate::unit::Unit;
 use pyo3::prelude::*;
+use std::collections::HashMap;
 use std::sync::Arc;
 use terminal_core::engine::frame::{Frame, Phase};
 use terminal_core::engine::geometry::{Edge, in_play};
 use terminal_core::engine::{Command, Game, Player, Tile};
 use terminal_core::replay::{frame_to_json, parse_frame};
 use terminal_core::verify::rebuild::game_from_turn_frame;
+
+/// Tiles in walking order, as `(x, y)`.
+type TilePath = Vec<(i32, i32)>;
 
 fn player_of(n: i64) -> Result<Player, BindingError> {
     Player::from_number(n).ok_or(BindingError::Player(n))
@@ -37,6 +41,11 @@ impl GameState {
             None => Ok(Vec::new()),
             Some(c) => Ok(parse_commands(&self.game.config, &value_of(c, "commands")?)?),
         }
+    }
+
+    /// The action phase has run and is over, or the game has ended.
+    fn action_phase_over(&self) -> bool {
+        self.game.over || (self.game.action_frame >= 0 && self.game.action_phase_done())
     }
 
     fn ensure_deploy_phase(&self) -> Result<(), BindingError> {
@@ -258,10 +267,7 @@ impl GameState {
         let mut kept: Option<Vec<Py<PyAny>>> = record_frames.then(Vec::new);
         let mut frames_run = 0usize;
         // The engine always plays action frame 0, even with no mobile unit on the board.
-        while !self.game.over
-            && !(self.game.action_frame >= 0 && self.game.action_phase_done())
-            && frames.is_none_or(|limit| frames_run < limit)
-        {
+        while !self.action_phase_over() && frames.is_none_or(|limit| frames_run < limit) {
             match kept.as_mut() {
                 Some(list) => {
                     let frame = self.game.action_frame();
@@ -280,7 +286,7 @@ impl GameState {
             }
             frames_run += 1;
         }
-        let turn_finished = !self.game.over && self.game.action_frame >= 0 && self.game.action_phase_done();
+        let turn_finished = !self.game.over && self.action_phase_over();
         if turn_finished {
             self.finish_turn(py, &mut kept)?;
         }
@@ -304,7 +310,7 @@ impl GameState {
     /// (structures as they stand; the start tile first, the last is where it breaches or
     /// self-destructs). Raises `ValueError` if (x, y) is not on that player's edges.
     #[pyo3(signature = (x, y, player=1))]
-    fn predicted_path(&mut self, x: i32, y: i32, player: i64) -> PyResult<Vec<(i32, i32)>> {
+    fn predicted_path(&mut self, x: i32, y: i32, player: i64) -> PyResult<TilePath> {
         let player = player_of(player)?;
         let start = Tile::new(x, y);
         let edge = Edge::deploy_edge_of(player, start).filter(|_| in_play(x, y)).ok_or(BindingError::NotAnEdge {
@@ -321,13 +327,13 @@ impl GameState {
 
     /// `predicted_path` from every free tile of `player`'s two edges: `{(x, y): path}`.
     #[pyo3(signature = (player=1))]
-    fn predicted_paths(&mut self, player: i64) -> PyResult<std::collections::HashMap<(i32, i32), Vec<(i32, i32)>>> {
+    fn predicted_paths(&mut self, player: i64) -> PyResult<HashMap<(i32, i32), TilePath>> {
         let player = player_of(player)?;
         let edges = match player {
             Player::One => [Edge::BottomLeft, Edge::BottomRight],
             Player::Two => [Edge::TopLeft, Edge::TopRight],
         };
-        let mut out = std::collections::HashMap::new();
+        let mut out = HashMap::new();
         for edge in edges {
             for start in edge.tiles() {
                 if self.game.structure_on(start).is_none() {

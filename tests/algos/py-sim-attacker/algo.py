@@ -45,6 +45,23 @@ class SimAttacker:
         # The opponent's last deploy line, read from the spawn events of action frame 0
         # (the module cannot know this turn's; assuming a repeat is a fair guess).
         self.opponent_deploy = []
+        # Every structure the opponent has held, by tile (in the order first seen), and the
+        # tiles it upgraded: it is assumed to rebuild what it lost this turn.
+        self.opponent_layout = {}
+        self.opponent_upgrades = set()
+
+    def remember_opponent_structures(self, state):
+        for u in state.enemy.structures():
+            self.opponent_layout.setdefault((u.x, u.y), u.type)
+        self.opponent_upgrades |= state.enemy.upgraded_tiles()
+
+    def opponent_build(self, state):
+        """The opponent's lost structures placed again, then its upgrades redone."""
+        standing = {(u.x, u.y) for u in state.enemy.structures()}
+        upgraded = state.enemy.upgraded_tiles()
+        line = [[state.sh.by_index[t], x, y] for (x, y), t in self.opponent_layout.items() if (x, y) not in standing]
+        line += [[state.sh.upgrade, x, y] for (x, y) in sorted(self.opponent_upgrades - upgraded)]
+        return line
 
     def on_action_frame(self, state):
         if state.action_frame != 0:
@@ -90,11 +107,12 @@ class SimAttacker:
             + STRUCTURE_DAMAGE_WEIGHT * me.structure_damage
         )
 
-    def simulate(self, config, board, candidate):
+    def simulate(self, config, board, candidate, opponent_build=None):
         """(score, state at the next turn) of attacking with `candidate` (None: hold)."""
         trial = board.copy()
         ours = self.deploy_line(config, candidate, trial.mp()) if candidate is not None else []
-        trial.apply_turn(deploy=ours, opponent_deploy=self.opponent_line(config, trial.mp(2)))
+        opponent_deploy = self.opponent_line(config, trial.mp(2))
+        trial.apply_turn(deploy=ours, opponent_build=opponent_build, opponent_deploy=opponent_deploy)
         self.simulations += 1
         return self.score(trial.run()), trial
 
@@ -104,8 +122,9 @@ class SimAttacker:
         config = state.config
         board = ts.GameState(self.rules, state.frame)
         board.build(planner.build)
-        now = [(c,) + self.simulate(config, board, c) for c in candidates]
-        now.append((None,) + self.simulate(config, board, None))
+        rebuild = self.opponent_build(state)
+        now = [(c,) + self.simulate(config, board, c, rebuild) for c in candidates]
+        now.append((None,) + self.simulate(config, board, None, rebuild))
         ranked = sorted((n for n in now if n[0] is not None), key=lambda n: -n[1])
         follow_ups = [n[0] for n in ranked[:FOLLOW_UPS]]
         best, best_value = None, None
@@ -123,6 +142,7 @@ class SimAttacker:
         return self.deploy_line(config, best, planner.mp)
 
     def on_turn(self, state):
+        self.remember_opponent_structures(state)
         planner = builder_defence(state)
         candidates = self.candidates(planner)
         if not candidates:
