@@ -6,5 +6,6 @@ mod parse;
 pub mod reader;
 pub mod writer;
 
+pub use parse::{FieldError, parse_frame};
 pub use reader::{Replay, ReplayError, read_replay, read_replay_bytes};
 pub use writer::{ReplayWriter, frame_to_json};

@@ -9,8 +9,8 @@ BUILDER_WALLS = [(2, 13), (3, 13), (4, 13), (23, 13), (24, 13), (25, 13),
 BUILDER_SCOUT_TILE = (14, 0)  # BOTTOM_RIGHT edge
 
 
-def builder_turn(state):
-    """Fixed defence, upgrades when affordable, all MP on scouts from one tile."""
+def builder_defence(state):
+    """The fixed defence, then its upgrades once it all stands: a Planner with the build line."""
     p = ta.Planner(state)
     for x, y in BUILDER_TURRETS:
         p.place(ta.TURRET, x, y)
@@ -21,5 +21,11 @@ def builder_turn(state):
     if all(t in p.mine for t in layout):
         for x, y in layout:
             p.upgrade(x, y)
+    return p
+
+
+def builder_turn(state):
+    """Fixed defence, upgrades when affordable, all MP on scouts from one tile."""
+    p = builder_defence(state)
     p.spawn_max(ta.SCOUT, *BUILDER_SCOUT_TILE)
     return p.result()

@@ -1,0 +1,172 @@
+"""Type stubs of terminal_studio: the Terminal engine for algos, in the algo's own view
+(player 1 = the algo at the bottom, player 2 = the opponent)."""
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+JsonText = str
+Json = Union[JsonText, Mapping[str, Any]]
+"""A config or frame: the line the engine sent, or the dict `json.loads` made of it."""
+Entry = Sequence[Union[str, int, float]]
+"""`[shorthand, x, y]`; the shorthand may also be a unit type number (0–5, 6 remove, 7 upgrade)."""
+Commands = Union[JsonText, Sequence[Entry]]
+Tile = Tuple[int, int]
+
+class UnsupportedRules(ValueError):
+    """The config asks for rules the engine does not simulate (yet)."""
+
+class Rules:
+    """The rules of a match: the config line, parsed once and shared by states."""
+
+    def __init__(self, config: Json) -> None:
+        """Raises ValueError naming a bad field, UnsupportedRules for rules not simulated."""
+    @property
+    def ruleset(self) -> str:
+        """The preset these rules match (`"live-2022"`, …) or `"custom"`."""
+    def shorthand(self, unit_type: int) -> str:
+        """The shorthand of a unit type (0–5), of removal (6) or of upgrade (7)."""
+    def unit_type(self, shorthand: str) -> Optional[int]:
+        """The unit type a shorthand names (the engine's substring match), or None."""
+    def cost(self, unit_type: int) -> Tuple[float, float]:
+        """(SP, MP) price of a unit type 0–5."""
+    def upgrade_cost(self, unit_type: int) -> Optional[Tuple[float, float]]:
+        """(SP, MP) price of upgrading a structure type, None if it has no upgrade."""
+    def is_structure(self, unit_type: int) -> bool:
+        """True for walls, supports and turrets."""
+
+class Unit:
+    """A structure or mobile unit on the board (a snapshot)."""
+
+    unit_type: int
+    shorthand: str
+    owner: int
+    """1 (the algo) or 2 (the opponent)."""
+    x: int
+    y: int
+    health: float
+    """Health including shields."""
+    id: int
+    is_structure: bool
+    upgraded: bool
+    removal_pending: bool
+
+class Rejection:
+    """A command the engine refused."""
+
+    player: int
+    shorthand: str
+    x: int
+    y: int
+    reason: str
+    """Why, in words (`"not enough resources"`, …)."""
+    code: str
+    """off_board, enemy_half, occupied, not_an_edge, cannot_afford, no_own_structure,
+    already_upgraded, not_upgradable, already_marked or wrong_line."""
+
+class PlayerOutcome:
+    """What one player's units did in a run, and what it lost (prices from the config)."""
+
+    breaches: int
+    breach_damage: float
+    """HP the breaches took from the opponent."""
+    breach_tiles: Dict[Tile, int]
+    structure_damage: float
+    """Damage dealt to the opponent's structures."""
+    unit_damage: float
+    """Damage dealt to the opponent's mobile units."""
+    structures_destroyed: int
+    sp_destroyed: float
+    """SP invested in the opponent structures destroyed (upgrades included)."""
+    units_destroyed: int
+    mp_destroyed: float
+    """MP price of the opponent mobile units that died without breaching."""
+    structures_lost: int
+    sp_lost: float
+    units_lost: int
+    mp_lost: float
+    hp: float
+    """HP when the run stopped (SP and MP too: after the restore if the turn ended)."""
+    sp: float
+    mp: float
+
+class Outcome:
+    """The result of GameState.run."""
+
+    p1: PlayerOutcome
+    """The algo."""
+    p2: PlayerOutcome
+    """The opponent."""
+    frames_run: int
+    turn_finished: bool
+    """The action phase ended; the state is at the next turn's deploy phase."""
+    game_over: bool
+    frames: Optional[List[Dict[str, Any]]]
+    """With record_frames: each action frame, then the next turn frame."""
+    paths: Optional[Dict[int, List[Tile]]]
+    """With record_paths: each mobile unit's tiles by id, spawn tile first."""
+    def player(self, player: int) -> PlayerOutcome:
+        """p1 for 1, p2 for 2."""
+
+class GameState:
+    """A game at some point of a turn: copy it, give commands, simulate."""
+
+    def __init__(
+        self, rules: Union[Rules, Json], frame: Json, *, next_id: Optional[int] = None, early_2020_build: bool = False
+    ) -> None:
+        """The state at a turn frame (turnInfo[0] == 0) the algo received. `next_id` is the
+        lowest id new units may take (default: above the frame's highest); `early_2020_build`
+        reproduces the engine build of the February-2020 replays."""
+    @staticmethod
+    def initial(rules: Union[Rules, Json]) -> "GameState":
+        """Turn 0 of a match: empty board, starting resources."""
+    def copy(self) -> "GameState":
+        """An independent copy (cheap)."""
+    def __copy__(self) -> "GameState": ...
+    def __deepcopy__(self, memo: Any) -> "GameState": ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def action_frame(self) -> int:
+        """-1 in the deploy phase, else the last action frame simulated."""
+    @property
+    def game_over(self) -> bool: ...
+    @property
+    def next_id(self) -> int: ...
+    def hp(self, player: int = 1) -> float: ...
+    def sp(self, player: int = 1) -> float: ...
+    def mp(self, player: int = 1) -> float: ...
+    def units(self, player: Optional[int] = None) -> List[Unit]:
+        """Units on the board, ascending id; only `player`'s if given."""
+    def structure_at(self, x: int, y: int) -> Optional[Unit]: ...
+    def build(self, commands: Commands, player: int = 1) -> List[Rejection]:
+        """Applies a build line with the engine's checks; returns the rejected entries."""
+    def deploy(self, commands: Commands, player: int = 1) -> List[Rejection]:
+        """Applies a deploy line with the engine's checks; returns the rejected entries."""
+    def apply_turn(
+        self,
+        build: Optional[Commands] = None,
+        deploy: Optional[Commands] = None,
+        opponent_build: Optional[Commands] = None,
+        opponent_deploy: Optional[Commands] = None,
+        *,
+        seat: int = 1,
+    ) -> List[Rejection]:
+        """Both players' lines in the official order (seat=2: the opponent's first)."""
+    def run(
+        self, frames: Optional[int] = None, *, record_frames: bool = False, record_paths: bool = False
+    ) -> Outcome:
+        """Simulates the action phase (or at most `frames` frames), then the end of turn."""
+    def predicted_path(self, x: int, y: int, player: int = 1) -> List[Tile]:
+        """The tiles a unit deployed now at (x, y) would walk on this board."""
+    def predicted_paths(self, player: int = 1) -> Dict[Tile, List[Tile]]:
+        """predicted_path from every free tile of the player's edges."""
+    def frame(self) -> Dict[str, Any]:
+        """The board as a frame dict (no events)."""
+    def charge_time(self, milliseconds: int, player: int = 1, penalise: bool = True) -> int:
+        """Records a reply time and its slow-reply HP penalty (re-simulating recorded matches)."""
+    def crash(self, player: int, milliseconds: int = 0) -> None:
+        """A player's algo crashed this turn (re-simulating recorded matches)."""
+
+def frame_difference(expected: Json, actual: Json) -> Optional[str]:
+    """How `actual` differs from `expected` under the replay format's rules, or None."""

@@ -1,0 +1,214 @@
+//! What a simulated action phase did: tallied from each tick's events, per player.
+
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use terminal_core::engine::frame::Events;
+use terminal_core::engine::{Config, Game};
+
+/// The running totals of one player over a run.
+#[derive(Debug, Clone, Default)]
+struct PlayerTally {
+    breaches: u32,
+    breach_damage: f32,
+    breach_tiles: HashMap<(i32, i32), u32>,
+    structure_damage: f32,
+    unit_damage: f32,
+    structures_lost: u32,
+    sp_lost: f32,
+    units_lost: u32,
+    mp_lost: f32,
+}
+
+/// Totals of both players, filled tick by tick.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    players: [PlayerTally; 2],
+    /// SP invested in each structure standing when the run began, by id (ascending): a
+    /// structure's death event does not say whether it was upgraded.
+    invested: Vec<(u32, f32)>,
+}
+
+impl Tally {
+    pub fn new(game: &Game) -> Tally {
+        let config = &game.config;
+        let invested = game
+            .units
+            .iter()
+            .filter(|u| u.is_structure)
+            .map(|u| (u.id, config.invested_sp(u.unit_type as usize, u.upgraded)))
+            .collect();
+        Tally { players: Default::default(), invested }
+    }
+
+    pub fn add(&mut self, config: &Config, events: &Events) {
+        let is_structure = |t: u8| config.units.get(t as usize).is_some_and(|u| u.is_structure);
+        for b in &events.breach {
+            let p = &mut self.players[b.owner.index()];
+            p.breaches += 1;
+            p.breach_damage += b.damage;
+            *p.breach_tiles.entry((b.tile.x, b.tile.y)).or_default() += 1;
+        }
+        for d in &events.damage {
+            let dealer = &mut self.players[d.owner.opponent().index()];
+            if is_structure(d.unit_type) {
+                dealer.structure_damage += d.damage;
+            } else {
+                dealer.unit_damage += d.damage;
+            }
+        }
+        for d in events.death.iter().filter(|d| !d.removed) {
+            if events.breach.iter().any(|b| b.id == d.id) {
+                continue;
+            }
+            let loser = &mut self.players[d.owner.index()];
+            if is_structure(d.unit_type) {
+                let sp = match self.invested.binary_search_by_key(&d.id, |&(id, _)| id) {
+                    Ok(i) => self.invested[i].1,
+                    Err(_) => config.invested_sp(d.unit_type as usize, false),
+                };
+                loser.structures_lost += 1;
+                loser.sp_lost += sp;
+            } else if let Some(u) = config.units.get(d.unit_type as usize) {
+                loser.units_lost += 1;
+                loser.mp_lost += u.cost_mp;
+            }
+        }
+    }
+
+    /// The Python view: `stats` are each player's (HP, SP, MP) when the run stopped.
+    pub fn finish(self, stats: [(f32, f32, f32); 2]) -> [PlayerOutcome; 2] {
+        let [a, b] = self.players;
+        [PlayerOutcome::new(&a, &b, stats[0]), PlayerOutcome::new(&b, &a, stats[1])]
+    }
+}
+
+/// What one player's units did in a run, and what it lost. Values are the config's prices.
+#[pyclass(module = "terminal_studio._engine", frozen, get_all, skip_from_py_object)]
+#[derive(Debug, Clone)]
+pub struct PlayerOutcome {
+    /// This player's units that reached the opponent's edge.
+    pub breaches: u32,
+    /// HP those breaches took from the opponent.
+    pub breach_damage: f32,
+    /// Where they breached: `{(x, y): count}`.
+    pub breach_tiles: HashMap<(i32, i32), u32>,
+    /// Damage dealt to the opponent's structures (attacks and self-destructs).
+    pub structure_damage: f32,
+    /// Damage dealt to the opponent's mobile units.
+    pub unit_damage: f32,
+    /// Opponent structures destroyed, and the SP invested in them (upgrades included).
+    pub structures_destroyed: u32,
+    pub sp_destroyed: f32,
+    /// Opponent mobile units that died without breaching (killed or self-destructed), and their MP price.
+    pub units_destroyed: u32,
+    pub mp_destroyed: f32,
+    /// The same, for this player's own structures and mobile units.
+    pub structures_lost: u32,
+    pub sp_lost: f32,
+    pub units_lost: u32,
+    pub mp_lost: f32,
+    /// HP, SP and MP when the run stopped (after the end-of-turn restore if the turn ended).
+    pub hp: f32,
+    pub sp: f32,
+    pub mp: f32,
+}
+
+impl PlayerOutcome {
+    fn new(own: &PlayerTally, opponent: &PlayerTally, (hp, sp, mp): (f32, f32, f32)) -> PlayerOutcome {
+        PlayerOutcome {
+            breaches: own.breaches,
+            breach_damage: own.breach_damage,
+            breach_tiles: own.breach_tiles.clone(),
+            structure_damage: own.structure_damage,
+            unit_damage: own.unit_damage,
+            structures_destroyed: opponent.structures_lost,
+            sp_destroyed: opponent.sp_lost,
+            units_destroyed: opponent.units_lost,
+            mp_destroyed: opponent.mp_lost,
+            structures_lost: own.structures_lost,
+            sp_lost: own.sp_lost,
+            units_lost: own.units_lost,
+            mp_lost: own.mp_lost,
+            hp,
+            sp,
+            mp,
+        }
+    }
+}
+
+#[pymethods]
+impl PlayerOutcome {
+    fn __repr__(&self) -> String {
+        format!(
+            "PlayerOutcome(breaches={}, breach_damage={}, structure_damage={}, unit_damage={}, sp_destroyed={}, mp_lost={}, hp={}, sp={}, mp={})",
+            self.breaches,
+            self.breach_damage,
+            self.structure_damage,
+            self.unit_damage,
+            self.sp_destroyed,
+            self.mp_lost,
+            self.hp,
+            self.sp,
+            self.mp
+        )
+    }
+}
+
+/// The result of `GameState.run`.
+#[pyclass(module = "terminal_studio._engine", frozen, get_all, skip_from_py_object)]
+pub struct Outcome {
+    /// The algo (player 1, at the bottom) and the opponent (player 2).
+    pub p1: Py<PlayerOutcome>,
+    pub p2: Py<PlayerOutcome>,
+    /// Action frames simulated by this run.
+    pub frames_run: usize,
+    /// The action phase ended and the end-of-turn restore ran: the state is at the next turn.
+    pub turn_finished: bool,
+    /// A player's HP reached 0, or the turn limit was reached.
+    pub game_over: bool,
+    /// With `record_frames`: every action frame, then the next turn frame, as dicts.
+    pub frames: Option<Vec<Py<PyAny>>>,
+    /// With `record_paths`: each mobile unit's tiles, `{id: [(x, y), ...]}`, spawn tile first.
+    pub paths: Option<HashMap<u32, Vec<(i32, i32)>>>,
+}
+
+#[pymethods]
+impl Outcome {
+    /// `p1` for player 1, `p2` for player 2.
+    fn player(&self, py: Python<'_>, player: i64) -> PyResult<Py<PlayerOutcome>> {
+        match player {
+            1 => Ok(self.p1.clone_ref(py)),
+            2 => Ok(self.p2.clone_ref(py)),
+            n => Err(crate::error::BindingError::Player(n).into()),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Outcome(frames_run={}, turn_finished={}, game_over={}, p1={}, p2={})",
+            self.frames_run,
+            self.turn_finished,
+            self.game_over,
+            self.p1.get().__repr__(),
+            self.p2.get().__repr__()
+        )
+    }
+}
+
+/// Each mobile unit's walk, from spawn and move events.
+#[derive(Debug, Default)]
+pub struct PathLog(pub HashMap<u32, Vec<(i32, i32)>>);
+
+impl PathLog {
+    pub fn add(&mut self, config: &Config, events: &Events) {
+        for s in &events.spawn {
+            if config.units.get(s.unit_type as usize).is_some_and(|u| !u.is_structure) {
+                self.0.insert(s.id, vec![(s.tile.x, s.tile.y)]);
+            }
+        }
+        for m in &events.moves {
+            let walk = self.0.entry(m.id).or_insert_with(|| vec![(m.from.x, m.from.y)]);
+            walk.push((m.to.x, m.to.y));
+        }
+    }
+}
