@@ -100,6 +100,7 @@ fn code_of(why: EngineRejection) -> &'static str {
         EngineRejection::AlreadyUpgraded => "already_upgraded",
         EngineRejection::NotUpgradable => "not_upgradable",
         EngineRejection::AlreadyMarked => "already_marked",
+        EngineRejection::RemovalsDisabled => "removals_disabled",
         EngineRejection::WrongLine => "wrong_line",
     }
 }

@@ -35,10 +35,11 @@ def replay_files(folder):
     return sorted(p for p in folder.iterdir() if p.name.endswith((".replay", ".replay.gz")))
 
 
-def sample(folder, count, min_turns=3):
-    """The first `count` replays of a folder (by name) that last at least `min_turns`
-    turns, or the first ones if too few do: a few real games of every ruleset."""
-    files = replay_files(folder)
+def sample(folder, count, min_turns=3, exclude=()):
+    """The first `count` replays of a folder (by name, those in `exclude` left out) that
+    last at least `min_turns` turns, or the first ones if too few do: a few real games of
+    every ruleset."""
+    files = [p for p in replay_files(folder) if p.name not in exclude]
     picked = []
     for path in files:
         if len(picked) == count:

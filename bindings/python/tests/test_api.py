@@ -124,10 +124,13 @@ def test_bad_input_raises_naming_the_field(rules):
         state.hp(3)
 
 
-def test_legacy_rules_are_refused_as_unsupported():
+def test_2018_rules_are_simulated_and_unknown_rules_refused():
     legacy = replays.replays_folder() / "legacy-2018"
-    config = replays.Replay(replays.replay_files(legacy)[0]).config_line
-    with pytest.raises(ts.UnsupportedRules):
+    config = json.loads(replays.Replay(replays.replay_files(legacy)[-1]).config_line)
+    rules = ts.Rules(config)
+    assert rules.shorthand(0) == "FF"
+    config["mechanics"]["meleeMultiplier"] = 0.5
+    with pytest.raises(ts.UnsupportedRules, match="meleeMultiplier"):
         ts.Rules(config)
     assert issubclass(ts.UnsupportedRules, ValueError)
 

@@ -12,7 +12,8 @@ Commands = Union[JsonText, Sequence[Entry]]
 Tile = Tuple[int, int]
 
 class UnsupportedRules(ValueError):
-    """The config asks for rules the engine does not simulate (yet)."""
+    """The config asks for rules the engine does not simulate: a 2018–2019 `mechanics`
+    value no real replay shows, or players in different compatibility modes."""
 
 class Rules:
     """The rules of a match: the config line, parsed once and shared by states."""
@@ -60,7 +61,8 @@ class Rejection:
     """Why, in words (`"not enough resources"`, …)."""
     code: str
     """off_board, enemy_half, occupied, not_an_edge, cannot_afford, no_own_structure,
-    already_upgraded, not_upgradable, already_marked or wrong_line."""
+    already_upgraded, not_upgradable, already_marked, removals_disabled (a 2018–2019
+    config with mechanics.destroyOwnUnitsEnabled false) or wrong_line."""
 
 class PlayerOutcome:
     """What one player's units did in a run, and what it lost (prices from the config)."""
