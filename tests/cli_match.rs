@@ -128,19 +128,28 @@ fn a_typo_in_an_algo_path_is_an_error_not_a_lost_match() {
     assert!(String::from_utf8_lossy(&ghost.stderr).contains("/no/such.replay"));
 }
 
-/// `match` refuses a legacy config with exit 2, naming the keys.
+/// `match` refuses, with exit 2 and the keys named, a 2018–2019 config asking for a rule no
+/// real replay shows (melee damage); the same config without it is played.
 #[test]
-fn a_legacy_config_is_refused_naming_its_keys() {
-    let config = common::corpus::replays().join("../configs/legacy-2019-s3.json");
+fn a_config_with_an_unknown_legacy_rule_is_refused_naming_its_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let shared = common::corpus::replays().join("../configs/legacy-2019-s3.json");
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(shared).expect("config")).expect("JSON");
+    raw["mechanics"]["meleeMultiplier"] = serde_json::Value::from(0.5);
+    let config = dir.path().join("melee.json");
+    std::fs::write(&config, raw.to_string()).expect("write");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
         .arg("match")
         .arg(algo("py-idle"))
         .arg(algo("py-idle"))
         .arg("--config")
         .arg(&config)
+        .arg("--out")
+        .arg(dir.path())
         .output()
         .expect("binary runs");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("mechanics.destroyOwnUnitRefund") && err.contains("not simulate"), "{err}");
+    assert!(err.contains("mechanics.meleeMultiplier") && err.contains("not simulate"), "{err}");
 }
