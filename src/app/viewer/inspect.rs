@@ -3,8 +3,8 @@
 
 use super::Viewer;
 use std::collections::HashSet;
-use terminal_core::engine::Player;
 use terminal_core::engine::config::{REMOVE, UPGRADE};
+use terminal_core::engine::{Player, Tile};
 use terminal_core::session::debug::PathEnd;
 
 /// Event types of the event log.
@@ -66,12 +66,18 @@ impl Viewer {
         })
     }
 
+    /// True when the open replay is played under the 2018–2019 rules.
+    pub fn is_legacy(&self) -> bool {
+        self.summary.as_ref().is_some_and(|s| s.legacy)
+    }
+
     /// The event log of the shown frame, filtered.
     pub fn event_log(&self) -> Vec<LogEntry> {
         let Some((_, v)) = &self.current else { return Vec::new() };
         let e = &v.frame.events;
         let mut out = Vec::new();
-        let name = |t: u8| unit_name(t as usize);
+        let legacy = self.is_legacy();
+        let name = |t: u8| unit_name(t as usize, legacy);
         for s in &e.spawn {
             // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (REPLAY.md §6).
             let text = match s.unit_type {
@@ -170,7 +176,7 @@ impl Viewer {
         let mut last_path = None;
         for m in &stack {
             let t = m.unit_type as usize;
-            out.push_str(&format!("#{} {} (player {})\n", m.id, unit_name(t), m.owner.number()));
+            out.push_str(&format!("#{} {} (player {})\n", m.id, unit_name(t, self.is_legacy()), m.owner.number()));
             out.push_str(&format!("  health {}", of_max(m.health, max_health(t, false).map(|h| h + m.shield))));
             if m.shield > 0.0 {
                 out.push_str(&format!(" (shield +{:.1})", m.shield));
@@ -213,7 +219,11 @@ impl Viewer {
             let ids = |k: usize| -> HashSet<u32> {
                 lists.get(k).map(|l| l.iter().map(|u| u.id).collect()).unwrap_or_default()
             };
-            let (upgraded, removing) = (ids(UPGRADE), ids(REMOVE));
+            let upgraded = ids(UPGRADE);
+            // A 2018–2019 removal mark is a unit of its own on the structure's tile.
+            let marked_tiles: HashSet<Tile> =
+                lists.get(REMOVE).map(|l| l.iter().map(|u| u.tile).collect()).unwrap_or_default();
+            let removing = ids(REMOVE);
             for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
                 // Mobiles with engine data are listed above.
                 if t >= 3 && !stack.is_empty() {
@@ -224,11 +234,11 @@ impl Viewer {
                     "#{} {}{} (player {})\n  health {}\n",
                     u.id,
                     if up { "upgraded " } else { "" },
-                    unit_name(t),
+                    unit_name(t, self.is_legacy()),
                     p.number(),
                     of_max(u.health, max_health(t, up && t < 3)),
                 ));
-                if removing.contains(&u.id) {
+                if removing.contains(&u.id) || (self.is_legacy() && t < 3 && marked_tiles.contains(&u.tile)) {
                     out.push_str("  marked for removal\n");
                 }
                 if t == 2 {
@@ -257,7 +267,13 @@ impl Viewer {
 const REMOVE_TYPE: u8 = 6;
 const UPGRADE_TYPE: u8 = 7;
 
-/// A unit type's name.
-pub fn unit_name(t: usize) -> &'static str {
-    ["wall", "support", "turret", "scout", "demolisher", "interceptor"].get(t).copied().unwrap_or("unit")
+/// A unit type's name, in the names of its era: the 2018–2019 rules had Filters,
+/// Encryptors, Destructors, Pings, EMPs and Scramblers.
+pub fn unit_name(t: usize, legacy: bool) -> &'static str {
+    let names = if legacy {
+        ["filter", "encryptor", "destructor", "ping", "EMP", "scrambler"]
+    } else {
+        ["wall", "support", "turret", "scout", "demolisher", "interceptor"]
+    };
+    names.get(t).copied().unwrap_or("unit")
 }
