@@ -50,6 +50,16 @@ def sample(folder, count, min_turns=3, exclude=()):
     return picked or files[:count]
 
 
+def config_line(path):
+    """The first line of a replay (its config), without reading its frames."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                return line.strip()
+    raise AssertionError("%s holds no config line" % path)
+
+
 class Replay:
     """A replay file: its config line and its frames, as text and parsed."""
 

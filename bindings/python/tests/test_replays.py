@@ -53,4 +53,4 @@ def test_every_ruleset_folder_is_there_and_simulated():
     assert expected <= names, "missing ruleset folders: %s" % sorted(expected - names)
     for folder in FOLDERS:
         for path in replays.replay_files(folder):
-            ts.Rules(replays.Replay(path).config_line)  # raises UnsupportedRules if refused
+            ts.Rules(replays.config_line(path))  # raises UnsupportedRules if refused
