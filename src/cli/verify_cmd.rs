@@ -146,7 +146,7 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool, ghos
             );
         }
         out!(
-            "summary: {} replays: {} exact, {} diverged, {} skipped (legacy), {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
+            "summary: {} replays: {} exact, {} diverged, {} skipped, {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
             total.replays,
             total.exact,
             total.diverged,
