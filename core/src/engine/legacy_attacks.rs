@@ -5,7 +5,7 @@
 //! lower ids change the health that later attackers choose by.
 
 use super::config::Config;
-use super::frame::{AttackEvent, DamageEvent, DeathEvent};
+use super::frame::DeathEvent;
 use super::game::Game;
 use super::targeting::target_key;
 use super::unit::Fate;
@@ -87,21 +87,8 @@ impl Game {
                 log.push(choice);
             }
         }
-        let a = &self.units[i];
-        let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
-        let t = &mut self.units[target];
-        let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
-        t.take_damage(damage);
-        self.events.attack.push(AttackEvent {
-            from,
-            to: t.tile,
-            damage,
-            attacker_type,
-            attacker_id,
-            target_id: t.id,
-            owner,
-        });
-        self.events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
+        super::tick::strike(&mut self.units, &mut self.events, form, i, target);
+        let t = &self.units[target];
         (t.is_dead_below(config.death_threshold), t.fate == Fate::SelfDestructing)
     }
 }

@@ -1,8 +1,10 @@
 //! One engine tick of the action phase (MECHANICS.md §4): movement, shields, breaches,
 //! self-destructs, attacks, clean-up.
 
-use super::config::Config;
-use super::frame::{AttackEvent, BreachEvent, DamageEvent, DeathEvent, MoveEvent, SelfDestructEvent, ShieldEvent};
+use super::config::{Config, UnitStats};
+use super::frame::{
+    AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
+};
 use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
@@ -263,28 +265,8 @@ impl Game {
                     log.push(choice);
                 }
             }
-            let a = &self.units[i];
-            let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
-            let t = &mut self.units[target];
-            let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
-            t.take_damage(damage);
-            killed |= t.is_dead_below(config.death_threshold);
-            self.events.attack.push(AttackEvent {
-                from,
-                to: t.tile,
-                damage,
-                attacker_type,
-                attacker_id,
-                target_id: t.id,
-                owner,
-            });
-            self.events.damage.push(DamageEvent {
-                tile: t.tile,
-                damage,
-                unit_type: t.unit_type,
-                id: t.id,
-                owner: t.owner,
-            });
+            strike(&mut self.units, &mut self.events, form, i, target);
+            killed |= self.units[target].is_dead_below(config.death_threshold);
         }
         self.reach_scratch = in_reach;
         killed
@@ -345,6 +327,18 @@ impl Game {
         }
         self.ensure_roles();
     }
+}
+
+/// Unit `i` hits unit `target` with its form's damage (structure or mobile), recording the
+/// attack and the damage events.
+pub(crate) fn strike(units: &mut [Unit], events: &mut Events, form: &UnitStats, i: usize, target: usize) {
+    let a = &units[i];
+    let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
+    let t = &mut units[target];
+    let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
+    t.take_damage(damage);
+    events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
+    events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
 }
 
 #[inline]
