@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use terminal_core::engine::commands::Command;
 use terminal_core::engine::config::{
-    REMOVE, SCOUT as PING, SUPPORT as ENCRYPTOR, TURRET as DESTRUCTOR, WALL as FILTER,
+    INTERCEPTOR as SCRAMBLER, REMOVE, SCOUT as PING, SUPPORT as ENCRYPTOR, TURRET as DESTRUCTOR, WALL as FILTER,
 };
 use terminal_core::engine::frame::Frame;
 use terminal_core::engine::game::Rejection;
@@ -162,4 +162,23 @@ fn a_unit_lives_down_to_zero_health() {
     g.units[i].refresh_health();
     let f = g.action_frame();
     assert_eq!(f.units[0][PING].len(), 1, "1.3e-5 health is alive under the 2018–2019 rules");
+}
+
+#[test]
+fn the_last_tie_break_compares_ids_as_text() {
+    // Four Scramblers 98–101 on one tile, equal in every other way: "99" is the newest as
+    // text (a 2018 Destructor worked through Scramblers 95–102 as 99, 98, 97, 96).
+    let mut g = game("legacy-2018");
+    apply(&mut g, &[Command::spawn(DESTRUCTOR, 13, 13)], &[]);
+    g.next_id = 98;
+    apply(&mut g, &[], &[Command::spawn(SCRAMBLER, 14, 27); 4]);
+    let mut ids = Vec::new();
+    for u in g.units.iter_mut().filter(|u| u.owner == Player::Two) {
+        u.tile = Tile::new(13, 15);
+        ids.push(u.id);
+    }
+    assert_eq!(ids, vec![98, 99, 100, 101]);
+    let f = g.action_frame();
+    let hit: Vec<u32> = f.events.attack.iter().filter(|a| a.owner == Player::One).map(|a| a.target_id).collect();
+    assert_eq!(hit, vec![99], "{:?}", f.events.attack);
 }

@@ -16,8 +16,6 @@ const KNOWN_GAPS: &[(&str, usize)] = &[
     ("correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz", 33),
     // The starter kit's 2018 test replay: one frame where a Ping at 1.2e-5 health dies.
     ("correlation-one__C1GamesStarterKit__test_replay.replay.gz", 1701),
-    // A Destructor's pick among eight identical Scramblers on one tile.
-    ("tim-zwart__Terminal_Algos__73v54.replay.gz", 1384),
 ];
 
 /// Every replay of the corpus is frame-exact, of every era: the early-2020 engine build's

@@ -17,7 +17,6 @@ FOLDERS = replays.ruleset_folders()
 KNOWN_GAPS = {
     "correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz",
     "correlation-one__C1GamesStarterKit__test_replay.replay.gz",
-    "tim-zwart__Terminal_Algos__73v54.replay.gz",
 }
 
 

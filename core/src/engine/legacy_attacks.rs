@@ -7,7 +7,7 @@
 use super::config::Config;
 use super::frame::DeathEvent;
 use super::game::Game;
-use super::targeting::target_key;
+use super::targeting::{TargetRules, target_key};
 use super::unit::Fate;
 
 impl Game {
@@ -65,6 +65,7 @@ impl Game {
         let form = config.form(a.unit_type as usize, a.upgraded);
         let reach = &config.reach.attack[a.form()];
         let hits_structures = form.damage_tower > 0.0;
+        let rules = TargetRules::of(self.early_2020, true);
         let mut best: Option<(usize, super::targeting::Key)> = None;
         for (j, t) in self.units.iter().enumerate() {
             let gone = t.is_dead_below(config.death_threshold) || t.death_emitted || t.fate == Fate::Breaching;
@@ -75,7 +76,7 @@ impl Game {
             if d2 > reach[t.form()] {
                 continue;
             }
-            let key = target_key(a, t, d2, false);
+            let key = target_key(a, t, d2, rules);
             if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
                 best = Some((j, key));
             }

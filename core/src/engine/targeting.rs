@@ -38,14 +38,34 @@ impl Criterion {
         }
     }
 
-    /// The label under the rules a game ran with: the early-2020 build compared health
-    /// without shields and unit ids as text (see `target_key`).
-    pub fn label_for(self, early_2020: bool) -> &'static str {
-        match (self, early_2020) {
-            (Criterion::Health, true) => "lowest health (without shields)",
-            (Criterion::Id, true) => "newest unit (id compared as text)",
+    /// The label under the rules a game ran with (see `TargetRules`).
+    pub fn label_for(self, rules: TargetRules) -> &'static str {
+        match self {
+            Criterion::Health if rules.health_without_shields => "lowest health (without shields)",
+            Criterion::Id if rules.ids_as_text => "newest unit (id compared as text)",
             _ => self.label(),
         }
+    }
+}
+
+/// Where an engine build's target order differs from the current one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TargetRules {
+    /// Health compared without shields: a shielded Demolisher (5 + 12) was hit before an
+    /// unshielded Scout (11) at the same distance (the early-2020 build, docs/fidelity.md).
+    pub health_without_shields: bool,
+    /// "Newest" compared ids as decimal strings, so "99" beats "100": the early-2020 build
+    /// (all 4,023 fully tied attacks of its replays) and the 2018 engine (a Destructor
+    /// working through Scramblers 95–102 hit 99, 98, 97, 96 in turn).
+    pub ids_as_text: bool,
+}
+
+impl TargetRules {
+    /// The rules of the build a game runs under. The 2019 replays hold no tie across a
+    /// digit boundary; they sit between two builds that compared ids as text, and are
+    /// taken to do the same.
+    pub fn of(early_2020: bool, legacy: bool) -> TargetRules {
+        TargetRules { health_without_shields: early_2020, ids_as_text: early_2020 || legacy }
     }
 }
 
@@ -65,25 +85,22 @@ pub struct TargetChoice {
 /// newest. The engine's tick and the explaining variant both use it.
 pub(crate) type Key = (bool, i32, f32, i32, i32, u64);
 
-/// The key of target `t` for attacker `a` at squared distance `d2`. `early_2020` selects
-/// that engine build's rules: health without shields, and its "newest" order (`id_order`).
+/// The key of target `t` for attacker `a` at squared distance `d2` under `rules`.
 #[inline]
-pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32, early_2020: bool) -> Key {
+pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32, rules: TargetRules) -> Key {
     let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
     let side = -(2 * t.tile.x - 27).abs();
-    // The early-2020 build compared health without shields: a shielded Demolisher (5 + 12)
-    // was hit before an unshielded Scout (11) at the same distance (docs/fidelity.md).
-    let health = if early_2020 { t.base_health } else { t.health };
-    (t.is_structure, d2, health, row, side, u64::MAX - id_order(t.id, early_2020))
+    let health = if rules.health_without_shields { t.base_health } else { t.health };
+    (t.is_structure, d2, health, row, side, u64::MAX - id_order(t.id, rules.ids_as_text))
 }
 
 /// The rank of an id in the last tie-break; the highest rank wins. Current engines compare
-/// ids as numbers. The early-2020 build compared them as decimal strings, so "99" beats
-/// "100" (all 4,023 fully tied attacks of its replays, docs/fidelity.md). The string order
-/// is encoded as base-11 digits `d + 1`, left-aligned to 10 places with 0 (shorter) padding.
+/// ids as numbers; older builds as decimal strings (`TargetRules::ids_as_text`). The string
+/// order is encoded as base-11 digits `d + 1`, left-aligned to 10 places with 0 (shorter)
+/// padding.
 #[inline]
-pub(crate) fn id_order(id: u32, early_2020: bool) -> u64 {
-    if !early_2020 {
+pub(crate) fn id_order(id: u32, as_text: bool) -> u64 {
+    if !as_text {
         return u64::from(id);
     }
     let digits = id.checked_ilog10().unwrap_or(0) + 1;
@@ -105,7 +122,7 @@ pub(crate) fn id_order(id: u32, early_2020: bool) -> u64 {
 }
 
 fn key(game: &Game, a: &Unit, t: &Unit) -> Key {
-    target_key(a, t, a.tile.dist2(t.tile), game.early_2020)
+    target_key(a, t, a.tile.dist2(t.tile), game.target_rules())
 }
 
 fn less(a: &Key, b: &Key) -> bool {
@@ -172,20 +189,25 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
 
 #[cfg(test)]
 mod tests {
-    use super::{Criterion, id_order};
+    use super::{Criterion, TargetRules, id_order};
 
     #[test]
-    fn early_2020_labels_name_that_build_s_rules() {
-        assert_eq!(Criterion::Health.label_for(true), "lowest health (without shields)");
-        assert_eq!(Criterion::Id.label_for(true), "newest unit (id compared as text)");
-        assert_eq!(Criterion::Health.label_for(false), "lowest health");
-        assert_eq!(Criterion::Id.label_for(false), "newest unit");
-        assert_eq!(Criterion::Distance.label_for(true), Criterion::Distance.label());
+    fn labels_name_the_rules_of_the_build() {
+        let early_2020 = TargetRules::of(true, false);
+        let legacy = TargetRules::of(false, true);
+        let current = TargetRules::of(false, false);
+        assert_eq!(Criterion::Health.label_for(early_2020), "lowest health (without shields)");
+        assert_eq!(Criterion::Id.label_for(early_2020), "newest unit (id compared as text)");
+        assert_eq!(Criterion::Health.label_for(legacy), "lowest health");
+        assert_eq!(Criterion::Id.label_for(legacy), "newest unit (id compared as text)");
+        assert_eq!(Criterion::Health.label_for(current), "lowest health");
+        assert_eq!(Criterion::Id.label_for(current), "newest unit");
+        assert_eq!(Criterion::Distance.label_for(early_2020), Criterion::Distance.label());
     }
 
-    /// `id_order` with `early_2020` must sort ids exactly as their decimal strings sort.
+    /// `id_order` as text must sort ids exactly as their decimal strings sort.
     #[test]
-    fn early_2020_id_order_is_the_decimal_string_order() {
+    fn id_order_as_text_is_the_decimal_string_order() {
         let ids = [0u32, 1, 2, 9, 10, 11, 19, 99, 100, 101, 109, 110, 999, 1000, 123_456_789, 999_999_999, u32::MAX];
         for &a in &ids {
             for &b in &ids {

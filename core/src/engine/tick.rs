@@ -8,7 +8,7 @@ use super::frame::{
 use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
-use super::targeting::{Key, target_key};
+use super::targeting::{Key, TargetRules, target_key};
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
 
@@ -227,6 +227,7 @@ impl Game {
             return false;
         }
         let mut killed = false;
+        let rules = TargetRules::of(self.early_2020, config.legacy);
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
@@ -258,7 +259,7 @@ impl Game {
             if in_reach.is_empty() {
                 continue;
             }
-            let Some(target) = choose_target(&self.units, &in_reach, a, self.early_2020) else { continue };
+            let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
             if self.target_log.is_some() {
                 let choice = self.target_choice(i, target);
                 if let Some(log) = self.target_log.as_mut() {
@@ -273,6 +274,11 @@ impl Game {
     }
 
     /// For the debugger: the target attacker `i` chose and the criterion that decided.
+    /// How this game breaks target ties: the build its replay came from, or its config's era.
+    pub fn target_rules(&self) -> TargetRules {
+        TargetRules::of(self.early_2020, self.config.legacy)
+    }
+
     pub(crate) fn target_choice(&self, i: usize, target: usize) -> super::targeting::TargetChoice {
         let explained = super::targeting::explain_target(self, i);
         let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
@@ -427,7 +433,7 @@ fn gather_in_reach(
 
 /// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
 /// structures, then the smallest `target_key`.
-fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, early_2020: bool) -> Option<usize> {
+fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: TargetRules) -> Option<usize> {
     let mut best: Option<(usize, Key)> = None;
     for &(j, d2) in in_reach {
         let t = &units[j];
@@ -439,7 +445,7 @@ fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, early_2020
         if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.0, k.1)) {
             continue;
         }
-        let key = target_key(a, t, d2, early_2020);
+        let key = target_key(a, t, d2, rules);
         if best.as_ref().is_none_or(|(_, k)| key.partial_cmp(k).is_some_and(|o| o.is_lt())) {
             best = Some((j, key));
         }

@@ -4,6 +4,7 @@
 use super::Viewer;
 use std::collections::HashSet;
 use terminal_core::engine::config::{REMOVE, UPGRADE};
+use terminal_core::engine::targeting::TargetRules;
 use terminal_core::engine::{Player, Tile};
 use terminal_core::session::debug::PathEnd;
 
@@ -150,7 +151,7 @@ impl Viewer {
     /// targets this frame (a mobile's target with the deciding criterion, a turret's shot).
     pub fn inspector_text(&self) -> String {
         let Some((_, v)) = &self.current else { return String::new() };
-        let early_2020 = self.summary.as_ref().is_some_and(|s| s.early_2020);
+        let rules = TargetRules::of(self.summary.as_ref().is_some_and(|s| s.early_2020), self.is_legacy());
         let config = self.ruleset();
         let max_health = |t: usize, upgraded: bool| {
             config.as_ref().filter(|c| t < c.units.len()).map(|c| c.form(t, upgraded).start_health)
@@ -194,7 +195,7 @@ impl Viewer {
                     t.target_id,
                     t.target_tile.x,
                     t.target_tile.y,
-                    t.criterion.label_for(early_2020)
+                    t.criterion.label_for(rules)
                 )),
                 None => out.push_str("  no target this frame\n"),
             }
@@ -250,7 +251,7 @@ impl Viewer {
                                 a.target_id, a.to.x, a.to.y, a.damage
                             ));
                             if let Some(c) = a.criterion {
-                                out.push_str(&format!(": {}", c.label_for(early_2020)));
+                                out.push_str(&format!(": {}", c.label_for(rules)));
                             }
                             out.push('\n');
                         }
