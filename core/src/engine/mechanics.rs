@@ -20,8 +20,25 @@ pub struct Mechanics {
     pub shield_decay_per_frame: f32,
     /// Melee damage factor: melee events are produced, but only 0 (no damage) is known.
     pub melee_multiplier: f32,
+    /// The engine build: not in the config, so it is set from the replay a game comes from
+    /// (`replay::reader`).
+    pub build: LegacyBuild,
     /// Keys whose value asks for a rule the engine does not know, as `key = value`.
     unknown_rules: Vec<String>,
+}
+
+/// A 2018–2019 engine build whose rules differ from the season builds' (docs/fidelity.md,
+/// "The 2018–2019 engines").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LegacyBuild {
+    /// The season builds of late 2018 and 2019: every unit within reach of a unit that can
+    /// act on it answers it in melee; a unit breaches when it has no step left.
+    #[default]
+    Season,
+    /// The August 2018 build, recognised by its death events without the `removed` flag:
+    /// only adjacent enemy mobile units meet in melee, and a unit breaches as it steps onto
+    /// its edge.
+    August2018,
 }
 
 /// A key whose only known value is `known` (the one every real legacy replay has): any other
@@ -91,6 +108,7 @@ impl Mechanics {
             self_destruct_radius,
             shield_decay_per_frame,
             melee_multiplier,
+            build: LegacyBuild::Season,
             unknown_rules: unknown,
         }
     }

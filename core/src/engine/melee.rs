@@ -9,12 +9,56 @@ use super::config::Config;
 use super::frame::{DamageEvent, MeleeEvent};
 use super::game::Game;
 use super::geometry::Tile;
+use super::mechanics::LegacyBuild;
+use super::unit::{Fate, Unit};
+
+/// Units that breached this tick have left the board.
+fn present(u: &&Unit) -> bool {
+    u.fate != Fate::Breaching
+}
 
 impl Game {
     pub(crate) fn resolve_melee(&mut self, config: &Config) {
+        match config.mechanics.as_ref().map(|m| m.build).unwrap_or_default() {
+            LegacyBuild::Season => self.melee_answers(config),
+            LegacyBuild::August2018 => self.melee_between_adjacent_mobiles(),
+        }
+    }
+
+    /// The August 2018 build: every mobile unit hits each enemy mobile unit next to it
+    /// (d2 ≤ 1) once; one `damage` event on the unit hit per pair, one `melee` event per
+    /// hitting unit and tile hit (all 13 frames with melee of its one replay).
+    fn melee_between_adjacent_mobiles(&mut self) {
+        let mut hit: Vec<(u32, Tile)> = Vec::new();
+        for a in self.units.iter().filter(present).filter(|u| !u.is_structure) {
+            for b in self.units.iter().filter(present) {
+                if b.is_structure || b.owner == a.owner || a.tile.dist2(b.tile) > 1 {
+                    continue;
+                }
+                self.events.damage.push(DamageEvent {
+                    tile: b.tile,
+                    damage: 0.0,
+                    unit_type: b.unit_type,
+                    id: b.id,
+                    owner: b.owner,
+                });
+                if !hit.contains(&(a.id, b.tile)) {
+                    hit.push((a.id, b.tile));
+                    self.events.melee.push(MeleeEvent {
+                        from: a.tile,
+                        to: b.tile,
+                        damage: 0.0,
+                        unit_type: a.unit_type,
+                        id: a.id,
+                        owner: a.owner,
+                    });
+                }
+            }
+        }
+    }
+
+    fn melee_answers(&mut self, config: &Config) {
         let mut answered: Vec<(u32, Tile)> = Vec::new();
-        // Units that breached this tick have left the board.
-        let present = |u: &&super::unit::Unit| u.fate != super::unit::Fate::Breaching;
         for actor in self.units.iter().filter(present) {
             let form = config.form(actor.unit_type as usize, actor.upgraded);
             let (shields, attacks) = (form.shield_range > 0.0, form.attack_range > 0.0);

@@ -8,6 +8,7 @@ use super::frame::{
 use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::resources::round1;
+use super::mechanics::LegacyBuild;
 use super::targeting::{Key, TargetRules, target_key};
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
@@ -57,26 +58,41 @@ impl Game {
         if self.roles.mobiles.is_empty() {
             return 0;
         }
+        let done_on_arrival = config.mechanics.as_ref().is_some_and(|m| m.build == LegacyBuild::August2018);
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
         for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
             u.buildup += config.unit(u.unit_type as usize).speed;
-            if u.buildup < BUILDUP_THRESHOLD {
-                continue;
-            }
-            u.buildup -= 1.0;
-            let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
-            match pathfinder.next_step(from, edge, axis) {
-                Some(to) => {
-                    u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
-                    u.tile = to;
-                    u.steps += 1;
-                    self.events.moves.push(MoveEvent { from, to, unit_type: u.unit_type, id: u.id, owner: u.owner });
+            let mut stepped = false;
+            if u.buildup >= BUILDUP_THRESHOLD {
+                u.buildup -= 1.0;
+                let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
+                match pathfinder.next_step(from, edge, axis) {
+                    Some(to) => {
+                        u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
+                        u.tile = to;
+                        u.steps += 1;
+                        stepped = true;
+                        self.events.moves.push(MoveEvent { from, to, unit_type: u.unit_type, id: u.id, owner: u.owner });
+                    }
+                    None => {
+                        u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
+                        arrived += 1;
+                        continue;
+                    }
                 }
-                None => {
-                    u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
-                    arrived += 1;
+            }
+            // The August 2018 build ends a unit's path in the frame it has no step left, speed
+            // aside: it breaches as it steps onto its edge, and a unit boxed in at its spawn
+            // tile goes in frame 0 with a move event onto its own tile.
+            if done_on_arrival && pathfinder.next_step(u.tile, u.target_edge, u.last_axis).is_none() {
+                let tile = u.tile;
+                u.fate = if u.target_edge.contains(tile) { Fate::Breaching } else { Fate::SelfDestructing };
+                arrived += 1;
+                if !stepped {
+                    let (unit_type, id, owner) = (u.unit_type, u.id, u.owner);
+                    self.events.moves.push(MoveEvent { from: tile, to: tile, unit_type, id, owner });
                 }
             }
         }

@@ -3,6 +3,7 @@
 use super::parse::parse_frame;
 use crate::engine::config::Config;
 use crate::engine::frame::Frame;
+use crate::engine::mechanics::LegacyBuild;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -70,6 +71,12 @@ impl Replay {
     }
 }
 
+/// A death event of 4 elements: the August 2018 engine build wrote no `removed` flag.
+fn has_death_without_removed_flag(frame: &Value) -> bool {
+    let deaths = frame.get("events").and_then(|e| e.get("death")).and_then(Value::as_array);
+    deaths.is_some_and(|d| d.iter().any(|e| e.as_array().is_some_and(|a| a.len() == 4)))
+}
+
 /// Reads a `.replay` or `.replay.gz` file.
 pub fn read_replay(path: &Path) -> Result<Replay, ReplayError> {
     let bytes = std::fs::read(path).map_err(|e| ReplayError {
@@ -109,6 +116,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
     let mut frame_lines = Vec::new();
     let mut legacy = false;
     let mut truncated_at = None;
+    let mut older_build = false;
     let lines: Vec<&str> = text.split('\n').collect();
     let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
     for (i, raw_line) in lines.iter().enumerate() {
@@ -137,6 +145,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
             continue;
         }
         if value.get("turnInfo").is_some() {
+            older_build |= has_death_without_removed_flag(&value);
             let frame = parse_frame(&value).map_err(|(field, message)| fail(Some(line_no), &field, message))?;
             if frame.turn_info.total_frame.is_none() {
                 legacy = true;
@@ -146,6 +155,10 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         }
         // Other objects (unknown keys, stray lines) are ignored.
     }
-    let (config, config_line) = config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
+    let (mut config, config_line) =
+        config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
+    if older_build && let Some(m) = config.mechanics.as_mut() {
+        m.build = LegacyBuild::August2018;
+    }
     Ok(Replay { source: path.to_path_buf(), config, config_line, frames, frame_lines, legacy, truncated_at })
 }
