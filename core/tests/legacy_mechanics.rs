@@ -9,12 +9,25 @@ use terminal_core::engine::config::{
 use terminal_core::engine::frame::Frame;
 use terminal_core::engine::game::Rejection;
 use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::engine::mechanics::LegacyBuild;
 use terminal_core::engine::presets::preset;
 use terminal_core::engine::{Config, Game};
 
 fn game(slug: &str) -> Game {
     let config: Config = preset(slug).expect("preset");
     assert!(config.legacy, "{slug} is a 2018–2019 ruleset");
+    let mut g = Game::new(Arc::new(config));
+    for p in Player::both() {
+        g.player_mut(p).stats.sp = 100.0;
+        g.player_mut(p).stats.mp = 100.0;
+    }
+    g
+}
+
+/// A 2018 game under the August 2018 build's rules (what a replay with 4-element deaths gets).
+fn august_2018() -> Game {
+    let mut config: Config = preset("legacy-2018").expect("preset");
+    config.mechanics.as_mut().expect("a mechanics block").build = LegacyBuild::August2018;
     let mut g = Game::new(Arc::new(config));
     for p in Player::both() {
         g.player_mut(p).stats.sp = 100.0;
@@ -181,4 +194,53 @@ fn the_last_tie_break_compares_ids_as_text() {
     let f = g.action_frame();
     let hit: Vec<u32> = f.events.attack.iter().filter(|a| a.owner == Player::One).map(|a| a.target_id).collect();
     assert_eq!(hit, vec![99], "{:?}", f.events.attack);
+}
+
+/// The action frame (0-based) in which the first breach happens, within 10 frames.
+fn breach_frame(g: &mut Game) -> Option<usize> {
+    (0..10).find(|_| !g.action_frame().events.breach.is_empty())
+}
+
+#[test]
+fn the_august_2018_build_breaches_as_a_unit_steps_onto_its_edge() {
+    for (mut g, expected) in [(august_2018(), Some(1)), (game("legacy-2018"), Some(3))] {
+        apply(&mut g, &[Command::spawn(PING, 14, 0)], &[]);
+        // One step from its edge; a Ping (speed 0.5) steps in frame 1 and again in frame 3.
+        place_mobile(&mut g, Player::One, Tile::new(1, 14));
+        assert_eq!(breach_frame(&mut g), expected);
+    }
+}
+
+#[test]
+fn the_august_2018_build_removes_a_boxed_in_unit_in_frame_0() {
+    let boxed = |g: &mut Game| {
+        // (3, 10) on the bottom-left edge has two neighbours on the board: wall them in.
+        apply(g, &[Command::spawn(FILTER, 4, 10), Command::spawn(FILTER, 3, 11), Command::spawn(PING, 3, 10)], &[]);
+        g.action_frame()
+    };
+    let mut g = august_2018();
+    let f = boxed(&mut g);
+    assert!(f.units[0][PING].is_empty(), "gone in frame 0");
+    let ping = f.events.spawn.iter().find(|s| s.unit_type == PING as u8).expect("spawned").id;
+    let moves: Vec<(Tile, Tile)> = f.events.moves.iter().filter(|m| m.id == ping).map(|m| (m.from, m.to)).collect();
+    assert_eq!(moves, vec![(Tile::new(3, 10), Tile::new(3, 10))], "a move onto its own tile");
+    assert!(f.events.death.iter().any(|d| d.id == ping));
+    assert!(f.events.self_destruct.is_empty(), "no blast before 5 steps");
+    let mut season = game("legacy-2018");
+    assert_eq!(boxed(&mut season).units[0][PING].len(), 1, "the season build waits for the Ping's first step");
+}
+
+#[test]
+fn the_august_2018_build_has_melee_only_between_adjacent_enemy_mobile_units() {
+    let mut g = august_2018();
+    apply(&mut g, &[Command::spawn(PING, 13, 0), Command::spawn(DESTRUCTOR, 13, 11)], &[Command::spawn(PING, 14, 27)]);
+    let a = place_mobile(&mut g, Player::One, Tile::new(13, 13));
+    let b = place_mobile(&mut g, Player::Two, Tile::new(13, 14));
+    let f = g.action_frame();
+    let hits: Vec<u32> = f.events.damage.iter().filter(|d| d.damage == 0.0).map(|d| d.id).collect();
+    assert_eq!(hits.len(), 2, "one hit each way, no answers from the Destructor: {hits:?}");
+    assert!(hits.contains(&a) && hits.contains(&b));
+    let melee: Vec<(u32, Tile)> = f.events.melee.iter().map(|m| (m.id, m.to)).collect();
+    assert_eq!(melee.len(), 2, "{melee:?}");
+    assert!(melee.contains(&(a, Tile::new(13, 14))) && melee.contains(&(b, Tile::new(13, 13))));
 }

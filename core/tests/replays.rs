@@ -11,9 +11,9 @@ use corpus::{CURRENT_RULESETS as CURRENT, LEGACY_RULESETS as LEGACY, first_of as
 /// The three 2018 replays the engine does not reproduce whole (docs/fidelity.md), with the
 /// frames it does reproduce: fewer is a regression.
 const KNOWN_GAPS: &[(&str, usize)] = &[
-    // The 2018 starter kit's local run: an older engine build (4-element deaths, melee
-    // between adjacent mobile units only).
-    ("correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz", 33),
+    // The 2018 starter kit's local run, from the August 2018 build: some path and target
+    // ties go another way.
+    ("correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz", 372),
     // The starter kit's 2018 test replay: one frame where a Ping at 1.2e-5 health dies.
     ("correlation-one__C1GamesStarterKit__test_replay.replay.gz", 1701),
 ];
@@ -136,6 +136,19 @@ fn legacy_replays_load() {
         assert_eq!(r.frames[0].units[0].len(), 7, "7 unit lists");
         assert_ne!(verify_file(&sample(ruleset)).status, Status::Skipped, "{ruleset} is simulated");
     }
+}
+
+#[test]
+fn the_august_2018_build_is_recognised_by_its_deaths_without_the_removed_flag() {
+    use terminal_core::engine::mechanics::LegacyBuild;
+    let build = |rel: &str| {
+        let r = read_replay(&corpus::replay(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        r.config.mechanics.map(|m| m.build)
+    };
+    let kit = "legacy-2018/correlation-one__C1GamesStarterKit__";
+    let august = build(&format!("{kit}p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz"));
+    assert_eq!(august, Some(LegacyBuild::August2018));
+    assert_eq!(build(&format!("{kit}test_replay.replay.gz")), Some(LegacyBuild::Season));
 }
 
 #[test]
