@@ -7,8 +7,8 @@ use super::frame::{
 };
 use super::game::{AttackCheck, Game, RoleIndex, span_mask};
 use super::geometry::{BOARD_SIZE, Player, Tile};
-use super::resources::round1;
 use super::mechanics::LegacyBuild;
+use super::resources::round1;
 use super::targeting::{Key, TargetRules, target_key};
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
@@ -74,7 +74,13 @@ impl Game {
                         u.tile = to;
                         u.steps += 1;
                         stepped = true;
-                        self.events.moves.push(MoveEvent { from, to, unit_type: u.unit_type, id: u.id, owner: u.owner });
+                        self.events.moves.push(MoveEvent {
+                            from,
+                            to,
+                            unit_type: u.unit_type,
+                            id: u.id,
+                            owner: u.owner,
+                        });
                     }
                     None => {
                         u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
