@@ -363,3 +363,16 @@ fn end_of_game_figures_are_the_end_frames() {
     }
     assert!(checked > 0, "no replay whose last turn changes the HP: the test could not tell the frames apart");
 }
+
+/// A replay whose end stats carry no names (the August 2018 build's) shows "Player 1" and
+/// "Player 2", not empty names.
+#[test]
+fn players_without_names_are_called_player_1_and_2() {
+    let kit =
+        "legacy-2018/correlation-one__C1GamesStarterKit__p1-28-08-2018-18-09-17-1535494157672--1103111128.replay.gz";
+    let replay = read_replay(&corpus(kit)).expect("replay");
+    let end = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert!(end.players.iter().all(|p| p.name.is_empty()), "the file names no player");
+    let summary = terminal_core::session::summary::summarize(&History::new(replay));
+    assert_eq!(summary.names, ["Player 1".to_string(), "Player 2".to_string()]);
+}

@@ -71,11 +71,17 @@ pub fn structure_value(config: &Config, frame: &Frame, p: Player) -> f32 {
 pub fn summarize(history: &History) -> ReplaySummary {
     let replay = &history.replay;
     let end = replay.end_frame().and_then(|f| f.end_stats.as_ref());
-    let names = match (end, &history.live_names) {
+    let mut names = match (end, &history.live_names) {
         (Some(e), _) => [e.players[0].name.clone(), e.players[1].name.clone()],
         (None, Some(names)) => names.clone(),
-        (None, None) => ["Player 1".into(), "Player 2".into()],
+        (None, None) => [String::new(), String::new()],
     };
+    // Some engine builds wrote end stats without names (the August 2018 one).
+    for (name, fallback) in names.iter_mut().zip(["Player 1", "Player 2"]) {
+        if name.trim().is_empty() {
+            *name = fallback.into();
+        }
+    }
     let turns = history
         .turns
         .iter()
