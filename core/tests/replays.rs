@@ -182,9 +182,9 @@ fn rulesets_are_named_from_the_config_not_the_folder() {
     for ruleset in CURRENT.iter().chain(LEGACY.iter()) {
         for f in collect_replays(&[corpus().join(ruleset)]) {
             let r = read_replay(&f).expect("replay");
-            // The 2018 starter kit's local run has a config of its own (Filter range 3).
+            // The 2018 starter kit's local run comes from the August 2018 build.
             let local_run = f.to_string_lossy().contains("C1GamesStarterKit__p1-28-08-2018");
-            let expected = if local_run { "legacy" } else { ruleset };
+            let expected = if local_run { "legacy-2018-august" } else { ruleset };
             assert_eq!(terminal_core::verify::ruleset_name(&r.config), expected, "{}", f.display());
         }
     }

@@ -132,9 +132,10 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool, ghos
         );
     } else {
         out!();
+        let width = by_ruleset.keys().map(|k| k.chars().count()).max().unwrap_or(0).max(16);
         for (k, t) in &by_ruleset {
             out!(
-                "  {k:<16} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
+                "  {k:<width$} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
                 t.replays,
                 t.exact,
                 t.diverged,

@@ -59,12 +59,16 @@ impl ReplayReport {
     }
 }
 
-/// The name of a replay's ruleset: the preset its config matches, `legacy` for the
-/// 2018–2019 format, else `custom`. Read from the config, so files outside our folder
-/// layout are named correctly.
+/// The name of a replay's ruleset: the preset its config matches, `legacy-2018-august` for
+/// a replay of the August 2018 build, `legacy` for another config in the 2018–2019 format,
+/// else `custom`. Read from the config, so files outside our folder layout are named
+/// correctly.
 pub fn ruleset_name(config: &crate::engine::Config) -> String {
+    let august =
+        config.mechanics.as_ref().is_some_and(|m| m.build == crate::engine::mechanics::LegacyBuild::August2018);
     match crate::engine::presets::identify(config) {
         Some(slug) => slug.to_string(),
+        None if august => "legacy-2018-august".to_string(),
         None if config.legacy => "legacy".to_string(),
         None => "custom".to_string(),
     }

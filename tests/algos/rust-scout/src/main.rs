@@ -188,12 +188,20 @@ fn main() {
     if let (Ok(file), Ok(me)) = (std::env::var("RUST_SCOUT_CHILD"), std::env::current_exe()) {
         let child = std::process::Command::new(me)
             .env_remove("RUST_SCOUT_CHILD")
-            .env("RUST_SCOUT_HEARTBEAT", file)
+            .env("RUST_SCOUT_HEARTBEAT", &file)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .spawn();
-        if let Err(e) = child {
-            eprintln!("rust-scout: no child: {e}");
+        match child {
+            // Answer nothing before the grandchild has beaten once: a test that checks it is
+            // gone after the match must know it ran (starting it can take seconds under Wine).
+            Ok(_) => {
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+                while std::fs::metadata(&file).map_or(0, |m| m.len()) == 0 && std::time::Instant::now() < deadline {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+            }
+            Err(e) => eprintln!("rust-scout: no child: {e}"),
         }
     }
     let hang_turn: Option<f64> = std::env::var("RUST_SCOUT_HANG_TURN").ok().and_then(|t| t.parse().ok());
