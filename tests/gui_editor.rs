@@ -501,3 +501,35 @@ fn hovering_an_edge_tile_shows_the_threat_along_its_path() {
     h.run();
     assert!(h.query_by_label("Threat along the path").is_none());
 }
+
+#[test]
+fn a_2018_ruleset_speaks_its_era_and_has_no_upgrades() {
+    let mut h = harness(None);
+    h.state_mut().apply(Command::SetRuleset("legacy-2018".into()));
+    h.run();
+    assert!(h.state().editor.config.legacy);
+    h.get_by_label("Destructor").click();
+    h.run();
+    assert_eq!(h.state().tool(), Tool::Place(Kind::Turret));
+    click_tile(&mut h, Tile::new(13, 10));
+    assert!(h.state().message().starts_with("Destructor at 13,10"), "{}", h.state().message());
+    assert!(h.query_by_label("Turret").is_none(), "no current-era name in the palette");
+
+    // The Upgrade tool is there but disabled, and its shortcut says why instead of acting.
+    h.get_by_label("Upgrade").click();
+    h.run();
+    assert_eq!(h.state().tool(), Tool::Place(Kind::Turret), "a click on the disabled tool does nothing");
+    h.key_press(Key::U);
+    h.run();
+    assert_eq!(h.state().tool(), Tool::Place(Kind::Turret), "the tool did not change");
+    assert!(h.state().message().contains("no upgrades"), "{}", h.state().message());
+    h.state_mut().apply(Command::Edit(terminal_studio::app::command::Edit::Upgrade(Tile::new(13, 10))));
+    assert!(!h.state().editor.layout.get(Tile::new(13, 10)).is_some_and(|s| s.upgraded));
+
+    // 2018 refunds half the price: a Destructor (3 SP) marked for removal gives 1.5 back.
+    h.key_press(Key::R);
+    h.run();
+    click_tile(&mut h, Tile::new(13, 10));
+    let refund = h.state().editor.layout.tally(Player::One, &h.state().editor.config).removal_refund;
+    assert_eq!(refund, 1.5);
+}

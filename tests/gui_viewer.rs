@@ -837,3 +837,25 @@ fn what_if_and_comparison_fit_a_small_window() {
         assert!(r.width() > 400.0 && r.height() > 250.0, "{r:?}");
     }
 }
+
+/// On a 2018 replay the board what-if speaks that era's names and offers no upgrade.
+#[test]
+fn a_2018_what_if_uses_filters_and_pings_and_has_no_upgrades() {
+    let path = replay("legacy-2018/tim-zwart__Terminal_Algos__75v74.replay.gz");
+    let mut h = harness(false);
+    open_at(&mut h, path, 5, 3);
+    h.get_by_label("Edit what-if on the board").click();
+    h.run();
+    h.run();
+    assert!(h.state().viewer.board_whatif.as_ref().is_some_and(|w| w.legacy));
+    for name in ["Filter", "Encryptor", "Destructor", "Ping", "EMP", "Scrambler"] {
+        assert!(h.query_by_label(name).is_some(), "no {name} tool");
+    }
+    for name in ["Wall", "Turret", "Scout", "Upgrade"] {
+        assert!(h.query_by_label(name).is_none(), "a {name} tool under the 2018 rules");
+    }
+    h.get_by_label("Ping").click();
+    h.run();
+    let w = h.state().viewer.board_whatif.as_ref().expect("what-if");
+    assert_eq!(w.tool, terminal_studio::app::viewer::whatif_board::BoardTool::Deploy(3));
+}

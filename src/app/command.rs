@@ -16,10 +16,18 @@ pub enum Tool {
     Erase,
 }
 
+/// Why the upgrade tool does nothing under a 2018–2019 ruleset.
+pub const NO_UPGRADES: &str = "The 2018–2019 rules have no upgrades";
+
 impl Tool {
     pub fn label(self) -> &'static str {
+        self.label_for(false)
+    }
+
+    /// The label in a ruleset's era (`Kind::label_for`).
+    pub fn label_for(self, legacy: bool) -> &'static str {
         match self {
-            Tool::Place(k) => k.label(),
+            Tool::Place(k) => k.label_for(legacy),
             Tool::Upgrade => "Upgrade",
             Tool::Remove => "Mark removal",
             Tool::Erase => "Erase",

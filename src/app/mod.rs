@@ -225,6 +225,9 @@ impl StudioApp {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::BeginStroke => self.editor.begin(),
+            Command::Edit(Edit::Upgrade(_)) if self.editor.config.legacy => {
+                self.rt.message = command::NO_UPGRADES.into();
+            }
             Command::Edit(e) => {
                 let outcome = self.editor.apply_edit(e);
                 let p = self.editor.player.number();
@@ -240,7 +243,7 @@ impl StudioApp {
                     (_, Edit::MirrorX) => format!("Mirrored player {p}'s structures left/right"),
                     (_, Edit::CopyToOpponent) => format!("Copied player {p}'s structures to the opponent"),
                     (_, Edit::Clear) => format!("Cleared player {p}'s structures"),
-                    (_, Edit::Place(t, k)) => format!("{} at {},{}", k.label(), t.x, t.y),
+                    (_, Edit::Place(t, k)) => format!("{} at {},{}", k.label_for(self.editor.config.legacy), t.x, t.y),
                     (_, Edit::Upgrade(t)) => format!("Upgraded {},{}", t.x, t.y),
                     (_, Edit::ToggleRemove(t) | Edit::SetRemove(t, _)) => {
                         format!("Removal mark on {},{} changed", t.x, t.y)
@@ -272,6 +275,9 @@ impl StudioApp {
                     self.editor.layout.name = name;
                     self.editor.dirty = true;
                 }
+            }
+            Command::SetTool(Tool::Upgrade) if self.editor.config.legacy => {
+                self.rt.message = command::NO_UPGRADES.into();
             }
             Command::SetTool(t) => self.editor.tool = t,
             Command::SetPlayer(p) => self.editor.player = p,

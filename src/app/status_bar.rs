@@ -9,7 +9,7 @@ pub fn show(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>, message: &str) 
         let tile = hovered.map(|t| format!("[{:>2},{:>2}]", t.x, t.y)).unwrap_or_else(|| "[ -, -]".into());
         ui.monospace(tile);
         ui.separator();
-        ui.label(format!("{} · Player {}", editor.tool.label(), editor.player.number()));
+        ui.label(format!("{} · Player {}", editor.tool.label_for(editor.config.legacy), editor.player.number()));
         ui.separator();
         for p in Player::both() {
             let t = editor.layout.tally(p, &editor.config);

@@ -48,10 +48,18 @@ impl Kind {
     }
 
     pub fn label(self) -> &'static str {
-        match self {
-            Kind::Wall => "Wall",
-            Kind::Support => "Support",
-            Kind::Turret => "Turret",
+        self.label_for(false)
+    }
+
+    /// The name in a ruleset's era: the 2018–2019 rules had Filters, Encryptors, Destructors.
+    pub fn label_for(self, legacy: bool) -> &'static str {
+        match (self, legacy) {
+            (Kind::Wall, false) => "Wall",
+            (Kind::Support, false) => "Support",
+            (Kind::Turret, false) => "Turret",
+            (Kind::Wall, true) => "Filter",
+            (Kind::Support, true) => "Encryptor",
+            (Kind::Turret, true) => "Destructor",
         }
     }
 

@@ -2,7 +2,7 @@
 //! and the hovered tile (right); the replay-import window.
 
 use super::Editor;
-use crate::app::command::{Command, Edit, Tool};
+use crate::app::command::{Command, Edit, NO_UPGRADES, Tool};
 use crate::app::settings::Overlays;
 use egui::{RichText, Ui};
 use terminal_core::engine::geometry::{Edge, Player, Tile};
@@ -40,20 +40,29 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
         (Tool::Remove, "R"),
         (Tool::Erase, "X"),
     ];
+    let legacy = editor.config.legacy;
     for (tool, key) in tools {
         let selected = editor.tool == tool;
-        let resp = ui.selectable_label(selected, tool.label()).on_hover_text(format!("Shortcut: {key}"));
+        let enabled = !(legacy && tool == Tool::Upgrade);
+        let resp = ui
+            .add_enabled(enabled, egui::Button::selectable(selected, tool.label_for(legacy)))
+            .on_hover_text(format!("Shortcut: {key}"))
+            .on_disabled_hover_text(NO_UPGRADES);
         if resp.clicked() {
             out.push(Command::SetTool(tool));
         }
     }
     if let Tool::Place(k) = editor.tool {
         let stats = editor.config.form(k.unit_type(), false);
-        ui.weak(format!(
-            "costs {} SP, upgrade +{} SP",
-            stats.cost_sp,
-            editor.config.invested_sp(k.unit_type(), true) - stats.cost_sp
-        ));
+        if legacy {
+            ui.weak(format!("costs {} SP", stats.cost_sp));
+        } else {
+            ui.weak(format!(
+                "costs {} SP, upgrade +{} SP",
+                stats.cost_sp,
+                editor.config.invested_sp(k.unit_type(), true) - stats.cost_sp
+            ));
+        }
     }
     ui.separator();
     ui.heading("Player");
@@ -122,8 +131,8 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
     });
     ui.separator();
     ui.heading("Overlays");
-    ui.checkbox(&mut overlays.coverage, "Turret coverage");
-    ui.checkbox(&mut overlays.shields, "Support shields");
+    ui.checkbox(&mut overlays.coverage, format!("{} coverage", Kind::Turret.label_for(legacy)));
+    ui.checkbox(&mut overlays.shields, format!("{} shields", Kind::Support.label_for(legacy)));
     ui.checkbox(&mut overlays.hover_path, "Path from hovered edge");
     ui.checkbox(&mut overlays.all_paths, "All edge paths");
     ui.checkbox(&mut overlays.both_players, "Both players' ranges");
@@ -142,8 +151,12 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
             ui.monospace(format!("{:.1}", t.sp_spent));
             ui.end_row();
             for k in Kind::ALL {
-                ui.label(format!("{}s", k.label()));
-                ui.monospace(format!("{} ({} up)", t.count[k as usize], t.upgraded[k as usize]));
+                ui.label(format!("{}s", k.label_for(editor.config.legacy)));
+                if editor.config.legacy {
+                    ui.monospace(format!("{}", t.count[k as usize]));
+                } else {
+                    ui.monospace(format!("{} ({} up)", t.count[k as usize], t.upgraded[k as usize]));
+                }
                 ui.end_row();
             }
             ui.label("Marked for removal");
@@ -163,7 +176,7 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
     };
     ui.monospace(format!("[{}, {}]  half of player {}", t.x, t.y, t.owner_half().number()));
     if let Some(s) = editor.layout.get(t) {
-        let mut what = s.kind.label().to_string();
+        let mut what = s.kind.label_for(editor.config.legacy).to_string();
         if s.upgraded {
             what.push_str(", upgraded");
         }
@@ -173,7 +186,8 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
         ui.label(what);
     }
     let a = &editor.analysis;
-    ui.label(format!("Turrets reaching: P1 {}, P2 {}", a.coverage[0][t.index()], a.coverage[1][t.index()]));
+    let turrets = Kind::Turret.label_for(editor.config.legacy);
+    ui.label(format!("{turrets}s reaching: P1 {}, P2 {}", a.coverage[0][t.index()], a.coverage[1][t.index()]));
     ui.label(format!("Shield: P1 {:.1}, P2 {:.1}", a.shield[0][t.index()], a.shield[1][t.index()]));
     if Edge::ALL.iter().any(|e| e.contains(t)) {
         match a.path_from(t) {

@@ -354,7 +354,8 @@ impl PlayView {
             return;
         };
         let layout = Layout::from_frame(&frame, &m.config, format!("turn {turn}"));
-        let w = BoardWhatIf::for_seat(turn, layout, seat);
+        let mut w = BoardWhatIf::for_seat(turn, layout, seat);
+        w.legacy = m.config.legacy;
         m.planning = Some((turn, seat));
         m.undo.clear();
         m.last_plan = Some(w.clone());

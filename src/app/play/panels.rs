@@ -120,9 +120,9 @@ pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
     if let Some(w) = v.viewer.board_whatif.as_ref() {
         let mut tool = w.tool;
         ui.horizontal_wrapped(|ui| {
-            for t in BoardTool::ALL {
+            for t in BoardTool::available(w.legacy) {
                 // In a real turn an existing structure cannot vanish: it is marked for removal.
-                let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label() };
+                let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label_for(w.legacy) };
                 ui.selectable_value(&mut tool, t, label);
             }
         });

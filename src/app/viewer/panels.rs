@@ -344,8 +344,8 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             ui.label(base);
             let mut tool = w.tool;
             ui.horizontal_wrapped(|ui| {
-                for t in BoardTool::ALL {
-                    ui.selectable_value(&mut tool, t, t.label());
+                for t in BoardTool::available(w.legacy) {
+                    ui.selectable_value(&mut tool, t, t.label_for(w.legacy));
                 }
             });
             if tool != w.tool {

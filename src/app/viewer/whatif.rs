@@ -88,7 +88,9 @@ impl Viewer {
         let Some((turn, v)) = &self.current else { return };
         let layout = terminal_core::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
         let played = std::sync::Arc::clone(&v.played);
-        self.board_whatif = Some(whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played));
+        let mut w = whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played);
+        w.legacy = self.is_legacy();
+        self.board_whatif = Some(w);
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
     }
 
@@ -102,7 +104,10 @@ impl Viewer {
         self.ensure_backend(ctx);
         self.playing = false;
         let name = if layout.name.is_empty() { "the editor's layout".to_string() } else { layout.name.clone() };
-        self.board_whatif = Some(whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::Layout(config), layout));
+        let legacy = config.legacy;
+        let mut w = whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::Layout(config), layout);
+        w.legacy = legacy;
+        self.board_whatif = Some(w);
         self.message = format!("What-if on {name}: deploy mobile units and run");
     }
 }

@@ -34,15 +34,22 @@ impl BoardTool {
         BoardTool::Deploy(5),
     ];
 
-    pub fn label(self) -> &'static str {
-        match self {
-            BoardTool::Structure(t) => t.label(),
-            BoardTool::Deploy(t) => match t {
-                3 => "Scout",
-                4 => "Demolisher",
-                _ => "Interceptor",
-            },
+    /// The label in a ruleset's era (`Kind::label_for`).
+    pub fn label_for(self, legacy: bool) -> &'static str {
+        match (self, legacy) {
+            (BoardTool::Structure(t), _) => t.label_for(legacy),
+            (BoardTool::Deploy(3), false) => "Scout",
+            (BoardTool::Deploy(4), false) => "Demolisher",
+            (BoardTool::Deploy(_), false) => "Interceptor",
+            (BoardTool::Deploy(3), true) => "Ping",
+            (BoardTool::Deploy(4), true) => "EMP",
+            (BoardTool::Deploy(_), true) => "Scrambler",
         }
+    }
+
+    /// The tools a ruleset has: no upgrades under the 2018–2019 rules.
+    pub fn available(legacy: bool) -> impl Iterator<Item = BoardTool> {
+        BoardTool::ALL.into_iter().filter(move |t| !(legacy && *t == BoardTool::Structure(Tool::Upgrade)))
     }
 }
 
@@ -91,6 +98,8 @@ pub struct BoardWhatIf {
     pub replace_commands: [bool; 2],
     pub tool: BoardTool,
     pub player: Player,
+    /// Under a 2018–2019 ruleset: era names, no upgrades.
+    pub legacy: bool,
     /// A person's turn in a live match, for this seat: the edits are that player's commands
     /// of the turn (an erased structure is a removal mark), and the player is fixed.
     pub seat: Option<Player>,
@@ -110,6 +119,7 @@ impl BoardWhatIf {
             replace_commands: [false; 2],
             tool: BoardTool::Structure(Tool::Place(Kind::Wall)),
             player: Player::One,
+            legacy: false,
             seat: None,
             played: Default::default(),
             resources: None,
@@ -175,6 +185,7 @@ impl BoardWhatIf {
                 let outcome = match tool {
                     Tool::Place(_) if undo => self.layout.erase(p, tile),
                     Tool::Place(k) => self.layout.place(p, tile, k),
+                    Tool::Upgrade if self.legacy => return Err(crate::app::command::NO_UPGRADES.into()),
                     Tool::Upgrade => self.layout.upgrade(p, tile),
                     Tool::Remove | Tool::Erase => self.layout.erase(p, tile),
                 };
