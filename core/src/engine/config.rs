@@ -1,6 +1,6 @@
 //! `game-configs.json`: every number the engine uses, read from the config (CONFIG.md).
 
-use super::mechanics::Mechanics;
+use super::mechanics::{LegacyBuild, Mechanics};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -239,6 +239,12 @@ pub struct UnsimulatedRules {
 pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
 
 impl Config {
+    /// The 2018–2019 engine build a game follows (the season builds unless a replay said
+    /// otherwise); `Season` for current-format configs, which have no such builds.
+    pub fn legacy_build(&self) -> LegacyBuild {
+        self.mechanics.as_ref().map(|m| m.build).unwrap_or_default()
+    }
+
     /// Refuses what the engine would play with other rules: a `mechanics` value or key whose
     /// rule is unknown, a `mechanics` block in a current-format config, a 2018–2019 config
     /// without one, a season compatibility mode that does not match the config's format.

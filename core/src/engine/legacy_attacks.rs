@@ -7,7 +7,7 @@
 use super::config::Config;
 use super::frame::DeathEvent;
 use super::game::Game;
-use super::targeting::{TargetRules, target_key};
+use super::targeting::target_key;
 use super::unit::Fate;
 
 impl Game {
@@ -65,7 +65,7 @@ impl Game {
         let form = config.form(a.unit_type as usize, a.upgraded);
         let reach = &config.reach.attack[a.form()];
         let hits_structures = form.damage_tower > 0.0;
-        let rules = TargetRules::of(self.early_2020, true);
+        let rules = self.target_rules();
         let mut best: Option<(usize, super::targeting::Key)> = None;
         for (j, t) in self.units.iter().enumerate() {
             let gone = t.is_dead_below(config.death_threshold) || t.death_emitted || t.fate == Fate::Breaching;

@@ -6,7 +6,7 @@
 //! and adjacent) and one `melee` event per answering unit and tile answered.
 
 use super::config::Config;
-use super::frame::{DamageEvent, MeleeEvent};
+use super::frame::{DamageEvent, Events, MeleeEvent};
 use super::game::Game;
 use super::geometry::Tile;
 use super::mechanics::LegacyBuild;
@@ -17,9 +17,34 @@ fn present(u: &&Unit) -> bool {
     u.fate != Fate::Breaching
 }
 
+/// `hitter` hits `target` in melee `hits` times, for no damage: that many `damage` events on
+/// the target, and one `melee` event per hitting unit and tile hit (`seen` remembers which).
+fn record_melee(events: &mut Events, seen: &mut Vec<(u32, Tile)>, hitter: &Unit, target: &Unit, hits: usize) {
+    for _ in 0..hits {
+        events.damage.push(DamageEvent {
+            tile: target.tile,
+            damage: 0.0,
+            unit_type: target.unit_type,
+            id: target.id,
+            owner: target.owner,
+        });
+    }
+    if !seen.contains(&(hitter.id, target.tile)) {
+        seen.push((hitter.id, target.tile));
+        events.melee.push(MeleeEvent {
+            from: hitter.tile,
+            to: target.tile,
+            damage: 0.0,
+            unit_type: hitter.unit_type,
+            id: hitter.id,
+            owner: hitter.owner,
+        });
+    }
+}
+
 impl Game {
     pub(crate) fn resolve_melee(&mut self, config: &Config) {
-        match config.mechanics.as_ref().map(|m| m.build).unwrap_or_default() {
+        match config.legacy_build() {
             LegacyBuild::Season => self.melee_answers(config),
             LegacyBuild::August2018 => self.melee_between_adjacent_mobiles(),
         }
@@ -35,24 +60,7 @@ impl Game {
                 if b.is_structure || b.owner == a.owner || a.tile.dist2(b.tile) > 1 {
                     continue;
                 }
-                self.events.damage.push(DamageEvent {
-                    tile: b.tile,
-                    damage: 0.0,
-                    unit_type: b.unit_type,
-                    id: b.id,
-                    owner: b.owner,
-                });
-                if !hit.contains(&(a.id, b.tile)) {
-                    hit.push((a.id, b.tile));
-                    self.events.melee.push(MeleeEvent {
-                        from: a.tile,
-                        to: b.tile,
-                        damage: 0.0,
-                        unit_type: a.unit_type,
-                        id: a.id,
-                        owner: a.owner,
-                    });
-                }
+                record_melee(&mut self.events, &mut hit, a, b, 1);
             }
         }
     }
@@ -79,26 +87,7 @@ impl Game {
                 // A mobile unit answered by an adjacent enemy mobile unit is hit three times
                 // (2018 replays: 2 extra hits per such neighbour, 0 for structures).
                 let hits = if !actor.is_structure && !x.is_structure && attacked && d2 <= 1 { 3 } else { 1 };
-                for _ in 0..hits {
-                    self.events.damage.push(DamageEvent {
-                        tile: actor.tile,
-                        damage: 0.0,
-                        unit_type: actor.unit_type,
-                        id: actor.id,
-                        owner: actor.owner,
-                    });
-                }
-                if !answered.contains(&(x.id, actor.tile)) {
-                    answered.push((x.id, actor.tile));
-                    self.events.melee.push(MeleeEvent {
-                        from: x.tile,
-                        to: actor.tile,
-                        damage: 0.0,
-                        unit_type: x.unit_type,
-                        id: x.id,
-                        owner: x.owner,
-                    });
-                }
+                record_melee(&mut self.events, &mut answered, x, actor, hits);
             }
         }
     }

@@ -58,7 +58,7 @@ impl Game {
         if self.roles.mobiles.is_empty() {
             return 0;
         }
-        let done_on_arrival = config.mechanics.as_ref().is_some_and(|m| m.build == LegacyBuild::August2018);
+        let done_on_arrival = config.legacy_build() == LegacyBuild::August2018;
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
         for &i in &self.roles.mobiles {
@@ -83,7 +83,7 @@ impl Game {
                         });
                     }
                     None => {
-                        u.fate = if edge.contains(from) { Fate::Breaching } else { Fate::SelfDestructing };
+                        end_path(u);
                         arrived += 1;
                         continue;
                     }
@@ -94,7 +94,7 @@ impl Game {
             // tile goes in frame 0 with a move event onto its own tile.
             if done_on_arrival && pathfinder.next_step(u.tile, u.target_edge, u.last_axis).is_none() {
                 let tile = u.tile;
-                u.fate = if u.target_edge.contains(tile) { Fate::Breaching } else { Fate::SelfDestructing };
+                end_path(u);
                 arrived += 1;
                 if !stepped {
                     let (unit_type, id, owner) = (u.unit_type, u.id, u.owner);
@@ -244,12 +244,12 @@ impl Game {
     /// Returns whether any attack killed its target.
     fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> bool {
         self.ensure_roles();
+        let rules = self.target_rules();
         let roles = &self.roles;
         if roles.mobiles.is_empty() {
             return false;
         }
         let mut killed = false;
-        let rules = TargetRules::of(self.early_2020, config.legacy);
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
@@ -295,12 +295,12 @@ impl Game {
         killed
     }
 
-    /// For the debugger: the target attacker `i` chose and the criterion that decided.
     /// How this game breaks target ties: the build its replay came from, or its config's era.
     pub fn target_rules(&self) -> TargetRules {
         TargetRules::of(self.early_2020, self.config.legacy)
     }
 
+    /// For the debugger: the target attacker `i` chose and the criterion that decided.
     pub(crate) fn target_choice(&self, i: usize, target: usize) -> super::targeting::TargetChoice {
         let explained = super::targeting::explain_target(self, i);
         let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
@@ -451,6 +451,11 @@ fn gather_in_reach(
             }
         }
     }
+}
+
+/// A unit with no step left breaches if it stands on its target edge, else self-destructs.
+fn end_path(u: &mut Unit) {
+    u.fate = if u.target_edge.contains(u.tile) { Fate::Breaching } else { Fate::SelfDestructing };
 }
 
 /// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before

@@ -64,8 +64,7 @@ impl ReplayReport {
 /// else `custom`. Read from the config, so files outside our folder layout are named
 /// correctly.
 pub fn ruleset_name(config: &crate::engine::Config) -> String {
-    let august =
-        config.mechanics.as_ref().is_some_and(|m| m.build == crate::engine::mechanics::LegacyBuild::August2018);
+    let august = config.legacy_build() == crate::engine::mechanics::LegacyBuild::August2018;
     match crate::engine::presets::identify(config) {
         Some(slug) => slug.to_string(),
         None if august => "legacy-2018-august".to_string(),
