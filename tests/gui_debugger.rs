@@ -13,30 +13,31 @@ use common::corpus::{BUSY, replay};
 use common::harness::{LARGE, studio};
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_studio::app::StudioApp;
-use terminal_studio::app::command::Command;
+use terminal_studio::app::command::{Command, FileCommand};
+use terminal_studio::app::viewer::ViewerAction;
 
 const SMALL: egui::Vec2 = vec2(1000.0, 700.0);
 
 fn open(h: &mut Harness<'_, StudioApp>, rel: &str) {
-    h.state_mut().apply(Command::OpenReplay(replay(rel)));
+    h.state_mut().apply(Command::File(FileCommand::OpenReplay(replay(rel))));
     h.run();
-    assert!(h.state().viewer.summary.is_some(), "{}", h.state().viewer.message);
+    assert!(h.state().viewer().summary().is_some(), "{}", h.state().viewer().message());
 }
 
 /// The side of the board's diamond on screen.
 fn board_side(h: &Harness<'_, StudioApp>) -> f32 {
-    h.state().viewer.geometry.expect("the board was drawn").tile * 28.0
+    h.state().viewer().geometry().expect("the board was drawn").tile * 28.0
 }
 
 /// Steps through the replay from its start until `found` holds for the frame shown.
 fn find_frame(h: &mut Harness<'_, StudioApp>, what: &str, found: impl Fn(&StudioApp) -> bool) {
-    h.state_mut().viewer.seek(1, 0);
+    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: 1, frame: 0 });
     for _ in 0..5000 {
         if found(h.state()) {
             h.run();
             return;
         }
-        h.state_mut().viewer.step(true);
+        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
     }
     panic!("{BUSY} has no frame with {what}");
 }
@@ -45,7 +46,7 @@ fn find_frame(h: &mut Harness<'_, StudioApp>, what: &str, found: impl Fn(&Studio
 fn at_1000_by_700_the_board_is_the_largest_thing_on_screen_and_the_timeline_fits() {
     let mut h = studio(SMALL, None, false);
     open(&mut h, BUSY);
-    let board = h.state().viewer.geometry.expect("drawn").rect;
+    let board = h.state().viewer().geometry().expect("drawn").rect;
     let side = board_side(&h);
     // Left of the board is the left panel, right of it the right one.
     let (left, right) = (board.left(), SMALL.x - board.right());
@@ -65,20 +66,20 @@ fn at_1000_by_700_the_board_is_the_largest_thing_on_screen_and_the_timeline_fits
     h.get_by_label("Left panel").click();
     h.get_by_label("Right panel").click();
     h.run();
-    assert!(!h.state().viewer.left_panel && !h.state().viewer.right_panel);
+    assert!(!h.state().viewer().prefs().left_panel && !h.state().viewer().prefs().right_panel);
     let wide = board_side(&h);
     assert!(wide > side + 50.0, "board {side} -> {wide} px with the panels hidden");
     assert!(h.query_by_label("Inspector").is_none(), "the right panel is hidden");
     h.key_press(Key::B);
     h.run();
-    assert!(h.state().viewer.left_panel && h.state().viewer.right_panel);
+    assert!(h.state().viewer().prefs().left_panel && h.state().viewer().prefs().right_panel);
     assert!(h.query_by_label("Inspector").is_some());
     assert!((board_side(&h) - side).abs() < 1.0);
 }
 
 /// The tile of a stack of two or more mobile units of one owner and type, if the frame has one.
 fn stack_tile(app: &StudioApp) -> Option<(Tile, usize)> {
-    let (_, v) = app.viewer.current.as_ref()?;
+    let (_, v) = app.viewer().current()?;
     let mut counts = std::collections::HashMap::new();
     for p in Player::both() {
         for (t, u) in v.frame.real_units(p).filter(|(t, _)| *t >= 3) {
@@ -94,24 +95,25 @@ fn a_stack_reads_as_count_times_health_and_the_inspector_lists_all_of_it() {
     open(&mut h, BUSY);
     find_frame(&mut h, "a stack of mobile units", |app| stack_tile(app).is_some());
     let (tile, n) = stack_tile(h.state()).expect("found");
-    let (_, v) = h.state().viewer.current.clone().expect("a frame");
+    let (_, v) = h.state().viewer().current().clone().expect("a frame");
     let stack: Vec<_> = v.debug.mobiles.iter().filter(|m| m.tile == tile).cloned().collect();
     assert!(stack.len() >= n, "engine data for each unit of the stack");
-    let label = h.state().viewer.board_labels.iter().find(|(t, _)| t.starts_with(&format!("{n}×"))).cloned();
-    let (text, _) = label.unwrap_or_else(|| panic!("no {n}×… label on the board: {:?}", h.state().viewer.board_labels));
+    let label = h.state().viewer().board_labels().iter().find(|(t, _)| t.starts_with(&format!("{n}×"))).cloned();
+    let (text, _) =
+        label.unwrap_or_else(|| panic!("no {n}×… label on the board: {:?}", h.state().viewer().board_labels()));
     let health = stack[0].health;
     assert!(text.contains(&format!("{health:.0}")), "{text} names the stack's health {health}");
 
-    let pos = h.state().viewer.geometry.expect("drawn").tile_center(tile);
+    let pos = h.state().viewer().geometry().expect("drawn").tile_center(tile);
     h.hover_at(pos);
     h.run();
-    let text = h.state().viewer.inspector_text();
+    let text = h.state().viewer().inspector_text();
     assert!(text.contains(&format!("mobile units on {},{}", tile.x, tile.y)), "{text}");
     for m in &stack {
         assert!(text.contains(&format!("#{} ", m.id)), "unit #{} of the stack is listed: {text}", m.id);
     }
     // Health against the maximum (the ruleset's start health plus the unit's shield).
-    let config = h.state().viewer.summary.as_ref().expect("summary").config.clone();
+    let config = h.state().viewer().summary().expect("summary").config.clone();
     let max = config.unit(stack[0].unit_type as usize).start_health + stack[0].shield;
     assert!(text.contains(&format!("health {:.1} / {max:.1}", stack[0].health)), "{text}");
     assert!(h.query_by_label_contains(&format!("mobile units on {},{}", tile.x, tile.y)).is_some());
@@ -122,7 +124,7 @@ fn a_turret_shows_its_shot_and_its_maximum_health() {
     let mut h = studio(LARGE, None, false);
     open(&mut h, BUSY);
     let shooting_turret = |app: &StudioApp| {
-        app.viewer.current.as_ref().and_then(|(_, v)| {
+        app.viewer().current().and_then(|(_, v)| {
             v.debug.attacks.iter().find_map(|a| {
                 Player::both().into_iter().find_map(|p| {
                     v.frame.real_units(p).find(|(t, u)| *t == 2 && u.id == a.attacker_id).map(|_| a.clone())
@@ -132,10 +134,10 @@ fn a_turret_shows_its_shot_and_its_maximum_health() {
     };
     find_frame(&mut h, "a turret's shot", |app| shooting_turret(app).is_some());
     let shot = shooting_turret(h.state()).expect("found");
-    let pos = h.state().viewer.geometry.expect("drawn").tile_center(shot.from);
+    let pos = h.state().viewer().geometry().expect("drawn").tile_center(shot.from);
     h.hover_at(pos);
     h.run();
-    let text = h.state().viewer.inspector_text();
+    let text = h.state().viewer().inspector_text();
     assert!(text.contains(&format!("shoots #{} at {},{}", shot.target_id, shot.to.x, shot.to.y)), "{text}");
     assert!(text.contains(" / "), "health against the maximum: {text}");
 }
@@ -146,14 +148,14 @@ fn figures_on_a_crowded_board_never_cover_each_other() {
     open(&mut h, BUSY);
     // A frame where at least two damage figures want nearly the same spot.
     let crowded = |app: &StudioApp| {
-        let (Some((_, v)), Some(g)) = (&app.viewer.current, app.viewer.geometry) else { return false };
+        let (Some((_, v)), Some(g)) = (&app.viewer().current(), app.viewer().geometry()) else { return false };
         let spots: Vec<Pos2> =
             v.debug.attacks.iter().map(|a| g.tile_center(a.from).lerp(g.tile_center(a.to), 0.6)).collect();
         spots.iter().enumerate().any(|(i, a)| spots[i + 1..].iter().any(|b| a.distance(*b) < 10.0 && a != b))
     };
     h.run();
     find_frame(&mut h, "two damage figures a few pixels apart", crowded);
-    let labels = h.state().viewer.board_labels.clone();
+    let labels = h.state().viewer().board_labels().to_vec();
     assert!(labels.len() >= 2, "{labels:?}");
     for (i, (a, ra)) in labels.iter().enumerate() {
         for (b, rb) in &labels[i + 1..] {
@@ -166,7 +168,7 @@ fn figures_on_a_crowded_board_never_cover_each_other() {
 fn the_event_log_uses_the_panels_height() {
     let mut h = studio(LARGE, None, false);
     open(&mut h, BUSY);
-    let events = |app: &StudioApp| app.viewer.event_log().len();
+    let events = |app: &StudioApp| app.viewer().event_log().len();
     // More events than a 900 px window has lines for.
     find_frame(&mut h, "80 events", |app| events(app) >= 80);
     h.run();
@@ -187,7 +189,7 @@ fn snapshot_busy_frame_at_1000_by_700() {
     let mut h = studio(SMALL, None, true);
     open(&mut h, BUSY);
     find_frame(&mut h, "attacks and three mobile units", |app| {
-        app.viewer.current.as_ref().is_some_and(|(_, f)| !f.debug.attacks.is_empty() && f.debug.mobiles.len() >= 3)
+        app.viewer().current().is_some_and(|(_, f)| !f.debug.attacks.is_empty() && f.debug.mobiles.len() >= 3)
     });
     h.run();
     h.snapshot("viewer_busy_frame_1000x700");

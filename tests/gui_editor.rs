@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::Kind;
 use terminal_studio::app::StudioApp;
-use terminal_studio::app::command::{Command, Tool};
-use terminal_studio::app::settings::Settings;
+use terminal_studio::app::command::{Command, EditorCommand, FileCommand, StudioCommand};
+use terminal_studio::app::model::Tool;
+use terminal_studio::app::state::State;
 
 /// An app with default settings and autosave into `autosave` (if given).
 fn harness(autosave: Option<PathBuf>) -> Harness<'static, StudioApp> {
@@ -38,7 +39,7 @@ fn drag_tiles(h: &mut Harness<'_, StudioApp>, from: Tile, to: Tile) {
 }
 
 fn kind_at(h: &Harness<'_, StudioApp>, t: Tile) -> Option<Kind> {
-    h.state().editor.layout.get(t).map(|s| s.kind)
+    h.state().editor().layout.get(t).map(|s| s.kind)
 }
 
 #[test]
@@ -50,10 +51,10 @@ fn place_with_the_palette_then_undo_and_redo() {
 
     click_tile(&mut h, Tile::new(13, 10));
     assert_eq!(kind_at(&h, Tile::new(13, 10)), Some(Kind::Turret));
-    assert!(h.state().editor.dirty);
+    assert!(h.state().editor().dirty);
 
     // The tallies follow.
-    let sp = h.state().editor.layout.tally(Player::One, &h.state().editor.config).sp_spent;
+    let sp = h.state().editor().layout.tally(Player::One, &h.state().editor().config).sp_spent;
     assert!(sp > 0.0);
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -79,10 +80,10 @@ fn drag_paints_a_line_as_one_undo_step() {
     for x in 5..=15 {
         assert_eq!(kind_at(&h, Tile::new(x, 12)), Some(Kind::Wall), "x = {x}");
     }
-    assert_eq!(h.state().editor.layout.len(), 11);
+    assert_eq!(h.state().editor().layout.len(), 11);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert!(h.state().editor.layout.is_empty(), "one undo removes the whole line");
+    assert!(h.state().editor().layout.is_empty(), "one undo removes the whole line");
 }
 
 #[test]
@@ -94,14 +95,14 @@ fn shortcuts_upgrade_mark_erase_and_switch_player() {
     h.key_press(Key::U);
     h.run();
     click_tile(&mut h, Tile::new(13, 3));
-    let s = h.state().editor.layout.get(Tile::new(13, 3)).copied().expect("support placed");
+    let s = h.state().editor().layout.get(Tile::new(13, 3)).copied().expect("support placed");
     assert_eq!((s.kind, s.upgraded), (Kind::Support, true));
 
     h.key_press(Key::R);
     h.run();
     click_tile(&mut h, Tile::new(13, 3));
-    assert!(h.state().editor.layout.get(Tile::new(13, 3)).is_some_and(|s| s.remove));
-    let refund = h.state().editor.layout.tally(Player::One, &h.state().editor.config).removal_refund;
+    assert!(h.state().editor().layout.get(Tile::new(13, 3)).is_some_and(|s| s.remove));
+    let refund = h.state().editor().layout.tally(Player::One, &h.state().editor().config).removal_refund;
     assert!(refund > 0.0, "a marked structure has a refund");
 
     // Player 1 cannot build on player 2's half; Tab switches player.
@@ -112,7 +113,7 @@ fn shortcuts_upgrade_mark_erase_and_switch_player() {
     assert!(h.state().message().contains("not player 1's"), "{}", h.state().message());
     h.key_press(Key::Tab);
     h.run();
-    assert_eq!(h.state().editor.player, Player::Two);
+    assert_eq!(h.state().editor().player, Player::Two);
     click_tile(&mut h, Tile::new(13, 20));
     assert_eq!(kind_at(&h, Tile::new(13, 20)), Some(Kind::Turret));
 
@@ -157,7 +158,7 @@ fn save_then_load_round_trips_and_autosave_keeps_every_edit() {
     h.state_mut().open(&file);
     h.run();
     assert!(h.state().message().starts_with("Opened"), "{}", h.state().message());
-    let before = h.state().editor.layout.len();
+    let before = h.state().editor().layout.len();
     assert!(before > 0);
 
     h.get_by_label("Wall").click();
@@ -170,20 +171,20 @@ fn save_then_load_round_trips_and_autosave_keeps_every_edit() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
     assert!(h.state().message().starts_with("Saved"), "{}", h.state().message());
-    assert!(!h.state().editor.dirty);
+    assert!(!h.state().editor().dirty);
 
     // A second app loads what the first saved.
     let mut h2 = harness(None);
     h2.state_mut().open(&file);
     h2.run();
-    assert_eq!(h2.state().editor.layout, h.state().editor.layout);
+    assert_eq!(h2.state().editor().layout, h.state().editor().layout);
     assert_eq!(kind_at(&h2, Tile::new(13, 13)), Some(Kind::Wall));
 
     // And an app started later recovers the autosave.
     let mut h3 = harness(Some(autosave));
     h3.state_mut().recover_autosave();
     h3.run();
-    assert_eq!(h3.state().editor.layout.len(), before + 1);
+    assert_eq!(h3.state().editor().layout.len(), before + 1);
 }
 
 #[test]
@@ -215,8 +216,8 @@ fn bad_files_give_a_message_not_a_panic() {
 }
 
 /// Image snapshots of the board: the wgpu test renderer (Mesa's software Vulkan on CI).
-fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut Settings)) -> Harness<'static, StudioApp> {
-    let mut settings = Settings::default();
+fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut State)) -> Harness<'static, StudioApp> {
+    let mut settings = State::default();
     overlays(&mut settings);
     let mut app = StudioApp::new(settings, None);
     app.open(&layouts().join(file));
@@ -230,16 +231,16 @@ fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut Settings)) -> Harness
 
 #[test]
 fn snapshot_funnel_with_coverage() {
-    let mut h = snapshot_harness("funnel.json", |s| s.overlays.coverage = true);
+    let mut h = snapshot_harness("funnel.json", |s| s.editor.prefs.overlays.coverage = true);
     h.snapshot("board_funnel_coverage");
 }
 
 #[test]
 fn snapshot_maze_with_all_paths_light() {
     let mut h = snapshot_harness("maze.json", |s| {
-        s.theme = terminal_studio::app::settings::Theme::Light;
-        s.overlays.coverage = false;
-        s.overlays.all_paths = true;
+        s.theme = terminal_studio::app::model::Theme::Light;
+        s.editor.prefs.overlays.coverage = false;
+        s.editor.prefs.overlays.all_paths = true;
     });
     h.snapshot("board_maze_paths_light");
 }
@@ -247,8 +248,8 @@ fn snapshot_maze_with_all_paths_light() {
 #[test]
 fn snapshot_shields_and_hovered_path() {
     let mut h = snapshot_harness("corner-cannon.json", |s| {
-        s.overlays.coverage = false;
-        s.overlays.shields = true;
+        s.editor.prefs.overlays.coverage = false;
+        s.editor.prefs.overlays.shields = true;
     });
     let edge = tile_pos(&h, Tile::new(20, 6));
     h.event(Event::PointerMoved(edge));
@@ -263,13 +264,13 @@ fn exports_python_and_png() {
     h.state_mut().open(&layouts().join("funnel.json"));
     h.run();
     let py = dir.path().join("funnel.py");
-    h.state_mut().apply(Command::ExportPython(py.clone()));
+    h.state_mut().apply(Command::File(FileCommand::ExportPython(py.clone())));
     let text = std::fs::read_to_string(&py).expect("python written");
     let turrets = text.lines().find(|l| l.starts_with("turrets = ")).expect("a turrets line");
     assert!(turrets.contains("[0, 13]") && turrets.contains("[27, 13]"), "{text}");
     assert!(text.contains("game_state.attempt_upgrade(turret_upgrades)"));
     let png = dir.path().join("funnel.png");
-    h.state_mut().apply(Command::ExportPng(png.clone()));
+    h.state_mut().apply(Command::File(FileCommand::ExportPng(png.clone())));
     let bytes = std::fs::read(&png).expect("png written");
     assert!(bytes.starts_with(b"\x89PNG"), "{}", h.state().message());
 }
@@ -284,21 +285,21 @@ fn import_a_turn_of_a_replay_and_undo_it() {
     let mut h = harness(None);
     h.state_mut().open(&replay);
     h.run();
-    assert!(h.state().editor.import.is_some(), "{}", h.state().message());
-    let turns = h.state().editor.import.as_ref().map(|i| i.turn_starts.len()).unwrap_or(0);
+    assert!(h.state().editor().import.is_some(), "{}", h.state().message());
+    let turns = h.state().editor().import.as_ref().map(|i| i.turn_starts.len()).unwrap_or(0);
     assert!(turns > 5);
-    h.state_mut().apply(Command::ImportReplayTurn(turns / 2));
+    h.state_mut().apply(Command::Editor(EditorCommand::ImportReplayTurn(turns / 2)));
     h.run();
-    assert!(h.state().editor.import.is_none());
+    assert!(h.state().editor().import.is_none());
     assert!(h.state().message().starts_with("Imported"), "{}", h.state().message());
     eprintln!("{}", h.state().message());
-    let layout = &h.state().editor.layout;
+    let layout = &h.state().editor().layout;
     assert!(!layout.is_empty(), "{}", h.state().message());
     assert!(layout.is_valid());
-    assert!(h.state().editor.layout.structures.values().all(|s| (0.0..=1.0).contains(&s.health)));
+    assert!(h.state().editor().layout.structures.values().all(|s| (0.0..=1.0).contains(&s.health)));
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert!(h.state().editor.layout.is_empty(), "the import is one undo step");
+    assert!(h.state().editor().layout.is_empty(), "the import is one undo step");
 }
 
 #[test]
@@ -315,13 +316,13 @@ fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
         modifiers: Modifiers::NONE,
     });
     h.run();
-    let zoom = h.state().settings.board_view.zoom;
+    let zoom = h.state().state().editor.prefs.board_view.zoom;
     assert!(zoom > 1.0, "zoomed in: {zoom}");
     let moved = tile_pos(&h, anchor) - at;
     assert!(moved.length() < 12.0, "the tile under the pointer stays under it (moved {moved:?})");
 
     // Right drag pans.
-    let pan_before = h.state().settings.board_view.pan;
+    let pan_before = h.state().state().editor.prefs.board_view.pan;
     let start = tile_pos(&h, Tile::new(13, 13));
     h.event(Event::PointerMoved(start));
     h.run();
@@ -343,15 +344,19 @@ fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
         modifiers: Modifiers::NONE,
     });
     h.run();
-    assert!(h.state().settings.board_view.pan.x > pan_before.x + 20.0, "{:?}", h.state().settings.board_view.pan);
-    assert!(h.state().editor.layout.is_empty(), "panning edits nothing");
+    assert!(
+        h.state().state().editor.prefs.board_view.pan.x > pan_before.x + 20.0,
+        "{:?}",
+        h.state().state().editor.prefs.board_view.pan
+    );
+    assert!(h.state().editor().layout.is_empty(), "panning edits nothing");
 
     // Clicks still land on the right tile after zoom and pan; 0 resets the view.
     click_tile(&mut h, Tile::new(14, 10));
     assert_eq!(kind_at(&h, Tile::new(14, 10)), Some(Kind::Wall));
     h.key_press(Key::Num0);
     h.run();
-    assert_eq!(h.state().settings.board_view, terminal_studio::app::board::BoardView::default());
+    assert_eq!(h.state().state().editor.prefs.board_view, terminal_studio::app::model::BoardView::default());
 }
 
 #[test]
@@ -359,10 +364,10 @@ fn theme_button_switches_to_light_and_back() {
     let mut h = harness(None);
     h.get_by_label("Light theme").click();
     h.run();
-    assert_eq!(h.state().settings.theme, terminal_studio::app::settings::Theme::Light);
+    assert_eq!(h.state().state().theme, terminal_studio::app::model::Theme::Light);
     h.get_by_label("Dark theme").click();
     h.run();
-    assert_eq!(h.state().settings.theme, terminal_studio::app::settings::Theme::Dark);
+    assert_eq!(h.state().state().theme, terminal_studio::app::model::Theme::Dark);
 }
 
 #[test]
@@ -372,13 +377,13 @@ fn typing_a_name_is_one_undo_step_and_shortcuts_pause_while_typing() {
     field.focus();
     field.type_text("ring 2");
     h.run();
-    assert_eq!(h.state().editor.layout.name, "ring 2");
+    assert_eq!(h.state().editor().layout.name, "ring 2");
     assert_eq!(h.state().tool(), Tool::Place(Kind::Wall), "the 2 typed is text, not the support shortcut");
     h.key_press(Key::Escape);
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(h.state().editor.layout.name, "");
+    assert_eq!(h.state().editor().layout.name, "");
 }
 
 /// Ctrl+N clears the board as one undoable step: Ctrl+Z brings the layout back.
@@ -386,13 +391,13 @@ fn typing_a_name_is_one_undo_step_and_shortcuts_pause_while_typing() {
 fn new_layout_is_undoable() {
     let mut h = harness(None);
     pick_and_click(&mut h, Tile::new(13, 2));
-    assert_eq!(h.state().editor.layout.len(), 1);
+    assert_eq!(h.state().editor().layout.len(), 1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
     h.run();
-    assert_eq!(h.state().editor.layout.len(), 0, "{}", h.state().message());
+    assert_eq!(h.state().editor().layout.len(), 0, "{}", h.state().message());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(h.state().editor.layout.len(), 1, "the wall is back: {}", h.state().message());
+    assert_eq!(h.state().editor().layout.len(), 1, "the wall is back: {}", h.state().message());
 }
 
 /// `terminal-studio new-name.json` for a file that does not exist starts a layout saved there.
@@ -403,8 +408,8 @@ fn opening_a_file_that_does_not_exist_starts_it() {
     let mut h = harness(None);
     h.state_mut().open(&path);
     h.run();
-    assert_eq!(h.state().editor.path.as_deref(), Some(path.as_path()), "{}", h.state().message());
-    assert_eq!(h.state().editor.layout.name, "my-defence");
+    assert_eq!(h.state().editor().path.as_deref(), Some(path.as_path()), "{}", h.state().message());
+    assert_eq!(h.state().editor().layout.name, "my-defence");
     pick_and_click(&mut h, Tile::new(13, 2));
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -449,7 +454,7 @@ fn file_actions_without_a_portal_ask_in_the_studio() {
     common::harness::type_into(&mut h, "Path", &dir.path().join("mine.json").display().to_string());
     h.get_by_label("OK").click();
     h.run();
-    assert_eq!(h.state().editor.layout.len(), 1, "opened from the typed path: {}", h.state().message());
+    assert_eq!(h.state().editor().layout.len(), 1, "opened from the typed path: {}", h.state().message());
 }
 
 /// Hovering an edge tile shows what one unit of each mobile type would take along its path
@@ -468,7 +473,7 @@ fn hovering_an_edge_tile_shows_the_threat_along_its_path() {
     h.run();
     // Beside the path's first tiles: every unit gets its 3 shield at the start.
     click_tile(&mut h, Tile::new(12, 2));
-    assert_eq!(h.state().editor.layout.len(), 2);
+    assert_eq!(h.state().editor().layout.len(), 2);
 
     let start = tile_pos(&h, Tile::new(13, 0));
     h.event(Event::PointerMoved(start));
@@ -486,7 +491,7 @@ fn hovering_an_edge_tile_shows_the_threat_along_its_path() {
     // Undoing the Support while the pointer stays: the threat follows the layout.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(h.state().editor.layout.len(), 1);
+    assert_eq!(h.state().editor().layout.len(), 1);
     h.get_by_label("10 dmg, +0 shield");
     h.get_by_label("survives with 5");
     h.get_by_label("5 dmg, +0 shield");
@@ -505,9 +510,9 @@ fn hovering_an_edge_tile_shows_the_threat_along_its_path() {
 #[test]
 fn a_2018_ruleset_speaks_its_era_and_has_no_upgrades() {
     let mut h = harness(None);
-    h.state_mut().apply(Command::SetRuleset("legacy-2018".into()));
+    h.state_mut().apply(Command::Studio(StudioCommand::SetRuleset("legacy-2018".into())));
     h.run();
-    assert!(h.state().editor.config.legacy);
+    assert!(h.state().editor().config.legacy);
     h.get_by_label("Destructor").click();
     h.run();
     assert_eq!(h.state().tool(), Tool::Place(Kind::Turret));
@@ -523,13 +528,14 @@ fn a_2018_ruleset_speaks_its_era_and_has_no_upgrades() {
     h.run();
     assert_eq!(h.state().tool(), Tool::Place(Kind::Turret), "the tool did not change");
     assert!(h.state().message().contains("no upgrades"), "{}", h.state().message());
-    h.state_mut().apply(Command::Edit(terminal_studio::app::command::Edit::Upgrade(Tile::new(13, 10))));
-    assert!(!h.state().editor.layout.get(Tile::new(13, 10)).is_some_and(|s| s.upgraded));
+    h.state_mut()
+        .apply(Command::Editor(EditorCommand::Edit(terminal_studio::app::model::Edit::Upgrade(Tile::new(13, 10)))));
+    assert!(!h.state().editor().layout.get(Tile::new(13, 10)).is_some_and(|s| s.upgraded));
 
     // 2018 refunds half the price: a Destructor (3 SP) marked for removal gives 1.5 back.
     h.key_press(Key::R);
     h.run();
     click_tile(&mut h, Tile::new(13, 10));
-    let refund = h.state().editor.layout.tally(Player::One, &h.state().editor.config).removal_refund;
+    let refund = h.state().editor().layout.tally(Player::One, &h.state().editor().config).removal_refund;
     assert_eq!(refund, 1.5);
 }

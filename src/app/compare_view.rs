@@ -2,11 +2,13 @@
 //! Debugger draws a frame (with its overlays where the sides have debugger data), with the
 //! differing tiles outlined and a short diff summary (HP, SP, MP, units per type).
 
-use crate::app::board::{self, BoardGeometry, BoardView, Palette};
-use crate::app::board_labels::BoardLabels;
-use crate::app::icons::IconTextures;
-use crate::app::viewer::frame_draw::{self, FrameOverlay};
-use crate::app::viewer::{DebugOverlays, MARKER_FRAMES};
+use crate::app::board::frame_draw::MARKER_FRAMES;
+use crate::app::board::frame_draw::{self, FrameOverlay};
+use crate::app::board::icons::IconTextures;
+use crate::app::board::labels::BoardLabels;
+use crate::app::board::{self, BoardGeometry, Palette};
+use crate::app::model::BoardView;
+use crate::app::model::DebugOverlays;
 use egui::{Color32, Rect, Stroke, Ui, UiBuilder, vec2};
 use std::sync::Arc;
 use terminal_core::engine::frame::Frame;

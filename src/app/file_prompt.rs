@@ -2,63 +2,24 @@
 //! file-dialog portal on the session bus); where it has none, or it gives no path back, an
 //! in-app window asks for the path, prefilled, so that every file action works or says why.
 
-use super::command::Command;
+use super::command::{Command, FileAction};
 use std::path::PathBuf;
 
-/// What a path is asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileAction {
-    OpenLayout,
-    SaveLayoutAs,
-    OpenReplay,
-    ImportReplay,
-    ExportPython,
-    ExportPng,
-    Ruleset,
-}
-
-impl FileAction {
-    pub fn title(self) -> &'static str {
-        match self {
-            FileAction::OpenLayout => "Open a layout",
-            FileAction::SaveLayoutAs => "Save the layout as",
-            FileAction::OpenReplay => "Open a replay",
-            FileAction::ImportReplay => "Import a turn of a replay",
-            FileAction::ExportPython => "Export the layout as Python",
-            FileAction::ExportPng => "Export the board as PNG",
-            FileAction::Ruleset => "Use a game-configs.json",
-        }
+/// The native dialog for an action, starting at `suggested`.
+fn native_dialog(action: FileAction, suggested: &std::path::Path) -> Option<PathBuf> {
+    let dir = suggested.parent().filter(|d| d.is_dir()).map(PathBuf::from);
+    let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
+    let mut d = rfd::FileDialog::new().set_title(action.title());
+    if let Some(dir) = dir {
+        d = d.set_directory(dir);
     }
-
-    /// What the studio does with the path.
-    pub fn command(self, path: PathBuf) -> Command {
-        match self {
-            FileAction::OpenLayout => Command::Open(path),
-            FileAction::SaveLayoutAs => Command::SaveTo(path),
-            FileAction::OpenReplay => Command::OpenReplay(path),
-            FileAction::ImportReplay => Command::ImportReplay(path),
-            FileAction::ExportPython => Command::ExportPython(path),
-            FileAction::ExportPng => Command::ExportPng(path),
-            FileAction::Ruleset => Command::SetRuleset(path.display().to_string()),
-        }
-    }
-
-    /// The native dialog for this action, starting at `suggested`.
-    fn native(self, suggested: &std::path::Path) -> Option<PathBuf> {
-        let dir = suggested.parent().filter(|d| d.is_dir()).map(PathBuf::from);
-        let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
-        let mut d = rfd::FileDialog::new().set_title(self.title());
-        if let Some(dir) = dir {
-            d = d.set_directory(dir);
-        }
-        match self {
-            FileAction::OpenLayout => d.add_filter("Layout", &["json"]).pick_file(),
-            FileAction::SaveLayoutAs => d.add_filter("Layout", &["json"]).set_file_name(name?).save_file(),
-            FileAction::OpenReplay | FileAction::ImportReplay => d.add_filter("Replay", &["replay", "gz"]).pick_file(),
-            FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
-            FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
-            FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
-        }
+    match action {
+        FileAction::OpenLayout => d.add_filter("Layout", &["json"]).pick_file(),
+        FileAction::SaveLayoutAs => d.add_filter("Layout", &["json"]).set_file_name(name?).save_file(),
+        FileAction::OpenReplay | FileAction::ImportReplay => d.add_filter("Replay", &["replay", "gz"]).pick_file(),
+        FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
+        FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
+        FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
     }
 }
 
@@ -84,7 +45,7 @@ pub struct FilePrompt {
 /// the in-app window prefilled with `suggested`. Returns the command to run now, if any.
 pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Option<FilePrompt>) -> Option<Command> {
     let note = if native {
-        match action.native(&suggested) {
+        match native_dialog(action, &suggested) {
             Some(p) => return Some(action.command(p)),
             None => "The file dialog gave no path (closed, or no desktop portal): type one here.".to_string(),
         }

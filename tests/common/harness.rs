@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use terminal_studio::app::StudioApp;
-use terminal_studio::app::settings::Settings;
+use terminal_studio::app::state::State;
 
 /// The window size most stories use.
 pub const LARGE: Vec2 = vec2(1400.0, 900.0);
@@ -16,16 +16,11 @@ pub const LARGE: Vec2 = vec2(1400.0, 900.0);
 /// The studio with default settings in a window of `size`, autosaving into `autosave` if
 /// given; `wgpu` renders real pixels (for snapshots).
 pub fn studio(size: Vec2, autosave: Option<PathBuf>, wgpu: bool) -> Harness<'static, StudioApp> {
-    studio_with(Settings::default(), size, autosave, wgpu)
+    studio_with(State::default(), size, autosave, wgpu)
 }
 
 /// The studio with the given settings.
-pub fn studio_with(
-    settings: Settings,
-    size: Vec2,
-    autosave: Option<PathBuf>,
-    wgpu: bool,
-) -> Harness<'static, StudioApp> {
+pub fn studio_with(settings: State, size: Vec2, autosave: Option<PathBuf>, wgpu: bool) -> Harness<'static, StudioApp> {
     let app = StudioApp::new(settings, autosave);
     let b = Harness::builder().with_size(size);
     let b = if wgpu { b.wgpu() } else { b };
@@ -78,7 +73,7 @@ pub fn step_until(h: &mut Harness<'_, StudioApp>, secs: u64, what: &str, done: i
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !done(h.state()) {
         let app = h.state();
-        assert!(Instant::now() < deadline, "{what}: not reached in time ({} {})", app.message(), app.arena.message);
+        assert!(Instant::now() < deadline, "{what}: not reached in time ({} {})", app.message(), app.arena().message);
         std::thread::sleep(Duration::from_millis(30));
         h.step();
     }

@@ -6,17 +6,15 @@
 mod form;
 pub use form::ArenaForm;
 
-use super::command::Command;
+use super::board::icons::IconTextures;
+use super::command::{Command, FileCommand, StudioCommand};
 use super::compare_view::CompareView;
-use super::icons::IconTextures;
 use egui::{Color32, Ui};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use terminal_core::arena::files::{ReadRecords, read_records};
 use terminal_core::arena::{
-    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, Entrant, Format, MatchRecord, Plan, SprtParams, StopReason,
-    Summary, algo_label, default_jobs, summarize,
+    ArenaEvent, ArenaHandle, ArenaOutcome, MatchRecord, StopReason, Summary, algo_label, summarize,
 };
 use terminal_core::engine::config::TimingRules;
 use terminal_core::engine::presets::{PRESETS, load_config};
@@ -44,6 +42,83 @@ pub enum ArenaAction {
     Watch(PathBuf),
 }
 
+impl crate::app::view::StudioView for ArenaTab {
+    fn show(&mut self, ui: &mut Ui, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
+        // The editor's tile, tool and tallies mean nothing here: the last message only.
+        egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(cx.message.as_str()));
+        self.show(ui, cx.icons, cx.dark())
+    }
+
+    fn run(&mut self, command: crate::app::command::UiCommand, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
+        *cx.message = format!("{} is not an Arena command", command.info().label);
+        Vec::new()
+    }
+}
+
+impl Default for ArenaTab {
+    fn default() -> Self {
+        ArenaTab {
+            form: ArenaForm::default(),
+            path_text: String::new(),
+            timing_of: None,
+            resume: false,
+            run: None,
+            records: Vec::new(),
+            summary: None,
+            outcome: None,
+            log: Vec::new(),
+            message: String::new(),
+            selected: Vec::new(),
+            compare: None,
+        }
+    }
+}
+
+// What is kept of the tab is its form.
+impl serde::Serialize for ArenaTab {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.form.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ArenaTab {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(ArenaTab { form: ArenaForm::deserialize(d)?, ..ArenaTab::default() })
+    }
+}
+
+impl Run {
+    fn new(handle: ArenaHandle, order: Vec<String>, out: PathBuf) -> Run {
+        Run {
+            handle: Some(handle),
+            order,
+            out,
+            started: Instant::now(),
+            elapsed: None,
+            total: 0,
+            done: 0,
+            eta: None,
+            paused: false,
+            in_flight: 0,
+            running_jobs: Vec::new(),
+        }
+    }
+}
+
+/// The results table, the pairings and the win-rate plot.
+fn summary(ui: &mut Ui, s: &Summary, final_summary: bool) {
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new(if final_summary { "Summary" } else { "Live results" }).strong());
+    results_table(ui, s);
+    if s.pairs.len() > 1 {
+        egui::CollapsingHeader::new(format!("Pairings ({})", s.pairs.len()))
+            .id_salt("arena-pairings")
+            .show(ui, |ui| pairings_table(ui, s));
+    }
+    ui.add_space(4.0);
+    win_rate_plot(ui, s);
+}
+
 /// A running (or finished) arena.
 struct Run {
     handle: Option<ArenaHandle>,
@@ -62,31 +137,16 @@ struct Run {
     running_jobs: Vec<String>,
 }
 
-/// The tab's state: the form, the run, the results, the comparison. Runtime only.
+/// The tab: the form (what is kept between runs), the run, the results, the comparison.
 pub struct ArenaTab {
-    pub algos: Vec<PathBuf>,
+    pub form: ArenaForm,
+    /// The algo path being typed.
     pub path_text: String,
-    pub games_text: String,
-    pub jobs_text: String,
-    /// Per-turn time limits in ms (`--soft-ms`, `--max-ms`); empty: the ruleset's.
-    pub soft_ms_text: String,
-    pub max_ms_text: String,
-    pub ruleset: String,
     /// The ruleset's time limits, for the fields' hints (parsed once per ruleset picked).
     timing_of: Option<(String, TimingRules)>,
-    /// Empty: a fresh folder under the app's data dir.
-    pub out_text: String,
-    /// Gauntlet: every algo against `baseline` (an index into `algos`) only.
-    pub gauntlet: bool,
-    pub baseline: usize,
-    /// SPRT early stop (two algos) with `sprt_text` = `elo0,elo1,alpha,beta`.
-    pub sprt: bool,
-    pub sprt_text: String,
-    /// Continue the arena already in the output folder (skip its recorded matches).
+    /// Continue the arena already in the output folder (skip its recorded matches). Not
+    /// kept: continuing a run is decided each time.
     pub resume: bool,
-    /// Seed of the first pair of games: keep it when resuming, so the remaining games are
-    /// the ones the first run planned.
-    pub seed_text: String,
     run: Option<Run>,
     pub records: Vec<MatchRecord>,
     pub summary: Option<Summary>,
@@ -99,40 +159,28 @@ pub struct ArenaTab {
 }
 
 impl ArenaTab {
+    /// A fresh tab whose form uses `ruleset`.
     pub fn new(ruleset: &str) -> ArenaTab {
-        ArenaTab {
-            algos: Vec::new(),
-            path_text: String::new(),
-            games_text: "10".into(),
-            jobs_text: default_jobs().to_string(),
-            soft_ms_text: String::new(),
-            max_ms_text: String::new(),
-            ruleset: ruleset.to_string(),
-            timing_of: None,
-            out_text: String::new(),
-            gauntlet: false,
-            baseline: 0,
-            sprt: false,
-            sprt_text: "0,100,0.05,0.05".into(),
-            resume: false,
-            seed_text: "1".into(),
-            run: None,
-            records: Vec::new(),
-            summary: None,
-            outcome: None,
-            log: Vec::new(),
-            message: String::new(),
-            selected: Vec::new(),
-            compare: None,
+        let mut tab = ArenaTab::default();
+        tab.form.ruleset = ruleset.to_string();
+        tab
+    }
+
+    /// A kept form from an earlier version may lack fields: those take the fresh form's
+    /// values, and an empty ruleset is the studio's.
+    pub fn settle(&mut self, studio_ruleset: &str) {
+        self.form.settle();
+        if self.form.ruleset.trim().is_empty() {
+            self.form.ruleset = studio_ruleset.to_string();
         }
     }
 
     fn ruleset_timing(&mut self) -> TimingRules {
         match &self.timing_of {
-            Some((slug, t)) if *slug == self.ruleset => t.clone(),
+            Some((slug, t)) if *slug == self.form.ruleset => t.clone(),
             _ => {
-                let t = load_config(&self.ruleset).map(|c| c.timing).unwrap_or_default();
-                self.timing_of = Some((self.ruleset.clone(), t.clone()));
+                let t = load_config(&self.form.ruleset).map(|c| c.timing).unwrap_or_default();
+                self.timing_of = Some((self.form.ruleset.clone(), t.clone()));
                 t
             }
         }
@@ -234,101 +282,13 @@ impl ArenaTab {
         if self.is_running() {
             return;
         }
-        let games: u32 = match self.games_text.trim().parse() {
-            Ok(g) if g > 0 => g,
-            _ => {
-                self.message = "Games per pairing: a positive number".into();
-                return;
-            }
-        };
-        let jobs: usize = match self.jobs_text.trim().parse() {
-            Ok(j) => j,
-            _ => {
-                self.message = "Jobs: a number (0 = all cores)".into();
-                return;
-            }
-        };
-        let config = match load_config(&self.ruleset) {
-            Ok(c) => match c.check_simulated() {
-                Ok(()) => c,
-                Err(e) => {
-                    self.message = format!("Ruleset: {e}");
-                    return;
-                }
-            },
+        let (spec, order) = match self.form.to_spec(self.resume, fresh_out_dir) {
+            Ok(s) => s,
             Err(e) => {
-                self.message = format!("Ruleset: {e}");
+                self.message = e.to_string();
                 return;
             }
         };
-        let limit = |text: &str, what: &str| -> Result<Option<u64>, String> {
-            match text.trim() {
-                "" => Ok(None),
-                t => t
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&ms| ms > 0)
-                    .map(Some)
-                    .ok_or(format!("{what}: milliseconds (a positive number), or empty for the ruleset's")),
-            }
-        };
-        let (soft_ms, max_ms) = match (limit(&self.soft_ms_text, "Soft limit"), limit(&self.max_ms_text, "Hard limit"))
-        {
-            (Ok(s), Ok(m)) => (s, m),
-            (Err(e), _) | (_, Err(e)) => {
-                self.message = e;
-                return;
-            }
-        };
-        let Ok(seed) = self.seed_text.trim().parse::<u64>() else {
-            self.message = "Seed: a whole number".into();
-            return;
-        };
-        let format = if self.gauntlet {
-            if self.baseline >= self.algos.len() {
-                self.message = "Gauntlet: pick the baseline".into();
-                return;
-            }
-            Format::Gauntlet { baseline: self.baseline }
-        } else {
-            Format::RoundRobin
-        };
-        let sprt = if self.sprt {
-            if self.algos.len() != 2 {
-                self.message = "SPRT: only for exactly two algos".into();
-                return;
-            }
-            match SprtParams::parse(&self.sprt_text) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    self.message = format!("SPRT: {e}");
-                    return;
-                }
-            }
-        } else {
-            None
-        };
-        if self.resume && self.out_text.trim().is_empty() {
-            self.message = "Resume: set the output folder of the arena to continue".into();
-            return;
-        }
-        let entrants: Vec<Entrant> =
-            self.algos.iter().map(|p| Entrant { label: algo_label(p), path: p.clone() }).collect();
-        let order: Vec<String> = entrants.iter().map(|e| e.label.clone()).collect();
-        let plan = match Plan::new(entrants, format, games, seed) {
-            Ok(p) => p,
-            Err(e) => {
-                self.message = format!("Arena: {e}");
-                return;
-            }
-        };
-        let out = if self.out_text.trim().is_empty() { fresh_out_dir() } else { PathBuf::from(self.out_text.trim()) };
-        let mut spec = ArenaSpec::new(plan, Arc::new(config), out.clone());
-        spec.jobs = jobs;
-        spec.soft_ms = soft_ms;
-        spec.max_ms = max_ms;
-        spec.sprt = sprt;
-        spec.resume = self.resume;
         // The records of the run being resumed, for the live table (the arena skips them).
         let mut earlier = ReadRecords::default();
         if self.resume
@@ -337,6 +297,7 @@ impl ArenaTab {
             self.message = format!("Resume: {e}");
             return;
         }
+        let out = spec.out.clone();
         match terminal_core::arena::start_arena(spec) {
             Ok(handle) => {
                 self.records = earlier.records;
@@ -345,19 +306,7 @@ impl ArenaTab {
                 self.selected.clear();
                 self.log.clear();
                 self.message = format!("Arena running, results in {}", out.display());
-                self.run = Some(Run {
-                    handle: Some(handle),
-                    order,
-                    out,
-                    started: Instant::now(),
-                    elapsed: None,
-                    total: 0,
-                    done: 0,
-                    eta: None,
-                    paused: false,
-                    in_flight: 0,
-                    running_jobs: Vec::new(),
-                });
+                self.run = Some(Run::new(handle, order, out));
             }
             Err(e) => self.message = format!("Arena not started: {e}"),
         }
@@ -370,10 +319,10 @@ impl ArenaTab {
                 if p.as_os_str().is_empty() {
                 } else if !p.exists() {
                     self.message = format!("No such folder: {}", p.display());
-                } else if self.algos.iter().any(|a| algo_label(a) == algo_label(&p)) {
+                } else if self.form.algos.iter().any(|a| algo_label(a) == algo_label(&p)) {
                     self.message = format!("{} is already in the list", algo_label(&p));
                 } else {
-                    self.algos.push(p);
+                    self.form.algos.push(p);
                     self.path_text.clear();
                 }
             }
@@ -385,20 +334,20 @@ impl ArenaTab {
                 None => self.message = "No folder picked (no file dialog here?): type the path in Algo path".into(),
             },
             ArenaAction::RemoveAlgo(i) => {
-                if i < self.algos.len() {
-                    self.algos.remove(i);
+                if i < self.form.algos.len() {
+                    self.form.algos.remove(i);
                     // The baseline stays the same algo when an earlier one is removed.
-                    if i < self.baseline {
-                        self.baseline -= 1;
+                    if i < self.form.baseline {
+                        self.form.baseline -= 1;
                     }
-                    self.baseline = self.baseline.min(self.algos.len().saturating_sub(1));
+                    self.form.baseline = self.form.baseline.min(self.form.algos.len().saturating_sub(1));
                 }
             }
             ArenaAction::OutputDialog => match crate::app::file_prompt::native_dialogs_available()
                 .then(|| rfd::FileDialog::new().pick_folder())
                 .flatten()
             {
-                Some(p) => self.out_text = p.display().to_string(),
+                Some(p) => self.form.out = p.display().to_string(),
                 None => self.message = "No folder picked (no file dialog here?): type it in Output folder".into(),
             },
             ArenaAction::Start => self.start(),
@@ -434,13 +383,13 @@ impl ArenaTab {
             ArenaAction::CompareSelected => {
                 if let [a, b] = self.selected[..] {
                     let (pa, pb) = (self.records[a].replay.clone(), self.records[b].replay.clone());
-                    return vec![Command::Compare(pa.into(), pb.into())];
+                    return vec![Command::File(FileCommand::Compare(pa.into(), pb.into()))];
                 }
                 self.message = "Pick two finished matches to compare".into();
             }
             ArenaAction::CloseCompare => self.compare = None,
-            ArenaAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
-            ArenaAction::Watch(p) => return vec![Command::WatchReplay(p)],
+            ArenaAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
+            ArenaAction::Watch(p) => return vec![Command::Studio(StudioCommand::WatchReplay(p))],
         }
         Vec::new()
     }
@@ -478,14 +427,28 @@ impl ArenaTab {
     }
 
     fn setup(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
-        let mut out = Vec::new();
         let running = self.is_running();
         ui.heading("Arena");
+        let mut out = self.algo_list(ui, running);
+        ui.add_enabled_ui(!running, |ui| {
+            out.extend(self.add_algo(ui));
+            ui.separator();
+            self.match_fields(ui);
+            self.format_fields(ui);
+            out.extend(self.output_fields(ui));
+        });
+        ui.separator();
+        out.extend(self.controls(ui, running));
+        out
+    }
+
+    fn algo_list(&mut self, ui: &mut Ui, running: bool) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
         ui.label(egui::RichText::new("Algos").strong());
-        if self.algos.is_empty() {
+        if self.form.algos.is_empty() {
             ui.weak("No algos yet: add two or more folders");
         }
-        for (i, a) in self.algos.iter().enumerate() {
+        for (i, a) in self.form.algos.iter().enumerate() {
             ui.horizontal(|ui| {
                 if ui.add_enabled(!running, egui::Button::new("x")).on_hover_text("Remove").clicked() {
                     out.push(ArenaAction::RemoveAlgo(i));
@@ -493,109 +456,128 @@ impl ArenaTab {
                 ui.label(algo_label(a)).on_hover_text(a.display().to_string());
             });
         }
-        ui.add_enabled_ui(!running, |ui| {
-            if ui.button("Add algo folder…").clicked() {
-                out.push(ArenaAction::AddAlgoDialog);
-            }
-            let label = ui.label("Algo path");
-            ui.horizontal(|ui| {
-                let field = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.path_text)
-                            .hint_text("paste a folder path")
-                            .desired_width(200.0),
-                    )
-                    .labelled_by(label.id);
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if enter {
-                    // Enter adds the path and keeps the field: the next path can be typed at once.
-                    field.request_focus();
-                }
-                if ui.button("Add").clicked() || enter {
-                    out.push(ArenaAction::AddAlgo(PathBuf::from(self.path_text.trim())));
-                }
-            });
-            ui.separator();
-            egui::Grid::new("arena-form").num_columns(2).show(ui, |ui| {
-                let l = ui.label("Games per pairing");
-                ui.add(egui::TextEdit::singleline(&mut self.games_text).desired_width(60.0)).labelled_by(l.id);
-                ui.end_row();
-                let l = ui.label("Jobs");
-                ui.add(egui::TextEdit::singleline(&mut self.jobs_text).desired_width(60.0))
-                    .labelled_by(l.id)
-                    .on_hover_text("Matches at once (0 = all cores)");
-                ui.end_row();
-                let timing = self.ruleset_timing();
-                limit_field(
-                    ui,
-                    "Soft limit (ms)",
-                    &mut self.soft_ms_text,
-                    timing.soft_ms,
-                    "Per turn: beyond it an algo loses health (the ruleset's penalty). Empty: the ruleset's",
-                );
-                limit_field(
-                    ui,
-                    "Hard limit (ms)",
-                    &mut self.max_ms_text,
-                    timing.max_ms,
-                    "Per turn: beyond it the algo is timed out and loses. Empty: the ruleset's",
-                );
-            });
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut self.gauntlet, false, "Round robin")
-                    .on_hover_text("Every algo against every other");
-                ui.radio_value(&mut self.gauntlet, true, "Gauntlet")
-                    .on_hover_text("Every algo against the baseline only (--vs)");
-            });
-            if self.gauntlet {
-                let selected = self.algos.get(self.baseline).map(|p| algo_label(p)).unwrap_or_else(|| "–".into());
-                egui::ComboBox::from_label("Baseline").selected_text(selected).show_ui(ui, |ui| {
-                    for (i, a) in self.algos.iter().enumerate() {
-                        ui.selectable_value(&mut self.baseline, i, algo_label(a));
-                    }
-                });
-            }
-            ui.checkbox(&mut self.sprt, "SPRT early stop")
-                .on_hover_text("Two algos: stop when one is better with the confidence asked");
-            if self.sprt {
-                let l = ui.label("SPRT Elo0,Elo1,α,β");
-                ui.add(egui::TextEdit::singleline(&mut self.sprt_text).desired_width(160.0))
-                    .labelled_by(l.id)
-                    .on_hover_text("H0: the first algo (the non-baseline) is Elo0 better; H1: Elo1 better");
-            }
-            egui::Grid::new("arena-seed").num_columns(2).show(ui, |ui| {
-                let l = ui.label("Seed");
-                ui.add(egui::TextEdit::singleline(&mut self.seed_text).desired_width(60.0))
-                    .labelled_by(l.id)
-                    .on_hover_text("Games 2k and 2k+1 get seed + k; keep it to resume");
-                ui.end_row();
-            });
-            egui::ComboBox::from_label("Ruleset").selected_text(self.ruleset.clone()).show_ui(ui, |ui| {
-                for (slug, description, _) in PRESETS {
-                    if ui.selectable_label(self.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
-                        self.ruleset = slug.to_string();
-                    }
-                }
-            });
-            let l = ui.label("Output folder");
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.out_text)
-                        .hint_text("automatic (data dir)")
+        out
+    }
+
+    fn add_algo(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
+        if ui.button("Add algo folder…").clicked() {
+            out.push(ArenaAction::AddAlgoDialog);
+        }
+        let label = ui.label("Algo path");
+        ui.horizontal(|ui| {
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.path_text)
+                        .hint_text("paste a folder path")
                         .desired_width(200.0),
                 )
+                .labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if enter {
+                // Enter adds the path and keeps the field: the next path can be typed at once.
+                field.request_focus();
+            }
+            if ui.button("Add").clicked() || enter {
+                out.push(ArenaAction::AddAlgo(PathBuf::from(self.path_text.trim())));
+            }
+        });
+        out
+    }
+
+    /// Games, jobs and the time limits.
+    fn match_fields(&mut self, ui: &mut Ui) {
+        egui::Grid::new("arena-form").num_columns(2).show(ui, |ui| {
+            let l = ui.label("Games per pairing");
+            ui.add(egui::TextEdit::singleline(&mut self.form.games).desired_width(60.0)).labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Jobs");
+            ui.add(egui::TextEdit::singleline(&mut self.form.jobs).desired_width(60.0))
                 .labelled_by(l.id)
-                .on_hover_text(format!("Empty: a new folder under {}", arena_data_dir().display()));
-                if ui.button("…").on_hover_text("Pick a folder").clicked() {
-                    out.push(ArenaAction::OutputDialog);
+                .on_hover_text("Matches at once (0 = all cores)");
+            ui.end_row();
+            let timing = self.ruleset_timing();
+            limit_field(
+                ui,
+                "Soft limit (ms)",
+                &mut self.form.soft_ms,
+                timing.soft_ms,
+                "Per turn: beyond it an algo loses health (the ruleset's penalty). Empty: the ruleset's",
+            );
+            limit_field(
+                ui,
+                "Hard limit (ms)",
+                &mut self.form.max_ms,
+                timing.max_ms,
+                "Per turn: beyond it the algo is timed out and loses. Empty: the ruleset's",
+            );
+        });
+    }
+
+    /// Round robin or gauntlet, SPRT, seed.
+    fn format_fields(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.form.gauntlet, false, "Round robin")
+                .on_hover_text("Every algo against every other");
+            ui.radio_value(&mut self.form.gauntlet, true, "Gauntlet")
+                .on_hover_text("Every algo against the baseline only (--vs)");
+        });
+        if self.form.gauntlet {
+            let selected = self.form.algos.get(self.form.baseline).map(|p| algo_label(p)).unwrap_or_else(|| "–".into());
+            egui::ComboBox::from_label("Baseline").selected_text(selected).show_ui(ui, |ui| {
+                for (i, a) in self.form.algos.iter().enumerate() {
+                    ui.selectable_value(&mut self.form.baseline, i, algo_label(a));
                 }
             });
-            ui.checkbox(&mut self.resume, "Resume the output folder")
-                .on_hover_text("Continue the arena in the output folder: its recorded matches are not played again");
+        }
+        ui.checkbox(&mut self.form.sprt, "SPRT early stop")
+            .on_hover_text("Two algos: stop when one is better with the confidence asked");
+        if self.form.sprt {
+            let l = ui.label("SPRT Elo0,Elo1,α,β");
+            ui.add(egui::TextEdit::singleline(&mut self.form.sprt_params).desired_width(160.0))
+                .labelled_by(l.id)
+                .on_hover_text("H0: the first algo (the non-baseline) is Elo0 better; H1: Elo1 better");
+        }
+        egui::Grid::new("arena-seed").num_columns(2).show(ui, |ui| {
+            let l = ui.label("Seed");
+            ui.add(egui::TextEdit::singleline(&mut self.form.seed).desired_width(60.0))
+                .labelled_by(l.id)
+                .on_hover_text("Games 2k and 2k+1 get seed + k; keep it to resume");
+            ui.end_row();
         });
-        ui.separator();
+    }
+
+    /// Ruleset, output folder, resume.
+    fn output_fields(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
+        egui::ComboBox::from_label("Ruleset").selected_text(self.form.ruleset.clone()).show_ui(ui, |ui| {
+            for (slug, description, _) in PRESETS {
+                if ui.selectable_label(self.form.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
+                    self.form.ruleset = slug.to_string();
+                }
+            }
+        });
+        let l = ui.label("Output folder");
         ui.horizontal(|ui| {
-            if ui.add_enabled(!running && self.algos.len() >= 2, egui::Button::new("Start")).clicked() {
+            ui.add(
+                egui::TextEdit::singleline(&mut self.form.out).hint_text("automatic (data dir)").desired_width(200.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text(format!("Empty: a new folder under {}", arena_data_dir().display()));
+            if ui.button("…").on_hover_text("Pick a folder").clicked() {
+                out.push(ArenaAction::OutputDialog);
+            }
+        });
+        ui.checkbox(&mut self.resume, "Resume the output folder")
+            .on_hover_text("Continue the arena in the output folder: its recorded matches are not played again");
+        out
+    }
+
+    /// Start, pause, cancel, and what the run says.
+    fn controls(&mut self, ui: &mut Ui, running: bool) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            if ui.add_enabled(!running && self.form.algos.len() >= 2, egui::Button::new("Start")).clicked() {
                 out.push(ArenaAction::Start);
             }
             let paused = self.run.as_ref().is_some_and(|r| r.paused);
@@ -617,6 +599,16 @@ impl ArenaTab {
     }
 
     fn results(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = self.progress(ui);
+        if let Some(s) = &self.summary {
+            summary(ui, s, self.outcome.is_some());
+        }
+        out.extend(self.finished_matches(ui));
+        out
+    }
+
+    /// The progress bar and the matches playing now.
+    fn progress(&self, ui: &mut Ui) -> Vec<ArenaAction> {
         let mut out = Vec::new();
         if let Some(run) = &self.run {
             let frac = if run.total > 0 { run.done as f32 / run.total as f32 } else { 0.0 };
@@ -655,18 +647,12 @@ impl ArenaTab {
                 "Add algos on the left and press Start. Results, a win-rate plot and the finished matches appear here.",
             );
         }
-        if let Some(s) = &self.summary {
-            ui.add_space(4.0);
-            ui.label(egui::RichText::new(if self.outcome.is_some() { "Summary" } else { "Live results" }).strong());
-            results_table(ui, s);
-            if s.pairs.len() > 1 {
-                egui::CollapsingHeader::new(format!("Pairings ({})", s.pairs.len()))
-                    .id_salt("arena-pairings")
-                    .show(ui, |ui| pairings_table(ui, s));
-            }
-            ui.add_space(4.0);
-            win_rate_plot(ui, s);
-        }
+        out
+    }
+
+    /// The finished matches: click one to open it, tick two to compare them.
+    fn finished_matches(&self, ui: &mut Ui) -> Vec<ArenaAction> {
+        let mut out = Vec::new();
         if !self.records.is_empty() {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new(format!("Finished matches ({})", self.records.len())).strong());
@@ -840,7 +826,7 @@ fn fmt_duration(d: Duration) -> String {
 
 /// `<the studio's data folder>/arena`.
 pub fn arena_data_dir() -> PathBuf {
-    super::editor::files::data_dir().join("arena")
+    super::paths::arena_dir()
 }
 
 /// A new, unique output folder for one run.

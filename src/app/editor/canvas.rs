@@ -2,10 +2,11 @@
 //! to paint a line of tiles as one undo step).
 
 use super::Editor;
-use crate::app::board::{self, BoardFrame, BoardGeometry, BoardUnit, BoardView, Palette};
-use crate::app::command::{Command, Edit, Tool};
-use crate::app::icons::{Icon, IconTextures};
-use crate::app::settings::Overlays;
+use crate::app::board::icons::{Icon, IconTextures};
+use crate::app::board::{self, BoardFrame, BoardGeometry, BoardUnit, Palette};
+use crate::app::command::{Command, EditorCommand};
+use crate::app::model::BoardView;
+use crate::app::model::{Edit, Overlays, Tool};
 use egui::{Color32, Stroke as PenStroke, Ui};
 use terminal_core::engine::geometry::{Edge, Player, Tile, all_tiles};
 use terminal_core::layout::analysis::PathEnd;
@@ -94,26 +95,30 @@ pub fn show(
         // A press starts a stroke on the tile under the pointer.
         (None, true, Some(t)) => {
             let (edit, remove_value) = first_edit(t);
-            commands.extend([Command::BeginStroke, Command::Edit(edit)]);
+            commands.extend([EditorCommand::BeginStroke.into(), EditorCommand::Edit(edit).into()]);
             *stroke = Some(Stroke { last: t, remove_value });
         }
         // Dragging paints every tile on the line from the last painted one.
         (Some(s), true, Some(t)) if t != s.last => {
             for tile in line(s.last, t).into_iter().skip(1) {
                 if tile.in_play() {
-                    commands.push(Command::Edit(tool_edit(editor.tool, tile, s.remove_value)));
+                    commands.push(EditorCommand::Edit(tool_edit(editor.tool, tile, s.remove_value)).into());
                 }
             }
             *stroke = Some(Stroke { last: t, ..s });
         }
         (Some(_), false, _) => {
-            commands.push(Command::EndStroke);
+            commands.push(EditorCommand::EndStroke.into());
             *stroke = None;
         }
         // A press and release within one frame (fast clicks, synthetic input).
         (None, false, Some(t)) if r.clicked() => {
             let (edit, _) = first_edit(t);
-            commands.extend([Command::BeginStroke, Command::Edit(edit), Command::EndStroke]);
+            commands.extend([
+                EditorCommand::BeginStroke.into(),
+                EditorCommand::Edit(edit).into(),
+                EditorCommand::EndStroke.into(),
+            ]);
         }
         _ => {}
     }
@@ -198,7 +203,7 @@ fn draw_paths(frame: &BoardFrame, editor: &Editor, overlays: &Overlays) {
         }
     }
     if let Some(threat) = threat {
-        crate::app::threat_view::draw_marks(frame, threat);
+        crate::app::board::threat::draw_marks(frame, threat);
     }
 }
 

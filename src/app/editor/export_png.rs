@@ -1,7 +1,7 @@
 //! Export the board as a PNG image, rendered here with the `image` crate (no GPU, no window).
 
 use crate::app::board::Palette;
-use crate::app::icons::Icon;
+use crate::app::board::icons::Icon;
 use image::{Rgba, RgbaImage, imageops};
 use terminal_core::engine::geometry::{BOARD_SIZE, Edge, Tile, all_tiles};
 use terminal_core::layout::Layout;
@@ -61,6 +61,15 @@ pub fn render(layout: &Layout, analysis: &Analysis, options: PngOptions) -> Rgba
             }
         }
     }
+    draw_structures(&mut img, layout, &palette);
+    if options.paths {
+        draw_paths(&mut img, analysis, &palette);
+    }
+    img
+}
+
+/// Each structure's icon in its owner's colour, with the removal mark.
+fn draw_structures(img: &mut RgbaImage, layout: &Layout, palette: &Palette) {
     let icons: Vec<(Icon, RgbaImage)> = Icon::ALL
         .iter()
         .filter_map(|i| {
@@ -98,24 +107,25 @@ pub fn render(layout: &Layout, analysis: &Analysis, options: PngOptions) -> Rgba
             draw(src, None);
         }
     }
-    if options.paths {
-        for p in &analysis.paths {
-            let c = palette.player(p.owner);
-            let col = [c.r(), c.g(), c.b()];
-            for w in p.tiles.windows(2) {
-                draw_segment(&mut img, w[0], w[1], col);
-            }
-            if let Some(end) = p.tiles.last() {
-                let (x0, y0) = tile_origin(*end);
-                let mark = if p.end == PathEnd::Breach { [255, 235, 80] } else { [255, 60, 60] };
-                for d in 6..TILE_PX - 6 {
-                    img.put_pixel(x0 + d, y0 + d, Rgba([mark[0], mark[1], mark[2], 255]));
-                    img.put_pixel(x0 + TILE_PX - d, y0 + d, Rgba([mark[0], mark[1], mark[2], 255]));
-                }
+}
+
+/// Every edge's path, with a mark where it ends.
+fn draw_paths(img: &mut RgbaImage, analysis: &Analysis, palette: &Palette) {
+    for p in &analysis.paths {
+        let c = palette.player(p.owner);
+        let col = [c.r(), c.g(), c.b()];
+        for w in p.tiles.windows(2) {
+            draw_segment(img, w[0], w[1], col);
+        }
+        if let Some(end) = p.tiles.last() {
+            let (x0, y0) = tile_origin(*end);
+            let mark = if p.end == PathEnd::Breach { [255, 235, 80] } else { [255, 60, 60] };
+            for d in 6..TILE_PX - 6 {
+                img.put_pixel(x0 + d, y0 + d, Rgba([mark[0], mark[1], mark[2], 255]));
+                img.put_pixel(x0 + TILE_PX - d, y0 + d, Rgba([mark[0], mark[1], mark[2], 255]));
             }
         }
     }
-    img
 }
 
 fn draw_segment(img: &mut RgbaImage, a: Tile, b: Tile, col: [u8; 3]) {
@@ -135,10 +145,31 @@ fn draw_segment(img: &mut RgbaImage, a: Tile, b: Tile, col: [u8; 3]) {
 }
 
 /// Encodes the image as PNG bytes.
-pub fn encode(img: &RgbaImage) -> Result<Vec<u8>, String> {
+pub fn encode(img: &RgbaImage) -> Result<Vec<u8>, image::ImageError> {
     let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png).map_err(|e| e.to_string())?;
+    img.write_to(&mut out, image::ImageFormat::Png)?;
     Ok(out.into_inner())
+}
+
+/// Why the PNG was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("encoding: {0}")]
+    Encode(#[from] image::ImageError),
+    #[error("{0}")]
+    Write(#[from] std::io::Error),
+}
+
+/// Renders and writes the PNG atomically.
+pub fn export(
+    path: &std::path::Path,
+    layout: &Layout,
+    analysis: &Analysis,
+    options: PngOptions,
+) -> Result<(), ExportError> {
+    let bytes = encode(&render(layout, analysis, options))?;
+    terminal_core::files::write_atomic(path, &bytes)?;
+    Ok(())
 }
 
 #[cfg(test)]

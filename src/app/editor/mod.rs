@@ -4,11 +4,14 @@
 
 pub mod canvas;
 pub mod export_png;
-pub mod files;
 pub mod history;
 pub mod panels;
+mod status_bar;
+pub mod view;
 
-use super::command::{Edit, Tool};
+pub use view::{EditorPrefs, EditorView};
+
+use super::model::{Edit, Tool};
 use history::History;
 use std::path::PathBuf;
 use terminal_core::engine::config::Config;
@@ -38,6 +41,13 @@ pub struct Editor {
     /// The threat along the hovered edge tile's path, with that tile (`None` inside: the tile
     /// is blocked). Kept until the hovered tile or the layout changes: it runs the engine.
     threat: Option<(Tile, Option<PathThreat>)>,
+}
+
+impl Default for Editor {
+    /// An empty layout under the default ruleset, autosave off.
+    fn default() -> Self {
+        Editor::new(crate::app::default_config(), None)
+    }
 }
 
 impl Editor {
@@ -81,7 +91,7 @@ impl Editor {
 
     /// Brings the threat up to date with the hovered tile (nothing unless it is an edge tile).
     pub fn update_threat(&mut self, hovered: Option<Tile>) {
-        let tile = hovered.filter(|t| crate::app::threat_view::is_edge_tile(*t));
+        let tile = hovered.filter(|t| crate::app::board::threat::is_edge_tile(*t));
         if self.threat.as_ref().map(|(t, _)| *t) == tile {
             return;
         }
@@ -151,7 +161,7 @@ impl Editor {
 
     pub fn autosave(&self) -> Result<(), LayoutFileError> {
         match &self.autosave_path {
-            Some(p) => files::autosave(p, &self.layout),
+            Some(p) => terminal_core::layout::files::save_layout(p, &self.layout),
             None => Ok(()),
         }
     }

@@ -2,19 +2,34 @@
 //! and the hovered tile (right); the replay-import window.
 
 use super::Editor;
-use crate::app::command::{Command, Edit, NO_UPGRADES, Tool};
-use crate::app::settings::Overlays;
+use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, StudioCommand, UiCommand};
+use crate::app::model::{Edit, NO_UPGRADES, Overlays, Tool};
 use egui::{RichText, Ui};
 use terminal_core::engine::geometry::{Edge, Player, Tile};
 use terminal_core::engine::presets::PRESETS;
 use terminal_core::layout::Kind;
 
 fn stroke_of(edit: Edit) -> [Command; 3] {
-    [Command::BeginStroke, Command::Edit(edit), Command::EndStroke]
+    [EditorCommand::BeginStroke.into(), EditorCommand::Edit(edit).into(), EditorCommand::EndStroke.into()]
 }
 
-/// The tool palette and editing actions.
+/// The left panel: name, tool palette, player, editing actions, ruleset and overlays.
 pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlays) -> Vec<Command> {
+    let mut out = name_field(ui, editor);
+    ui.separator();
+    out.extend(tool_palette(ui, editor));
+    ui.separator();
+    out.extend(player_picker(ui, editor));
+    ui.separator();
+    out.extend(edit_actions(ui, editor));
+    ui.separator();
+    out.extend(ruleset_picker(ui, ruleset));
+    ui.separator();
+    overlay_toggles(ui, overlays, editor.config.legacy);
+    out
+}
+
+fn name_field(ui: &mut Ui, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
     ui.horizontal(|ui| {
         let label = ui.label("Name");
@@ -23,33 +38,39 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
             .add(egui::TextEdit::singleline(&mut name).hint_text("untitled").desired_width(120.0))
             .labelled_by(label.id);
         if r.changed() {
-            out.extend([Command::BeginStroke, Command::Rename(name)]);
+            out.extend([EditorCommand::BeginStroke.into(), EditorCommand::Rename(name).into()]);
         }
         if r.lost_focus() {
             // Typing a name is one undo step.
-            out.push(Command::EndStroke);
+            out.push(EditorCommand::EndStroke.into());
         }
     });
-    ui.separator();
+    out
+}
+
+/// The tools, each with the table command whose key selects it.
+const TOOLS: [(Tool, UiCommand); 6] = [
+    (Tool::Place(Kind::Wall), UiCommand::WallTool),
+    (Tool::Place(Kind::Support), UiCommand::SupportTool),
+    (Tool::Place(Kind::Turret), UiCommand::TurretTool),
+    (Tool::Upgrade, UiCommand::UpgradeTool),
+    (Tool::Remove, UiCommand::RemoveTool),
+    (Tool::Erase, UiCommand::EraseTool),
+];
+
+fn tool_palette(ui: &mut Ui, editor: &Editor) -> Vec<Command> {
+    let mut out = Vec::new();
     ui.heading("Tools");
-    let tools = [
-        (Tool::Place(Kind::Wall), "1"),
-        (Tool::Place(Kind::Support), "2"),
-        (Tool::Place(Kind::Turret), "3"),
-        (Tool::Upgrade, "U"),
-        (Tool::Remove, "R"),
-        (Tool::Erase, "X"),
-    ];
     let legacy = editor.config.legacy;
-    for (tool, key) in tools {
+    for (tool, command) in TOOLS {
         let selected = editor.tool == tool;
         let enabled = !(legacy && tool == Tool::Upgrade);
         let resp = ui
             .add_enabled(enabled, egui::Button::selectable(selected, tool.label_for(legacy)))
-            .on_hover_text(format!("Shortcut: {key}"))
+            .on_hover_text(format!("Shortcut: {}", command.shortcut_text()))
             .on_disabled_hover_text(NO_UPGRADES);
         if resp.clicked() {
-            out.push(Command::SetTool(tool));
+            out.push(EditorCommand::SetTool(tool).into());
         }
     }
     if let Tool::Place(k) = editor.tool {
@@ -64,7 +85,11 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
             ));
         }
     }
-    ui.separator();
+    out
+}
+
+fn player_picker(ui: &mut Ui, editor: &Editor) -> Vec<Command> {
+    let mut out = Vec::new();
     ui.heading("Player");
     ui.horizontal(|ui| {
         for p in Player::both() {
@@ -73,26 +98,33 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
                 .on_hover_text("Tab switches")
                 .clicked()
             {
-                out.push(Command::SetPlayer(p));
+                out.push(EditorCommand::SetPlayer(p).into());
             }
         }
     });
-    ui.separator();
+    out
+}
+
+fn edit_actions(ui: &mut Ui, editor: &Editor) -> Vec<Command> {
+    let mut out = Vec::new();
     ui.heading("Edit");
     ui.horizontal(|ui| {
-        if ui.add_enabled(editor.history.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
-            out.push(Command::Undo);
-        }
-        if ui
-            .add_enabled(editor.history.can_redo(), egui::Button::new("Redo"))
-            .on_hover_text("Ctrl+Shift+Z / Ctrl+Y")
-            .clicked()
+        for (command, enabled) in
+            [(UiCommand::Undo, editor.history.can_undo()), (UiCommand::Redo, editor.history.can_redo())]
         {
-            out.push(Command::Redo);
+            let button = ui.add_enabled(enabled, egui::Button::new(command.info().label));
+            if button.on_hover_text(command.shortcut_text()).clicked() {
+                out.push(Command::Ui(command));
+            }
         }
     });
-    if ui.button("Mirror left/right").on_hover_text("M: flips the active player's structures").clicked() {
-        out.extend(stroke_of(Edit::MirrorX));
+    let mirror = UiCommand::Mirror;
+    if ui
+        .button("Mirror left/right")
+        .on_hover_text(format!("{}: {}", mirror.shortcut_text(), mirror.info().tooltip))
+        .clicked()
+    {
+        out.push(Command::Ui(mirror));
     }
     if ui
         .button("Copy to opponent")
@@ -109,9 +141,13 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
         .on_hover_text("Opens this layout as the start of a turn in the Debugger's what-if: deploy and run")
         .clicked()
     {
-        out.push(Command::SimulateLayout);
+        out.push(StudioCommand::SimulateLayout.into());
     }
-    ui.separator();
+    out
+}
+
+fn ruleset_picker(ui: &mut Ui, ruleset: &str) -> Vec<Command> {
+    let mut out = Vec::new();
     ui.heading("Ruleset");
     let current = PRESETS.iter().find(|(s, _, _)| *s == ruleset).map(|(s, _, _)| s.to_string()).unwrap_or_else(|| {
         std::path::Path::new(ruleset)
@@ -122,21 +158,23 @@ pub fn tools(ui: &mut Ui, editor: &Editor, ruleset: &str, overlays: &mut Overlay
     egui::ComboBox::from_label("Rules").selected_text(current).show_ui(ui, |ui| {
         for (slug, description, _) in PRESETS {
             if ui.selectable_label(ruleset == *slug, *slug).on_hover_text(*description).clicked() {
-                out.push(Command::SetRuleset(slug.to_string()));
+                out.push(StudioCommand::SetRuleset(slug.to_string()).into());
             }
         }
         if ui.selectable_label(false, "Open game-configs.json…").clicked() {
-            out.push(Command::RulesetDialog);
+            out.push(FileCommand::Ask(FileAction::Ruleset).into());
         }
     });
-    ui.separator();
+    out
+}
+
+fn overlay_toggles(ui: &mut Ui, overlays: &mut Overlays, legacy: bool) {
     ui.heading("Overlays");
     ui.checkbox(&mut overlays.coverage, format!("{} coverage", Kind::Turret.label_for(legacy)));
     ui.checkbox(&mut overlays.shields, format!("{} shields", Kind::Support.label_for(legacy)));
     ui.checkbox(&mut overlays.hover_path, "Path from hovered edge");
     ui.checkbox(&mut overlays.all_paths, "All edge paths");
     ui.checkbox(&mut overlays.both_players, "Both players' ranges");
-    out
 }
 
 /// Tallies per player and what is under the pointer.
@@ -200,7 +238,7 @@ pub fn info(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>) {
                 ui.label(format!("Path: {} steps, {how} at [{}, {}]", p.tiles.len().saturating_sub(1), end.x, end.y));
                 if let Some(threat) = editor.threat_from(t) {
                     ui.add_space(4.0);
-                    crate::app::threat_view::table(ui, threat);
+                    crate::app::board::threat::table(ui, threat);
                 }
             }
             None => {
@@ -228,15 +266,15 @@ pub fn import_window(ctx: &egui::Context, editor: &mut Editor) -> Vec<Command> {
         }
         ui.horizontal(|ui| {
             if ui.button("Import").clicked() {
-                out.push(Command::ImportReplayTurn(import.chosen_turn));
+                out.push(EditorCommand::ImportReplayTurn(import.chosen_turn).into());
             }
             if ui.button("Cancel").clicked() {
-                out.push(Command::CloseImport);
+                out.push(EditorCommand::CloseImport.into());
             }
         });
     });
     if !open {
-        out.push(Command::CloseImport);
+        out.push(EditorCommand::CloseImport.into());
     }
     out
 }

@@ -6,8 +6,8 @@
 
 mod panels;
 
-use super::command::Command;
-use super::icons::IconTextures;
+use super::board::icons::IconTextures;
+use super::command::{Command, FileCommand};
 use super::viewer::Viewer;
 use super::viewer::whatif_board::{BoardTool, BoardWhatIf};
 use crossbeam_channel::{Sender, TryRecvError};
@@ -25,6 +25,7 @@ use terminal_core::runner::view::rotate_commands;
 use terminal_core::runner::{
     Ghost, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
 };
+use terminal_core::verify::rebuild::RebuildError;
 
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +75,21 @@ pub enum PlayAction {
     OpenReplay(PathBuf),
 }
 
+/// Why the form's match cannot start, in the form's words.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("Seat {0}: type the algo's folder")]
+    NoAlgo(usize),
+    #[error("Seat {0}: type the ghost's replay")]
+    NoReplay(usize),
+    #[error("Seat {0}: {1}")]
+    Seat(usize, String),
+    #[error("a match has two seats")]
+    TwoSeats,
+    #[error("Ruleset: {0}")]
+    Ruleset(String),
+}
+
 /// Per seat, where a person's turns are sent (`None`: not a person's seat).
 type HumanSenders = [Option<Sender<HumanTurn>>; 2];
 
@@ -93,7 +109,7 @@ pub struct LiveMatch {
     undo: Vec<BoardWhatIf>,
     last_plan: Option<BoardWhatIf>,
     /// The engine's verdict on the plan as it stands.
-    pub check: Option<Result<TurnCheck, String>>,
+    pub check: Option<Result<TurnCheck, RebuildError>>,
     pub frames: usize,
     pub names: [String; 2],
     pub replay_path: Option<PathBuf>,
@@ -117,10 +133,35 @@ pub struct PlayView {
     watched_at: Option<std::time::Instant>,
 }
 
+impl Default for PlayView {
+    /// Matches written under the studio's data folder.
+    fn default() -> Self {
+        PlayView::new(crate::app::paths::matches_dir())
+    }
+}
+
+impl crate::app::view::StudioView for PlayView {
+    fn show(&mut self, ui: &mut Ui, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
+        self.show(ui, cx.window, cx.icons, cx.dark())
+    }
+
+    fn run(
+        &mut self,
+        command: crate::app::command::UiCommand,
+        _cx: &mut crate::app::view::ViewContext,
+    ) -> Vec<Command> {
+        self.viewer.run_command(command)
+    }
+
+    fn poll(&mut self, cx: &mut crate::app::view::ViewContext) {
+        self.poll(cx.window);
+    }
+}
+
 impl PlayView {
     pub fn new(out_dir: PathBuf) -> PlayView {
         let mut viewer = Viewer::default();
-        viewer.empty_hint = Some("Choose the two seats above and press Start match".into());
+        viewer.set_empty_hint("Choose the two seats above and press Start match");
         PlayView {
             seats: [
                 SeatForm { kind: SeatKind::Human, path: String::new(), ghost_player: None },
@@ -142,11 +183,11 @@ impl PlayView {
     }
 
     /// The seats as the runner takes them, or why the form is not ready.
-    fn seat_specs(&self) -> Result<([SeatSpec; 2], HumanSenders), String> {
+    fn seat_specs(&self) -> Result<([SeatSpec; 2], HumanSenders), StartError> {
         let mut humans: HumanSenders = [None, None];
         let mut specs = Vec::new();
         for (i, s) in self.seats.iter().enumerate() {
-            let seat = format!("Seat {}", i + 1);
+            let seat = i + 1;
             let path = s.path.trim();
             let spec = match s.kind {
                 SeatKind::Human => {
@@ -154,29 +195,30 @@ impl PlayView {
                     humans[i] = Some(tx);
                     SeatSpec::Human(h)
                 }
-                SeatKind::Algo if path.is_empty() => return Err(format!("{seat}: type the algo's folder")),
+                SeatKind::Algo if path.is_empty() => return Err(StartError::NoAlgo(seat)),
                 SeatKind::Algo => {
-                    locate(std::path::Path::new(path)).map_err(|e| format!("{seat}: {e}"))?;
+                    locate(std::path::Path::new(path)).map_err(|e| StartError::Seat(seat, e.to_string()))?;
                     SeatSpec::Algo(PathBuf::from(path))
                 }
-                SeatKind::Ghost if path.is_empty() => return Err(format!("{seat}: type the ghost's replay")),
+                SeatKind::Ghost if path.is_empty() => return Err(StartError::NoReplay(seat)),
                 // The path as typed: a trailing `:1` here is part of the name, the player is chosen apart.
                 SeatKind::Ghost => SeatSpec::Ghost(
-                    Ghost::load(std::path::Path::new(path), s.ghost_player).map_err(|e| format!("{seat}: {e}"))?,
+                    Ghost::load(std::path::Path::new(path), s.ghost_player)
+                        .map_err(|e| StartError::Seat(seat, e.to_string()))?,
                 ),
             };
             specs.push(spec);
         }
-        let [a, b]: [SeatSpec; 2] = specs.try_into().map_err(|_| "a match has two seats".to_string())?;
+        let [a, b]: [SeatSpec; 2] = specs.try_into().map_err(|_| StartError::TwoSeats)?;
         Ok(([a, b], humans))
     }
 
-    fn config_for(&self, seats: &[SeatSpec; 2]) -> Result<Arc<Config>, String> {
+    fn config_for(&self, seats: &[SeatSpec; 2]) -> Result<Arc<Config>, StartError> {
         let text = self.ruleset.trim();
         match (text.is_empty(), seats.iter().find_map(SeatSpec::ghost)) {
-            (false, _) => load_config(text).map(Arc::new).map_err(|e| format!("Ruleset: {e}")),
+            (false, _) => load_config(text).map(Arc::new).map_err(|e| StartError::Ruleset(e.to_string())),
             (true, Some(g)) => Ok(Arc::clone(&g.config)),
-            (true, None) => load_config(DEFAULT_PRESET).map(Arc::new).map_err(|e| e.to_string()),
+            (true, None) => load_config(DEFAULT_PRESET).map(Arc::new).map_err(|e| StartError::Ruleset(e.to_string())),
         }
     }
 
@@ -189,14 +231,14 @@ impl PlayView {
         let (seats, humans) = match self.seat_specs() {
             Ok(s) => s,
             Err(e) => {
-                self.message = e;
+                self.message = e.to_string();
                 return;
             }
         };
         let config = match self.config_for(&seats) {
             Ok(c) => c,
             Err(e) => {
-                self.message = e;
+                self.message = e.to_string();
                 return;
             }
         };
@@ -326,7 +368,7 @@ impl PlayView {
     fn finish(&mut self, end: Result<terminal_core::runner::MatchResult, terminal_core::runner::RunnerError>) {
         let m = self.running.take();
         self.viewer.end_live();
-        self.viewer.board_whatif = None;
+        self.viewer.set_board_whatif(None);
         match end {
             Ok(r) => {
                 self.message = format!("Match over: {}", r.summary());
@@ -359,15 +401,14 @@ impl PlayView {
         m.planning = Some((turn, seat));
         m.undo.clear();
         m.last_plan = Some(w.clone());
-        self.viewer.board_whatif = Some(w);
+        self.viewer.set_board_whatif(Some(w));
         self.message = format!("Your turn {turn} as player {}: build and deploy, then End turn", seat.number());
     }
 
     /// Keeps the undo stack and the engine's check of the plan up to date with the board.
     fn track_plan(&mut self) {
         let Some(m) = self.running.as_mut() else { return };
-        let (Some((_, seat)), Some(w), Some(frame)) = (m.planning, self.viewer.board_whatif.as_ref(), &m.turn_frame)
-        else {
+        let (Some((_, seat)), Some(w), Some(frame)) = (m.planning, self.viewer.board_whatif(), &m.turn_frame) else {
             return;
         };
         let changed = m.last_plan.as_ref().is_none_or(|l| l.layout != w.layout || l.deploys != w.deploys);
@@ -376,14 +417,14 @@ impl PlayView {
                 m.undo.push(prev);
             }
             let (build, deploy) = w.turn_commands(seat);
-            m.check = Some(check_turn(&m.config, frame, seat, &build, &deploy).map_err(|e| e.to_string()));
+            m.check = Some(check_turn(&m.config, frame, seat, &build, &deploy));
         }
     }
 
     /// Sends the planned turn to the match.
     pub fn end_turn(&mut self) {
         let Some(m) = self.running.as_mut() else { return };
-        let (Some((turn, seat)), Some(w)) = (m.planning, self.viewer.board_whatif.as_ref()) else {
+        let (Some((turn, seat)), Some(w)) = (m.planning, self.viewer.board_whatif()) else {
             self.message = "It is not your turn".into();
             return;
         };
@@ -406,7 +447,7 @@ impl PlayView {
         m.check = None;
         m.last_plan = None;
         m.undo.clear();
-        self.viewer.board_whatif = None;
+        self.viewer.set_board_whatif(None);
         self.viewer.set_follow_live(true);
         self.message = format!("Turn {turn} sent");
     }
@@ -417,12 +458,12 @@ impl PlayView {
             Some(prev) => {
                 m.last_plan = Some(prev.clone());
                 m.check = None;
-                let tool = self.viewer.board_whatif.as_ref().map(|w| w.tool);
+                let tool = self.viewer.board_whatif().map(|w| w.tool);
                 let mut prev = prev;
                 if let Some(t) = tool {
                     prev.tool = t;
                 }
-                self.viewer.board_whatif = Some(prev);
+                self.viewer.set_board_whatif(Some(prev));
             }
             None => self.message = "Nothing to undo in this turn".into(),
         }
@@ -431,7 +472,7 @@ impl PlayView {
     /// The planned turn's commands (true-board), for the panel and tests.
     pub fn planned_commands(&self) -> Option<(Vec<EngineCommand>, Vec<EngineCommand>)> {
         let (_, seat) = self.running.as_ref()?.planning?;
-        Some(self.viewer.board_whatif.as_ref()?.turn_commands(seat))
+        Some(self.viewer.board_whatif()?.turn_commands(seat))
     }
 
     /// One frame of the view; `window` is the window's context (`None` in tests: the
@@ -478,7 +519,7 @@ impl PlayView {
             PlayAction::SetTool(t) => {
                 return self.viewer.apply(super::viewer::ViewerAction::SetWhatIfTool(t));
             }
-            PlayAction::OpenReplay(p) => return vec![Command::OpenReplay(p)],
+            PlayAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
         }
         Vec::new()
     }

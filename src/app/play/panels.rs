@@ -2,7 +2,7 @@
 //! status, and the planned turn of a person's seat (SP/MP, the engine's objections, End turn).
 
 use super::{PlayAction, PlayView, SeatKind};
-use crate::app::command::Tool;
+use crate::app::model::Tool;
 use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::geometry::Player;
@@ -32,6 +32,42 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             }
         });
     }
+    seat_forms(ui, v);
+    // The ruleset and Start on a row of their own: the seats wrap first on a narrow window.
+    ui.horizontal_wrapped(|ui| {
+        ui.group(|ui| {
+            let label = ui.label("Ruleset");
+            ui.add(
+                egui::TextEdit::singleline(&mut v.ruleset)
+                    .hint_text("preset or config file (empty: the ghost's, else base-s6)")
+                    .desired_width(200.0),
+            )
+            .labelled_by(label.id);
+            egui::ComboBox::from_label("Presets").selected_text("pick").show_ui(ui, |ui| {
+                for (slug, name, _) in PRESETS {
+                    if ui.selectable_label(v.ruleset == *slug, *slug).on_hover_text(*name).clicked() {
+                        v.ruleset = slug.to_string();
+                    }
+                }
+            });
+        });
+        if ui.button(RichText::new("Start match").strong()).clicked() {
+            out.push(PlayAction::Start);
+        }
+        if let Some(p) = v.finished_replay.clone()
+            && ui.button("Open in Debugger").on_hover_text(p.display().to_string()).clicked()
+        {
+            out.push(PlayAction::OpenReplay(p));
+        }
+    });
+    if !v.message.is_empty() {
+        ui.label(&v.message);
+    }
+    out
+}
+
+/// Each seat: who sits in it, and the algo or replay.
+fn seat_forms(ui: &mut Ui, v: &mut PlayView) {
     ui.horizontal_wrapped(|ui| {
         for (i, seat) in v.seats.iter_mut().enumerate() {
             ui.group(|ui| {
@@ -72,37 +108,6 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             });
         }
     });
-    // The ruleset and Start on a row of their own: the seats wrap first on a narrow window.
-    ui.horizontal_wrapped(|ui| {
-        ui.group(|ui| {
-            let label = ui.label("Ruleset");
-            ui.add(
-                egui::TextEdit::singleline(&mut v.ruleset)
-                    .hint_text("preset or config file (empty: the ghost's, else base-s6)")
-                    .desired_width(200.0),
-            )
-            .labelled_by(label.id);
-            egui::ComboBox::from_label("Presets").selected_text("pick").show_ui(ui, |ui| {
-                for (slug, name, _) in PRESETS {
-                    if ui.selectable_label(v.ruleset == *slug, *slug).on_hover_text(*name).clicked() {
-                        v.ruleset = slug.to_string();
-                    }
-                }
-            });
-        });
-        if ui.button(RichText::new("Start match").strong()).clicked() {
-            out.push(PlayAction::Start);
-        }
-        if let Some(p) = v.finished_replay.clone()
-            && ui.button("Open in Debugger").on_hover_text(p.display().to_string()).clicked()
-        {
-            out.push(PlayAction::OpenReplay(p));
-        }
-    });
-    if !v.message.is_empty() {
-        ui.label(&v.message);
-    }
-    out
 }
 
 /// A person's planned turn: what it costs against what the player has, what the engine
@@ -117,7 +122,7 @@ pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
         seat.number(),
         if seat == Player::One { "bottom" } else { "top" }
     ));
-    if let Some(w) = v.viewer.board_whatif.as_ref() {
+    if let Some(w) = v.viewer.board_whatif() {
         let mut tool = w.tool;
         ui.horizontal_wrapped(|ui| {
             for t in BoardTool::available(w.legacy) {
@@ -159,7 +164,7 @@ pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
             }
         }
         Some(Err(e)) => {
-            ui.colored_label(Color32::from_rgb(230, 80, 60), e);
+            ui.colored_label(Color32::from_rgb(230, 80, 60), e.to_string());
         }
         None => {}
     }

@@ -2,11 +2,11 @@
 //! overlays (paths, moved-from tiles, shields, attacks, fading markers, the algos'
 //! annotations), or the what-if being edited.
 
-use super::frame_draw::{self, FrameOverlay, draw_mobile, draw_path_with_end};
 use super::{Viewer, ViewerAction, whatif_board};
+use crate::app::board::frame_draw::{self, FrameOverlay, draw_mobile, draw_path_with_end};
+use crate::app::board::icons::{Icon, IconTextures};
+use crate::app::board::labels::BoardLabels;
 use crate::app::board::{self, BoardUnit, Palette};
-use crate::app::board_labels::BoardLabels;
-use crate::app::icons::{Icon, IconTextures};
 use egui::{Color32, Stroke, Ui, vec2};
 use terminal_core::engine::Player;
 use terminal_core::engine::geometry::Tile;
@@ -15,14 +15,14 @@ impl Viewer {
     /// Draws the board with the frame's units and the overlays; a click selects a unit (or,
     /// on the what-if, applies its tool).
     pub(super) fn board(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> Option<ViewerAction> {
-        let frame = board::begin_with(ui, &mut self.board_view, Palette::new(dark), !self.panels_on_clear_color);
-        self.geometry = Some(frame.geometry);
-        self.hovered = frame.hovered;
-        if self.board_whatif.is_some() {
+        let frame = board::begin_with(ui, &mut self.board.view, Palette::new(dark), !self.panels_on_clear_color);
+        self.board.geometry = Some(frame.geometry);
+        self.board.hovered = frame.hovered;
+        if self.whatif.board_whatif.is_some() {
             return self.draw_whatif(ui, frame, icons);
         }
-        let Some((turn, v)) = &self.current else {
-            let hint = match (&self.empty_hint, self.live) {
+        let Some((turn, v)) = &self.shown.current else {
+            let hint = match (&self.empty_hint, self.shown.live) {
                 (_, true) => "The match is starting…",
                 (Some(h), false) => h.as_str(),
                 // The default font has no arrow glyph: plain text only.
@@ -39,13 +39,13 @@ impl Viewer {
         };
         let g = frame.geometry;
         let pal = frame.palette;
-        let o = self.overlays;
-        let recent = self.recent_markers.iter().map(|(i, m)| (*i, m.as_slice()));
+        let o = self.prefs.overlays;
+        let recent = self.board.recent_markers.iter().map(|(i, m)| (*i, m.as_slice()));
         let overlay = FrameOverlay {
             frame: &v.frame,
             debug: &v.debug,
             markers: frame_draw::fading_markers(recent, v.index),
-            selected: self.selected,
+            selected: self.board.selected,
         };
         let mut labels = BoardLabels::default();
         frame_draw::draw_overlays_under(&frame, o, &overlay);
@@ -54,13 +54,13 @@ impl Viewer {
         // The hovered edge tile's path and where each mobile type would die on it.
         if let Some(threat) = self.hovered_threat() {
             frame.draw_path(&threat.path, Stroke::new((g.tile * 0.2).clamp(2.0, 5.0), pal.highlight));
-            crate::app::threat_view::draw_marks(&frame, threat);
+            crate::app::board::threat::draw_marks(&frame, threat);
         }
         labels.paint(&frame.painter);
-        self.board_labels = labels.into_placed();
+        self.board.labels = labels.into_placed();
         // The algos' annotations.
         if o.annotations {
-            for a in self.companions.annotations(*turn) {
+            for a in self.shown.companions.annotations(*turn) {
                 draw_annotation(&frame, a);
             }
         }
@@ -89,7 +89,7 @@ impl Viewer {
     /// Draws the what-if being edited (structures, deploys, their predicted paths); a click
     /// applies the tool (a right click takes a deploy or a placed structure back).
     fn draw_whatif(&self, ui: &mut Ui, frame: board::BoardFrame, icons: Option<&IconTextures>) -> Option<ViewerAction> {
-        let w = self.board_whatif.as_ref()?;
+        let w = self.whatif.board_whatif.as_ref()?;
         let pal = frame.palette;
         if let whatif_board::BoardTool::Deploy(_) = w.tool {
             for e in terminal_core::engine::geometry::Edge::ALL.iter().filter(|e| e.owner() == w.player) {

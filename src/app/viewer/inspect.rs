@@ -2,50 +2,13 @@
 //! of the selected (or hovered) unit.
 
 use super::Viewer;
+use crate::app::model::EventKind;
 use std::collections::HashSet;
 use terminal_core::engine::config::{REMOVE, UPGRADE};
 use terminal_core::engine::targeting::TargetRules;
 use terminal_core::engine::{Player, Tile};
-use terminal_core::session::debug::PathEnd;
-
-/// Event types of the event log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum EventKind {
-    Spawn,
-    Move,
-    Attack,
-    Damage,
-    Shield,
-    Death,
-    Breach,
-    SelfDestruct,
-}
-
-impl EventKind {
-    pub const ALL: [EventKind; 8] = [
-        EventKind::Spawn,
-        EventKind::Move,
-        EventKind::Attack,
-        EventKind::Damage,
-        EventKind::Shield,
-        EventKind::Death,
-        EventKind::Breach,
-        EventKind::SelfDestruct,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            EventKind::Spawn => "spawn",
-            EventKind::Move => "move",
-            EventKind::Attack => "attack",
-            EventKind::Damage => "damage",
-            EventKind::Shield => "shield",
-            EventKind::Death => "death",
-            EventKind::Breach => "breach",
-            EventKind::SelfDestruct => "self-destruct",
-        }
-    }
-}
+use terminal_core::session::FrameView;
+use terminal_core::session::debug::{PathEnd, UnitDebug};
 
 /// One line of the event log.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,23 +21,26 @@ pub struct LogEntry {
 impl Viewer {
     /// Units listed in the shown frame (both players, real unit types).
     pub fn unit_count(&self) -> usize {
-        self.current.as_ref().map_or(0, |(_, v)| Player::both().iter().map(|p| v.frame.real_units(*p).count()).sum())
+        self.shown
+            .current
+            .as_ref()
+            .map_or(0, |(_, v)| Player::both().iter().map(|p| v.frame.real_units(*p).count()).sum())
     }
 
     pub fn mobile_count(&self) -> usize {
-        self.current.as_ref().map_or(0, |(_, v)| {
+        self.shown.current.as_ref().map_or(0, |(_, v)| {
             Player::both().iter().map(|p| v.frame.real_units(*p).filter(|(t, _)| *t >= 3).count()).sum()
         })
     }
 
     /// True when the open replay is played under the 2018–2019 rules.
     pub fn is_legacy(&self) -> bool {
-        self.summary.as_ref().is_some_and(|s| s.legacy)
+        self.shown.summary.as_ref().is_some_and(|s| s.legacy)
     }
 
     /// The event log of the shown frame, filtered.
     pub fn event_log(&self) -> Vec<LogEntry> {
-        let Some((_, v)) = &self.current else { return Vec::new() };
+        let Some((_, v)) = &self.shown.current else { return Vec::new() };
         let e = &v.frame.events;
         let mut out = Vec::new();
         let legacy = self.is_legacy();
@@ -141,7 +107,7 @@ impl Viewer {
             ));
         }
         out.into_iter()
-            .filter(|(k, p, _)| self.log_filter.contains(k) && self.log_players[p.index()])
+            .filter(|(k, p, _)| self.prefs.log_kinds.contains(k) && self.prefs.log_players[p.index()])
             .map(|(kind, owner, text)| LogEntry { kind, owner, text })
             .collect()
     }
@@ -150,35 +116,49 @@ impl Viewer {
     /// tile), the selected one first: health against its maximum, shields, and what it
     /// targets this frame (a mobile's target with the deciding criterion, a turret's shot).
     pub fn inspector_text(&self) -> String {
-        let Some((_, v)) = &self.current else { return String::new() };
-        let rules = TargetRules::of(self.summary.as_ref().is_some_and(|s| s.early_2020), self.is_legacy());
-        let config = self.ruleset();
-        let max_health = |t: usize, upgraded: bool| {
-            config.as_ref().filter(|c| t < c.units.len()).map(|c| c.form(t, upgraded).start_health)
-        };
-        let of_max = |health: f32, max: Option<f32>| match max {
-            Some(m) => format!("{health:.1} / {m:.1}"),
-            None => format!("{health:.1}"),
-        };
-        let selected_tile = self.selected.and_then(|id| {
+        let Some((_, v)) = &self.shown.current else { return String::new() };
+        let Some(tile) = self.inspected_tile(v) else { return String::new() };
+        let mut out = String::new();
+        let mut stack: Vec<_> = v.debug.mobiles.iter().filter(|m| m.tile == tile).collect();
+        stack.sort_by_key(|m| (Some(m.id) != self.board.selected, m.owner.index(), m.unit_type, m.id));
+        if stack.len() > 1 {
+            out.push_str(&format!("{} mobile units on {},{}\n", stack.len(), tile.x, tile.y));
+        }
+        self.describe_mobiles(&mut out, &stack);
+        self.describe_units_on(&mut out, v, tile, !stack.is_empty());
+        out
+    }
+
+    /// The selected unit's tile, else the hovered one.
+    fn inspected_tile(&self, v: &FrameView) -> Option<Tile> {
+        let selected_tile = self.board.selected.and_then(|id| {
             v.debug.mobiles.iter().find(|m| m.id == id).map(|m| m.tile).or_else(|| {
                 Player::both()
                     .iter()
                     .find_map(|p| v.frame.real_units(*p).find(|(_, u)| u.id == id).map(|(_, u)| u.tile))
             })
         });
-        let Some(tile) = selected_tile.or(self.hovered) else { return String::new() };
-        let mut out = String::new();
-        let mut stack: Vec<_> = v.debug.mobiles.iter().filter(|m| m.tile == tile).collect();
-        stack.sort_by_key(|m| (Some(m.id) != self.selected, m.owner.index(), m.unit_type, m.id));
-        if stack.len() > 1 {
-            out.push_str(&format!("{} mobile units on {},{}\n", stack.len(), tile.x, tile.y));
-        }
+        selected_tile.or(self.board.hovered)
+    }
+
+    /// The targeting rules of what is shown (their names for the criteria).
+    fn target_rules(&self) -> TargetRules {
+        TargetRules::of(self.shown.summary.as_ref().is_some_and(|s| s.early_2020), self.is_legacy())
+    }
+
+    /// A unit type's start health under the ruleset shown.
+    fn max_health(&self, t: usize, upgraded: bool) -> Option<f32> {
+        self.ruleset().filter(|c| t < c.units.len()).map(|c| c.form(t, upgraded).start_health)
+    }
+
+    /// The mobile units of a tile with the engine's data: health, shields, target, path.
+    fn describe_mobiles(&self, out: &mut String, stack: &[&UnitDebug]) {
+        let rules = self.target_rules();
         let mut last_path = None;
-        for m in &stack {
+        for m in stack {
             let t = m.unit_type as usize;
             out.push_str(&format!("#{} {} (player {})\n", m.id, unit_name(t, self.is_legacy()), m.owner.number()));
-            out.push_str(&format!("  health {}", of_max(m.health, max_health(t, false).map(|h| h + m.shield))));
+            out.push_str(&format!("  health {}", of_max(m.health, self.max_health(t, false).map(|h| h + m.shield))));
             if m.shield > 0.0 {
                 out.push_str(&format!(" (shield +{:.1})", m.shield));
             }
@@ -215,6 +195,11 @@ impl Viewer {
                 last_path = Some(path);
             }
         }
+    }
+
+    /// The units the frame lists on a tile (structures; mobiles without engine data).
+    fn describe_units_on(&self, out: &mut String, v: &FrameView, tile: Tile, mobiles_listed: bool) {
+        let rules = self.target_rules();
         for p in Player::both() {
             let lists = v.frame.units_of(p);
             let ids = |k: usize| -> HashSet<u32> {
@@ -227,7 +212,7 @@ impl Viewer {
             let removing = ids(REMOVE);
             for (t, u) in v.frame.real_units(p).filter(|(_, u)| u.tile == tile) {
                 // Mobiles with engine data are listed above.
-                if t >= 3 && !stack.is_empty() {
+                if t >= 3 && mobiles_listed {
                     continue;
                 }
                 let up = upgraded.contains(&u.id);
@@ -237,7 +222,7 @@ impl Viewer {
                     if up { "upgraded " } else { "" },
                     unit_name(t, self.is_legacy()),
                     p.number(),
-                    of_max(u.health, max_health(t, up && t < 3)),
+                    of_max(u.health, self.max_health(t, up && t < 3)),
                 ));
                 if removing.contains(&u.id) || (self.is_legacy() && t < 3 && marked_tiles.contains(&u.tile)) {
                     out.push_str("  marked for removal\n");
@@ -260,7 +245,13 @@ impl Viewer {
                 }
             }
         }
-        out
+    }
+}
+
+fn of_max(health: f32, max: Option<f32>) -> String {
+    match max {
+        Some(m) => format!("{health:.1} / {m:.1}"),
+        None => format!("{health:.1}"),
     }
 }
 

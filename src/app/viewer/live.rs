@@ -21,42 +21,42 @@ impl Viewer {
         ctx: Option<&egui::Context>,
     ) {
         self.reset_for(&source, ctx);
-        self.companions = Companions::default();
-        self.live = true;
-        self.follow_live = true;
+        self.shown.companions = Companions::default();
+        self.shown.live = true;
+        self.shown.follow_live = true;
         self.message = format!("Live: {} vs {}", names[0], names[1]);
         self.request(Request::StartLive { config, source, names });
     }
 
     /// The next frames of the live match.
     pub fn append_live(&mut self, frames: Vec<Frame>) {
-        if self.live && !frames.is_empty() {
+        if self.shown.live && !frames.is_empty() {
             self.request(Request::AppendFrames(frames));
         }
     }
 
     /// The match ended: the view keeps its frames and becomes an ordinary replay view.
     pub fn end_live(&mut self) {
-        self.live = false;
+        self.shown.live = false;
     }
 
     /// Follow the newest frame (or stop following).
     pub fn set_follow_live(&mut self, follow: bool) {
-        self.follow_live = follow;
+        self.shown.follow_live = follow;
         if follow {
             self.show_newest();
         }
     }
 
     pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
-        self.summary = Some(s);
-        if self.follow_live {
+        self.shown.summary = Some(s);
+        if self.shown.follow_live {
             self.show_newest();
         }
     }
 
     fn show_newest(&mut self) {
-        if let Some(turn) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
+        if let Some(turn) = self.shown.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
             self.request(Request::Seek { turn, frame: usize::MAX });
         }
     }

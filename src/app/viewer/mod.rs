@@ -9,7 +9,6 @@
 
 mod backend;
 mod board_draw;
-pub mod frame_draw;
 mod inspect;
 mod live;
 pub mod panels;
@@ -17,21 +16,23 @@ mod playback;
 mod played_draw;
 mod prefs;
 mod threat;
+mod view;
 mod whatif;
 pub mod whatif_board;
 pub mod whatif_budget;
 
-pub use inspect::{EventKind, LogEntry, unit_name};
-pub use playback::{BASE_FPS, KEYS, SPEEDS};
+pub use inspect::{LogEntry, unit_name};
+pub use playback::{BASE_FPS, SPEEDS, action_for};
 pub use played_draw::LEGEND as PLAYED_LEGEND;
 pub use prefs::ViewerPrefs;
 
-use super::board::{self, BoardView};
-use super::command::Command;
-use super::icons::IconTextures;
+use super::board;
+use super::board::icons::IconTextures;
+use super::command::{Command, FileAction, FileCommand};
+use super::model::BoardView;
+use super::model::{DebugOverlays, EventKind, PlotMetric};
 use backend::Backend;
 use egui::{Color32, Ui};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use terminal_core::engine::geometry::{Player, Tile};
@@ -41,27 +42,6 @@ use terminal_core::session::companions::{self, Companions};
 use terminal_core::session::debug::Marker;
 use terminal_core::session::summary::ReplaySummary;
 use terminal_core::session::whatif::WhatIfTry;
-
-/// Frames a death/breach/self-destruct marker stays visible.
-pub const MARKER_FRAMES: usize = 4;
-
-/// Which debugger overlays are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct DebugOverlays {
-    pub paths: bool,
-    pub moved_from: bool,
-    pub attacks: bool,
-    pub shields: bool,
-    pub markers: bool,
-    pub annotations: bool,
-}
-
-impl Default for DebugOverlays {
-    fn default() -> Self {
-        DebugOverlays { paths: true, moved_from: true, attacks: true, shields: true, markers: true, annotations: true }
-    }
-}
 
 /// What the viewer's panels, board and keys ask for. The panels and the board return these
 /// and [`Viewer::apply`] carries them out after the frame's UI, so that no panel changes what
@@ -92,8 +72,8 @@ pub enum ViewerAction {
     ShowLogKind(EventKind, bool),
     /// Show (or hide) this player's events in the event log.
     ShowLogPlayer(Player, bool),
-    /// The metric plotted over turns (index in the plot's metrics).
-    SetPlotMetric(usize),
+    /// The metric plotted over turns.
+    SetPlotMetric(PlotMetric),
     /// Select the unit with this id (`None`: nothing) for the inspector.
     Select(Option<u32>),
     /// Pick a replay file to open (the studio opens it).
@@ -130,6 +110,8 @@ pub enum ViewerAction {
     FollowLive(bool),
     /// Zoom and pan back to the whole board.
     FitBoard,
+    /// Zoom and pan the board.
+    SetBoardView(BoardView),
     /// Hide the result until the last turn (a studio setting).
     HideWinner(bool),
     /// Show (or hide) the left side panel (overlays, filters).
@@ -140,98 +122,98 @@ pub enum ViewerAction {
     ToggleSidePanels,
 }
 
-/// The viewer. What it keeps between runs is [`ViewerPrefs`]; the rest is runtime state.
+/// The viewer: what it keeps between runs ([`ViewerPrefs`]) and its runtime state, one
+/// concern per part. Other modules act on it through [`ViewerAction`]s and read it through
+/// its methods.
+#[derive(Default)]
 pub struct Viewer {
-    backend: Option<Backend>,
-    inline: bool,
-    pub path: Option<PathBuf>,
-    pub summary: Option<ReplaySummary>,
+    prefs: ViewerPrefs,
+    shown: Shown,
+    session: SessionLink,
+    playback: Playback,
+    board: BoardState,
+    whatif: WhatIfState,
+    stats: FrameStats,
+    /// The viewer's last word (shown in its header).
+    message: String,
+    /// What the empty board says (default: how to open a replay).
+    empty_hint: Option<String>,
+    /// The window is cleared to the panel colour (eframe), so panels skip their fill.
+    panels_on_clear_color: bool,
+}
+
+/// What is shown: the replay (or live match) and the frame on the board.
+#[derive(Default)]
+struct Shown {
+    path: Option<PathBuf>,
+    summary: Option<ReplaySummary>,
     /// The frame shown, with its turn.
-    pub current: Option<(i32, FrameView)>,
-    pub playing: bool,
-    pub speed: f32,
-    play_accum: f64,
-    last_tick: Option<Instant>,
+    current: Option<(i32, FrameView)>,
+    /// The algos' logs and annotations beside the replay.
+    companions: Companions,
+    /// A replay asked for and not loaded yet (what is shown stays until it has).
+    opening: Option<PathBuf>,
+    /// A live match is being shown (its frames still arrive).
+    live: bool,
+    /// The board shows the live match's newest frame as it arrives.
+    follow_live: bool,
+}
+
+/// The simulation session behind the viewer.
+#[derive(Default)]
+struct SessionLink {
+    backend: Option<Backend>,
+    /// Run the session synchronously (tests).
+    inline: bool,
     /// Steps sent and not yet answered.
     pending_steps: usize,
-    pub overlays: DebugOverlays,
-    pub selected: Option<u32>,
-    pub hovered: Option<Tile>,
-    /// The threat along the hovered edge tile's path (Debugger).
-    threat: Option<threat::HoverThreat>,
-    pub tries: Vec<WhatIfTry>,
-    /// The player the tries' figures are seen from: the acting player of the last what-if run.
-    pub tries_pov: Player,
-    /// The two tries picked for "Compare side by side" (indices in `tries`).
-    pub compare_pick: [usize; 2],
-    /// Two tries side by side (shown instead of the board while open).
-    pub compare: Option<crate::app::compare_view::CompareView>,
-    /// The right-hand panel stays beside the comparison (hidden by default: the boards need the width).
-    pub compare_side_panel: bool,
-    /// The what-if being edited on the board (the board shows it instead of the frame).
-    pub board_whatif: Option<whatif_board::BoardWhatIf>,
-    /// Waiting for this turn's turn frame to start a what-if on it.
-    pending_whatif_turn: Option<i32>,
-    pub companions: Companions,
-    pub message: String,
-    /// Markers of recent frames: (frame index, markers), for fading.
-    recent_markers: Vec<(usize, Vec<Marker>)>,
-    pub log_filter: HashSet<EventKind>,
-    pub log_players: [bool; 2],
-    pub board_view: BoardView,
-    pub geometry: Option<board::BoardGeometry>,
-    /// UI frames drawn while a replay was shown, and frames received from the session.
-    pub ui_frames: u64,
-    pub frames_received: u64,
-    pub opened_at: Option<Instant>,
-    /// Seconds from the open request to the first frame.
-    pub open_seconds: Option<f64>,
-    plot_metric: usize,
+}
+
+/// Playing the replay at a speed.
+#[derive(Default)]
+struct Playback {
+    playing: bool,
+    play_accum: f64,
+    last_tick: Option<Instant>,
     /// Where the measurement hook starts: (turn, frame).
     autoplay_at: Option<(i32, usize)>,
-    stats_every: Option<Instant>,
-    stats_base: (u64, u64),
-    /// The window is cleared to the panel colour (eframe), so panels skip their fill.
-    pub panels_on_clear_color: bool,
-    /// A live match is being shown (its frames still arrive).
-    pub live: bool,
-    /// The board shows the live match's newest frame as it arrives.
-    pub follow_live: bool,
-    /// What the empty board says (default: how to open a replay).
-    pub empty_hint: Option<String>,
-    /// The result stays hidden until the last turn is shown (the studio's setting).
-    pub hide_winner: bool,
+}
+
+/// The board: zoom and pan, the selection, what the pointer is over, fading markers.
+#[derive(Default)]
+struct BoardState {
+    view: BoardView,
+    geometry: Option<board::BoardGeometry>,
+    selected: Option<u32>,
+    hovered: Option<Tile>,
+    /// The threat along the hovered edge tile's path (Debugger).
+    threat: Option<threat::HoverThreat>,
+    /// Markers of recent frames: (frame index, markers), for fading.
+    recent_markers: Vec<(usize, Vec<Marker>)>,
     /// The figures written on the board in the last frame, and where.
-    pub board_labels: Vec<(String, egui::Rect)>,
-    /// The side panels shown (hidden ones leave the width to the board).
-    pub left_panel: bool,
-    pub right_panel: bool,
+    labels: Vec<(String, egui::Rect)>,
 }
 
-impl Default for Viewer {
+/// What-if tries, their comparison, and the what-if being edited on the board.
+struct WhatIfState {
+    tries: Vec<WhatIfTry>,
+    /// The player the tries' figures are seen from: the acting player of the last what-if run.
+    tries_pov: Player,
+    /// The two tries picked for "Compare side by side" (indices in `tries`).
+    compare_pick: [usize; 2],
+    /// Two tries side by side (shown instead of the board while open).
+    compare: Option<crate::app::compare_view::CompareView>,
+    /// The right-hand panel stays beside the comparison (hidden by default: the boards need the width).
+    compare_side_panel: bool,
+    /// The what-if being edited on the board (the board shows it instead of the frame).
+    board_whatif: Option<whatif_board::BoardWhatIf>,
+    /// Waiting for this turn's turn frame to start a what-if on it.
+    pending_whatif_turn: Option<i32>,
+}
+
+impl Default for WhatIfState {
     fn default() -> Self {
-        Viewer::new(false)
-    }
-}
-
-impl Viewer {
-    /// A viewer; `inline` runs the session synchronously (tests).
-    pub fn new(inline: bool) -> Viewer {
-        Viewer {
-            backend: None,
-            inline,
-            path: None,
-            summary: None,
-            current: None,
-            playing: false,
-            speed: 1.0,
-            play_accum: 0.0,
-            last_tick: None,
-            pending_steps: 0,
-            overlays: DebugOverlays::default(),
-            selected: None,
-            hovered: None,
-            threat: None,
+        WhatIfState {
             tries: Vec::new(),
             tries_pov: Player::One,
             compare_pick: [0, 1],
@@ -239,73 +221,109 @@ impl Viewer {
             compare_side_panel: false,
             board_whatif: None,
             pending_whatif_turn: None,
-            companions: Companions::default(),
-            message: String::new(),
-            recent_markers: Vec::new(),
-            log_filter: EventKind::ALL.into_iter().collect(),
-            log_players: [true, true],
-            board_view: BoardView::default(),
-            geometry: None,
-            ui_frames: 0,
-            frames_received: 0,
-            opened_at: None,
-            open_seconds: None,
-            plot_metric: 0,
-            autoplay_at: None,
-            stats_every: None,
-            stats_base: (0, 0),
-            panels_on_clear_color: false,
-            live: false,
-            follow_live: false,
-            empty_hint: None,
-            hide_winner: false,
-            board_labels: Vec::new(),
-            left_panel: true,
-            right_panel: true,
         }
+    }
+}
+
+/// Frame rates for the measurement hook.
+#[derive(Default)]
+struct FrameStats {
+    /// UI frames drawn while a replay was shown, and frames received from the session.
+    ui_frames: u64,
+    frames_received: u64,
+    opened_at: Option<Instant>,
+    /// Seconds from the open request to the first frame.
+    open_seconds: Option<f64>,
+    every: Option<Instant>,
+    base: (u64, u64),
+}
+
+// What is kept of the viewer is its prefs.
+impl serde::Serialize for Viewer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.prefs.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Viewer {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Viewer { prefs: ViewerPrefs::deserialize(d)?.settled(), ..Viewer::default() })
+    }
+}
+
+impl Viewer {
+    /// A viewer; `inline` runs the session synchronously (tests).
+    pub fn new(inline: bool) -> Viewer {
+        Viewer { session: SessionLink { inline, ..Default::default() }, ..Viewer::default() }
     }
 
     /// Forgets what was shown before showing `path`.
     fn reset_for(&mut self, path: &Path, ctx: Option<&egui::Context>) {
         self.ensure_backend(ctx);
-        self.path = Some(path.to_path_buf());
-        self.summary = None;
-        self.current = None;
-        self.playing = false;
-        self.tries.clear();
-        self.compare = None;
-        self.board_whatif = None;
-        self.recent_markers.clear();
-        self.selected = None;
+        self.shown.path = Some(path.to_path_buf());
+        self.shown.summary = None;
+        self.shown.current = None;
+        self.playback.playing = false;
+        self.whatif.tries.clear();
+        self.whatif.compare = None;
+        self.whatif.board_whatif = None;
+        self.board.recent_markers.clear();
+        self.board.selected = None;
         // Frame indices start again: a threat of the last file must not match this one's.
-        self.threat = None;
-        self.pending_steps = 0;
-        self.opened_at = Some(Instant::now());
-        self.open_seconds = None;
-        self.live = false;
+        self.board.threat = None;
+        self.session.pending_steps = 0;
+        self.stats.opened_at = Some(Instant::now());
+        self.stats.open_seconds = None;
+        self.shown.live = false;
         // Each replay opens with the whole board in view.
-        self.board_view = BoardView::default();
+        self.board.view = BoardView::default();
     }
 
-    /// Opens a replay file.
+    /// Opens a replay file. What is shown stays until the new replay has loaded: a file that
+    /// fails to open leaves it as it was.
     pub fn open(&mut self, path: &Path, ctx: Option<&egui::Context>) {
-        self.reset_for(path, ctx);
-        self.companions = companions::load(path);
+        self.ensure_backend(ctx);
+        self.shown.opening = Some(path.to_path_buf());
+        self.stats.opened_at = Some(Instant::now());
+        self.stats.open_seconds = None;
         self.message = format!("Opening {}…", path.display());
         self.request(Request::LoadReplay(path.to_path_buf()));
     }
 
+    /// The replay asked for has loaded: what was shown before goes.
+    fn take_opened(&mut self) {
+        if let Some(path) = self.shown.opening.take() {
+            let opened_at = self.stats.opened_at;
+            self.reset_for(&path, None);
+            self.stats.opened_at = opened_at;
+            self.shown.companions = companions::load(&path);
+        }
+    }
+
+    /// The replay asked for did not load: say why, and what is still shown.
+    fn open_failed(&mut self, error: &str) -> bool {
+        let Some(path) = self.shown.opening.take() else { return false };
+        let still = match &self.shown.path {
+            Some(p) if self.shown.summary.is_some() => {
+                format!("; still showing {}", crate::app::paths::display_name(p))
+            }
+            _ => String::new(),
+        };
+        self.message = format!("Could not open {}: {error}{still}", path.display());
+        true
+    }
+
     pub fn turn(&self) -> Option<i32> {
-        self.current.as_ref().map(|(t, _)| *t)
+        self.shown.current.as_ref().map(|(t, _)| *t)
     }
 
     pub fn frame_in_turn(&self) -> Option<usize> {
-        self.current.as_ref().map(|(_, v)| v.frame_in_turn)
+        self.shown.current.as_ref().map(|(_, v)| v.frame_in_turn)
     }
 
     /// The try whose frames are shown (index in `tries`), if any.
     pub fn watching(&self) -> Option<usize> {
-        self.current.as_ref().and_then(|(_, v)| v.watching)
+        self.shown.current.as_ref().and_then(|(_, v)| v.watching)
     }
 
     /// One frame of the viewer's UI (Debugger when `debugger`, else Replays); returns what the
@@ -313,29 +331,46 @@ impl Viewer {
     pub fn show(&mut self, ui: &mut Ui, debugger: bool, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
         let ctx = ui.ctx().clone();
         self.poll();
-        let mut commands = Vec::new();
-        for action in self.read_keys(&ctx) {
-            commands.extend(self.apply(action));
-        }
         self.tick(&ctx);
         self.measure(&ctx);
         if debugger {
             self.update_threat();
         }
-        let mut actions = Vec::new();
         // Under eframe the window is cleared to the panel colour, so the panels need not paint
         // it again: each covered pixel costs under software rendering.
         let frame = egui::Frame::side_top_panel(ui.style());
         let frame = if self.panels_on_clear_color { frame.fill(Color32::TRANSPARENT) } else { frame };
+        let mut actions = Vec::new();
         egui::Panel::top("viewer-header").frame(frame).show(ui, |ui| panels::header(ui, self));
         egui::Panel::bottom("viewer-timeline").frame(frame).show(ui, |ui| actions.extend(panels::timeline(ui, self)));
-        // The board stays the largest thing on screen: each side panel takes at most a share
-        // of the width (at 1000 px: 200 + 300, the board 500), and either can be hidden. The
-        // side-by-side comparison needs the width: no left panel (its overlay toggles are in
-        // the comparison's header), and the right one only on request.
+        actions.extend(self.side_panels(ui, frame, debugger));
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            if self.whatif.compare.is_some() {
+                actions.extend(panels::compare_header(ui, self));
+            }
+            match self.whatif.compare.as_mut() {
+                Some(c) => c.boards(ui, icons, dark, Some(self.prefs.overlays)),
+                None => actions.extend(self.board(ui, icons, dark)),
+            }
+        });
+        if !actions.is_empty() {
+            // The panels drawn so far show the state before the actions: draw the next frame.
+            ctx.request_repaint();
+        }
+        actions.into_iter().flat_map(|a| self.apply(a)).collect()
+    }
+
+    /// The left (overlays, filters) and right (inspector, log, what-if; plots) panels. The
+    /// board stays the largest thing on screen: each side panel takes at most a share of the
+    /// width (at 1000 px: 200 + 300, the board 500), and either can be hidden. The
+    /// side-by-side comparison needs the width: no left panel (its overlay toggles are in the
+    /// comparison's header), and the right one only on request.
+    fn side_panels(&mut self, ui: &mut Ui, frame: egui::Frame, debugger: bool) -> Vec<ViewerAction> {
+        let mut actions = Vec::new();
         let width = ui.available_width();
         let (left_max, right_max) = ((width * 0.2).max(140.0), (width * 0.3).max(180.0));
-        let left_wanted = self.left_panel && self.compare.is_none();
+        let comparing = self.whatif.compare.is_some();
+        let left_wanted = self.prefs.left_panel && !comparing;
         let mut left_open = left_wanted;
         egui::Panel::left("viewer-left")
             .frame(frame)
@@ -345,7 +380,7 @@ impl Viewer {
             .show_collapsible(ui, &mut left_open, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::left(ui, self)));
             });
-        let right_wanted = if self.compare.is_none() { self.right_panel } else { self.compare_side_panel };
+        let right_wanted = if comparing { self.whatif.compare_side_panel } else { self.prefs.right_panel };
         let mut right_open = right_wanted;
         egui::Panel::right("viewer-right")
             .frame(frame)
@@ -366,123 +401,111 @@ impl Viewer {
         if left_open != left_wanted {
             actions.push(ViewerAction::ShowLeftPanel(left_open));
         }
-        if right_open != right_wanted && self.compare.is_none() {
+        if right_open != right_wanted && !comparing {
             actions.push(ViewerAction::ShowRightPanel(right_open));
         }
-        egui::CentralPanel::no_frame().show(ui, |ui| {
-            if self.compare.is_some() {
-                actions.extend(panels::compare_header(ui, self));
-            }
-            match self.compare.as_mut() {
-                Some(c) => c.boards(ui, icons, dark, Some(self.overlays)),
-                None => actions.extend(self.board(ui, icons, dark)),
-            }
-        });
-        if !actions.is_empty() {
-            // The panels drawn so far show the state before the actions: draw the next frame.
-            ctx.request_repaint();
-        }
-        for action in actions {
-            commands.extend(self.apply(action));
-        }
-        commands
+        actions
     }
 
     /// Carries out an action of the panels, the board or the keys; returns what the studio has
     /// to do.
     pub fn apply(&mut self, action: ViewerAction) -> Vec<Command> {
-        // Moving in a live match's history stops following it; End catches up.
-        if self.live {
-            match action {
-                ViewerAction::End => self.follow_live = true,
-                ViewerAction::Step { .. }
-                | ViewerAction::StepTurn { .. }
-                | ViewerAction::Seek { .. }
-                | ViewerAction::Home
-                | ViewerAction::TogglePlay => self.follow_live = false,
-                _ => {}
-            }
-        }
+        self.follow_live_after(&action);
         match action {
             ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
-            ViewerAction::FitBoard => self.board_view = BoardView::default(),
-            ViewerAction::ShowLeftPanel(show) => self.left_panel = show,
-            ViewerAction::ShowRightPanel(show) => self.right_panel = show,
-            ViewerAction::ToggleSidePanels => {
-                let show = !(self.left_panel || self.right_panel);
-                (self.left_panel, self.right_panel) = (show, show);
-            }
-            ViewerAction::HideWinner(hide) => {
-                self.hide_winner = hide;
-                return vec![Command::SetHideWinner(hide)];
-            }
+            ViewerAction::FitBoard => self.board.view = BoardView::default(),
+            ViewerAction::SetBoardView(view) => self.board.view = view,
             ViewerAction::Step { forward } => self.step(forward),
             ViewerAction::StepTurn { forward } => self.step_turn(forward),
             ViewerAction::Seek { turn, frame } => self.seek(turn, frame),
             ViewerAction::Home => self.home(),
             ViewerAction::End => self.end(),
             ViewerAction::TogglePlay => self.toggle_play(),
-            ViewerAction::SetSpeed(speed) => self.speed = speed,
             ViewerAction::BackToReplay => self.back_to_replay(),
-            ViewerAction::SetOverlays(o) => self.overlays = o,
-            ViewerAction::ShowLogKind(kind, true) => {
-                self.log_filter.insert(kind);
-            }
-            ViewerAction::ShowLogKind(kind, false) => {
-                self.log_filter.remove(&kind);
-            }
-            ViewerAction::ShowLogPlayer(p, on) => self.log_players[p.index()] = on,
-            ViewerAction::SetPlotMetric(m) => self.plot_metric = m,
-            ViewerAction::Select(id) => self.selected = id,
-            ViewerAction::OpenReplayDialog => return vec![Command::OpenReplayDialog],
+            ViewerAction::Select(id) => self.board.selected = id,
+            ViewerAction::OpenReplayDialog => return vec![Command::File(FileCommand::Ask(FileAction::OpenReplay))],
             ViewerAction::EditWhatIfOnBoard => self.edit_whatif_on_board(),
-            ViewerAction::SetWhatIfTool(tool) => {
-                if let Some(w) = self.board_whatif.as_mut() {
-                    w.tool = tool;
-                }
-            }
-            ViewerAction::SetWhatIfPlayer(p) => {
-                if let Some(w) = self.board_whatif.as_mut() {
-                    w.player = p;
-                }
-            }
-            ViewerAction::ReplaceCommands(p, on) => {
-                if let Some(w) = self.board_whatif.as_mut() {
-                    w.replace_commands[p.index()] = on;
-                }
-            }
-            ViewerAction::ClearDeploys => {
-                if let Some(w) = self.board_whatif.as_mut() {
-                    w.deploys = Default::default();
-                }
-            }
-            ViewerAction::WhatIfClick { tile, undo } => {
-                if let Some(w) = self.board_whatif.as_mut()
-                    && let Err(e) = w.click(tile, undo)
-                {
-                    self.message = e;
-                }
-            }
-            ViewerAction::LeaveWhatIf => self.board_whatif = None,
             ViewerAction::RunWhatIf => self.run_whatif(),
             ViewerAction::WatchTry(index) => self.watch_try(index),
-            ViewerAction::SetComparePick(pick) => self.compare_pick = pick,
-            ViewerAction::SetTriesPov(p) => self.tries_pov = p,
             ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
-            ViewerAction::CloseCompare => self.compare = None,
-            ViewerAction::ShowCompareSidePanel(show) => self.compare_side_panel = show,
+            other => self.apply_setting(other),
         }
         Vec::new()
     }
 
-    /// Whether the result may be shown: not hidden, or the last turn is on screen.
-    pub fn winner_shown(&self) -> bool {
-        let last = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn);
-        !self.hide_winner || (self.turn().is_some() && self.turn() == last && self.watching().is_none())
+    /// Moving in a live match's history stops following it; End catches up.
+    fn follow_live_after(&mut self, action: &ViewerAction) {
+        if !self.shown.live {
+            return;
+        }
+        match action {
+            ViewerAction::End => self.shown.follow_live = true,
+            ViewerAction::Step { .. }
+            | ViewerAction::StepTurn { .. }
+            | ViewerAction::Seek { .. }
+            | ViewerAction::Home
+            | ViewerAction::TogglePlay => self.shown.follow_live = false,
+            _ => {}
+        }
     }
 
-    pub fn plot_metric(&self) -> usize {
-        self.plot_metric
+    /// The actions that set a preference or a field of the what-if and tries panels.
+    fn apply_setting(&mut self, action: ViewerAction) {
+        let w = &mut self.whatif;
+        match action {
+            ViewerAction::ShowLeftPanel(show) => self.prefs.left_panel = show,
+            ViewerAction::ShowRightPanel(show) => self.prefs.right_panel = show,
+            ViewerAction::ToggleSidePanels => {
+                let show = !(self.prefs.left_panel || self.prefs.right_panel);
+                (self.prefs.left_panel, self.prefs.right_panel) = (show, show);
+            }
+            ViewerAction::HideWinner(hide) => self.prefs.hide_winner = hide,
+            ViewerAction::SetSpeed(speed) => self.prefs.speed = speed,
+            ViewerAction::SetOverlays(o) => self.prefs.overlays = o,
+            ViewerAction::ShowLogKind(kind, true) => {
+                self.prefs.log_kinds.insert(kind);
+            }
+            ViewerAction::ShowLogKind(kind, false) => {
+                self.prefs.log_kinds.remove(&kind);
+            }
+            ViewerAction::ShowLogPlayer(p, on) => self.prefs.log_players[p.index()] = on,
+            ViewerAction::SetPlotMetric(m) => self.prefs.plot_metric = m,
+            ViewerAction::SetComparePick(pick) => w.compare_pick = pick,
+            ViewerAction::SetTriesPov(p) => w.tries_pov = p,
+            ViewerAction::CloseCompare => w.compare = None,
+            ViewerAction::ShowCompareSidePanel(show) => w.compare_side_panel = show,
+            ViewerAction::LeaveWhatIf => w.board_whatif = None,
+            other => self.apply_whatif_edit(other),
+        }
+    }
+
+    /// The edits of the what-if on the board.
+    fn apply_whatif_edit(&mut self, action: ViewerAction) {
+        let Some(w) = self.whatif.board_whatif.as_mut() else {
+            return;
+        };
+        match action {
+            ViewerAction::SetWhatIfTool(tool) => w.tool = tool,
+            ViewerAction::SetWhatIfPlayer(p) => w.player = p,
+            ViewerAction::ReplaceCommands(p, on) => w.replace_commands[p.index()] = on,
+            ViewerAction::ClearDeploys => w.deploys = Default::default(),
+            ViewerAction::WhatIfClick { tile, undo } => {
+                if let Err(e) = w.click(tile, undo) {
+                    self.message = e.to_string();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the result may be shown: not hidden, or the last turn is on screen.
+    pub fn winner_shown(&self) -> bool {
+        let last = self.shown.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn);
+        !self.prefs.hide_winner || (self.turn().is_some() && self.turn() == last && self.watching().is_none())
+    }
+
+    pub fn plot_metric(&self) -> PlotMetric {
+        self.prefs.plot_metric
     }
 
     /// The ruleset of what is shown: the replay's, else the layout what-if's, else the default
@@ -490,10 +513,10 @@ impl Viewer {
     fn ruleset(&self) -> Option<std::sync::Arc<terminal_core::engine::Config>> {
         use std::sync::{Arc, OnceLock};
         static DEFAULT: OnceLock<Option<Arc<terminal_core::engine::Config>>> = OnceLock::new();
-        if let Some(s) = &self.summary {
+        if let Some(s) = &self.shown.summary {
             return Some(Arc::clone(&s.config));
         }
-        if let Some(whatif_board::WhatIfBase::Layout(config)) = self.board_whatif.as_ref().map(|w| &w.base) {
+        if let Some(whatif_board::WhatIfBase::Layout(config)) = self.whatif.board_whatif.as_ref().map(|w| &w.base) {
             return Some(Arc::clone(config));
         }
         DEFAULT

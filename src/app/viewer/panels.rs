@@ -3,15 +3,17 @@
 //! return what the user asked for as [`ViewerAction`]s, applied after the frame's UI.
 
 use super::whatif_board::{BoardTool, WhatIfBase};
-use super::{EventKind, SPEEDS, Viewer, ViewerAction};
+use super::{SPEEDS, Viewer, ViewerAction};
+use crate::app::model::{EventKind, PlotMetric};
 use egui::Ui;
 use terminal_core::engine::Player;
+use terminal_core::session::summary::ReplaySummary;
 use terminal_core::session::whatif::WhatIfSummary;
 
 /// Player names, HP, SP, MP and compute time of the shown turn.
 pub fn header(ui: &mut Ui, v: &Viewer) {
     ui.horizontal(|ui| {
-        let Some(s) = &v.summary else {
+        let Some(s) = &v.shown.summary else {
             ui.label(if v.message.is_empty() { "No replay open" } else { &v.message });
             return;
         };
@@ -19,7 +21,7 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
         let stats = s.turns.iter().find(|t| t.turn == turn);
         for p in Player::both() {
             let i = p.index();
-            let (hp, sp, mp) = match &v.current {
+            let (hp, sp, mp) = match &v.shown.current {
                 Some((_, f)) => (f.frame.stats[i].hp, f.frame.stats[i].sp, f.frame.stats[i].mp),
                 None => (0.0, 0.0, 0.0),
             };
@@ -39,7 +41,7 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
 /// side-by-side comparison while it is open — one timeline drives both its boards.
 pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
-    if let Some(c) = &v.compare {
+    if let Some(c) = &v.whatif.compare {
         let m = &c.model;
         ui.horizontal(|ui| {
             transport(ui, v, &mut out);
@@ -52,14 +54,14 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         return out;
     }
     // A try of an editor layout is watched without a replay: the timeline still steps it.
-    let s = &v.summary;
+    let s = &v.shown.summary;
     if s.is_none() && v.watching().is_none() {
         ui.label(&v.message);
         return out;
     }
     let turn = v.turn().unwrap_or(0);
     let frame = v.frame_in_turn().unwrap_or(0);
-    let frames = v.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
+    let frames = v.shown.current.as_ref().map_or(1, |(_, f)| f.frames_in_turn);
     if let Some(index) = v.watching() {
         ui.horizontal(|ui| {
             let title = egui::RichText::new(v.try_title(index)).strong().color(egui::Color32::from_rgb(230, 170, 0));
@@ -73,19 +75,19 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     // widen the panel and push the sliders below off the window.
     ui.horizontal_wrapped(|ui| {
         transport(ui, v, &mut out);
-        let zoomed = v.board_view != crate::app::board::BoardView::default();
+        let zoomed = v.board.view != crate::app::model::BoardView::default();
         if ui.add_enabled(zoomed, egui::Button::new("Fit board")).on_hover_text("Whole board in view (0)").clicked() {
             out.push(ViewerAction::FitBoard);
         }
         let hint = "Hide it to give the board more room (B: both panels)";
-        if ui.selectable_label(v.left_panel, "Left panel").on_hover_text(hint).clicked() {
-            out.push(ViewerAction::ShowLeftPanel(!v.left_panel));
+        if ui.selectable_label(v.prefs.left_panel, "Left panel").on_hover_text(hint).clicked() {
+            out.push(ViewerAction::ShowLeftPanel(!v.prefs.left_panel));
         }
-        if ui.selectable_label(v.right_panel, "Right panel").on_hover_text(hint).clicked() {
-            out.push(ViewerAction::ShowRightPanel(!v.right_panel));
+        if ui.selectable_label(v.prefs.right_panel, "Right panel").on_hover_text(hint).clicked() {
+            out.push(ViewerAction::ShowRightPanel(!v.prefs.right_panel));
         }
-        if v.live {
-            let mut follow = v.follow_live;
+        if v.shown.live {
+            let mut follow = v.shown.follow_live;
             let hint = "Show each new frame as the match plays it; stepping back stops following";
             if ui.checkbox(&mut follow, "Follow live").on_hover_text(hint).changed() {
                 out.push(ViewerAction::FollowLive(follow));
@@ -114,7 +116,7 @@ fn transport(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
     if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
         out.push(ViewerAction::Step { forward: false });
     }
-    let play = if v.playing { "Pause" } else { "Play" };
+    let play = if v.playback.playing { "Pause" } else { "Play" };
     if ui.button(play).on_hover_text("Space").clicked() {
         out.push(ViewerAction::TogglePlay);
     }
@@ -127,13 +129,13 @@ fn transport(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
     if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
         out.push(ViewerAction::End);
     }
-    let mut speed = v.speed;
-    egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.speed)).width(70.0).show_ui(ui, |ui| {
+    let mut speed = v.prefs.speed;
+    egui::ComboBox::from_label("Speed").selected_text(format!("{}×", v.prefs.speed)).width(70.0).show_ui(ui, |ui| {
         for sp in SPEEDS {
             ui.selectable_value(&mut speed, sp, format!("{sp}×"));
         }
     });
-    if speed != v.speed {
+    if speed != v.prefs.speed {
         out.push(ViewerAction::SetSpeed(speed));
     }
 }
@@ -178,19 +180,19 @@ pub fn compare_header(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if ui.button("Close comparison").clicked() {
             out.push(ViewerAction::CloseCompare);
         }
-        let mut o = v.overlays;
+        let mut o = v.prefs.overlays;
         ui.menu_button("Overlays", |ui| overlay_toggles(ui, &mut o, false))
             .response
             .on_hover_text("Drawn on both boards");
-        if o != v.overlays {
+        if o != v.prefs.overlays {
             out.push(ViewerAction::SetOverlays(o));
         }
-        let (label, hint) = match v.compare_side_panel {
+        let (label, hint) = match v.whatif.compare_side_panel {
             true => ("Hide side panel", "Give the boards the whole width"),
             false => ("Show side panel", "The inspector, event log and tries beside the boards"),
         };
         if ui.button(label).on_hover_text(hint).clicked() {
-            out.push(ViewerAction::ShowCompareSidePanel(!v.compare_side_panel));
+            out.push(ViewerAction::ShowCompareSidePanel(!v.whatif.compare_side_panel));
         }
     });
     out
@@ -198,7 +200,7 @@ pub fn compare_header(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
 
 /// The overlays' checkboxes; the algos' annotations only where they are drawn (a replay's
 /// board, not the tries compared).
-fn overlay_toggles(ui: &mut Ui, o: &mut super::DebugOverlays, annotations: bool) {
+fn overlay_toggles(ui: &mut Ui, o: &mut crate::app::model::DebugOverlays, annotations: bool) {
     ui.checkbox(&mut o.paths, "Unit paths");
     ui.checkbox(&mut o.moved_from, "Moved-from tiles");
     ui.checkbox(&mut o.attacks, "Attack lines");
@@ -215,23 +217,23 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     if ui.button("Open replay…").clicked() {
         out.push(ViewerAction::OpenReplayDialog);
     }
-    let mut hide = v.hide_winner;
+    let mut hide = v.prefs.hide_winner;
     let hint = "Watch a replay unspoiled: the result shows once the last turn is on screen";
     if ui.checkbox(&mut hide, "Hide the winner until the end").on_hover_text(hint).changed() {
         out.push(ViewerAction::HideWinner(hide));
     }
     ui.separator();
     ui.strong("Overlays");
-    let mut o = v.overlays;
+    let mut o = v.prefs.overlays;
     overlay_toggles(ui, &mut o, true);
-    if o != v.overlays {
+    if o != v.prefs.overlays {
         out.push(ViewerAction::SetOverlays(o));
     }
     ui.separator();
     ui.strong("Event log filter");
     ui.horizontal_wrapped(|ui| {
         for k in EventKind::ALL {
-            let mut on = v.log_filter.contains(&k);
+            let mut on = v.prefs.log_kinds.contains(&k);
             if ui.checkbox(&mut on, k.label()).changed() {
                 out.push(ViewerAction::ShowLogKind(k, on));
             }
@@ -239,7 +241,7 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     });
     ui.horizontal(|ui| {
         for p in Player::both() {
-            let mut on = v.log_players[p.index()];
+            let mut on = v.prefs.log_players[p.index()];
             if ui.checkbox(&mut on, format!("P{}", p.number())).changed() {
                 out.push(ViewerAction::ShowLogPlayer(p, on));
             }
@@ -248,7 +250,7 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     ui.separator();
     ui.label(format!("Units on board: {}", v.unit_count()));
     ui.label(format!("Mobile units: {}", v.mobile_count()));
-    if let Some((_, f)) = &v.current {
+    if let Some((_, f)) = &v.shown.current {
         let d = &f.debug;
         ui.weak(if f.watching.is_some() {
             "engine data (what-if try)"
@@ -259,10 +261,10 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         });
     }
     egui::CollapsingHeader::new("Diagnostics").default_open(false).show(ui, |ui| {
-        if let Some(s) = v.open_seconds {
+        if let Some(s) = v.stats.open_seconds {
             ui.weak(format!("opened in {s:.2} s"));
         }
-        ui.weak(format!("frames drawn {} · received {}", v.ui_frames, v.frames_received));
+        ui.weak(format!("frames drawn {} · received {}", v.stats.ui_frames, v.stats.frames_received));
     });
     out
 }
@@ -271,9 +273,9 @@ pub fn left(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
 /// to `bottom`.
 pub fn debugger_side(ui: &mut Ui, v: &Viewer, bottom: f32) -> Vec<ViewerAction> {
     // The what-if being edited is not a frame: its board has no threat (yet).
-    if v.board_whatif.is_none() {
+    if v.whatif.board_whatif.is_none() {
         egui::CollapsingHeader::new("Path threat").default_open(true).show(ui, |ui| match v.hovered_threat() {
-            Some(threat) => crate::app::threat_view::table(ui, threat),
+            Some(threat) => crate::app::board::threat::table(ui, threat),
             None => {
                 ui.weak("Hover an edge tile");
             }
@@ -321,9 +323,9 @@ pub const EVENT_LOG_MIN_HEIGHT: f32 = 160.0;
 
 fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
-    match v.board_whatif.as_ref() {
+    match v.whatif.board_whatif.as_ref() {
         None => {
-            let can = v.summary.is_some() && v.current.is_some();
+            let can = v.shown.summary.is_some() && v.shown.current.is_some();
             if ui.add_enabled(can, egui::Button::new("Edit what-if on the board")).clicked() {
                 out.push(ViewerAction::EditWhatIfOnBoard);
             }
@@ -336,71 +338,77 @@ fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             // A person's turn is planned in the Play view's turn panel.
             ui.weak("The board shows your turn's plan: its tools are in the turn panel.");
         }
-        Some(w) => {
-            let base = match &w.base {
-                WhatIfBase::ReplayTurn(t) => format!("Start of turn {t} of the replay"),
-                WhatIfBase::Layout(_) => "The editor's layout (turn 0)".to_string(),
-            };
-            ui.label(base);
-            let mut tool = w.tool;
-            ui.horizontal_wrapped(|ui| {
-                for t in BoardTool::available(w.legacy) {
-                    ui.selectable_value(&mut tool, t, t.label_for(w.legacy));
-                }
-            });
-            if tool != w.tool {
-                out.push(ViewerAction::SetWhatIfTool(tool));
-            }
-            let mut player = w.player;
-            ui.horizontal(|ui| {
-                for p in Player::both() {
-                    ui.selectable_value(&mut player, p, format!("Player {}", p.number()));
-                }
-            });
-            if player != w.player {
-                out.push(ViewerAction::SetWhatIfPlayer(player));
-            }
-            budget(ui, v, w);
-            ui.weak("Click: apply the tool · right click: take a deploy or structure back");
-            let from_replay = matches!(w.base, WhatIfBase::ReplayTurn(_));
-            for p in Player::both() {
-                let i = p.index();
-                let edits = w.structure_edits(p);
-                ui.label(format!(
-                    "Player {}: {} structure edit{}, {} deploy{}",
-                    p.number(),
-                    edits.len(),
-                    if edits.len() == 1 { "" } else { "s" },
-                    w.deploys[i].len(),
-                    if w.deploys[i].len() == 1 { "" } else { "s" }
-                ));
-                if from_replay {
-                    let mut replace = w.replace_commands[i];
-                    let label = format!("Player {}: replace the turn's commands with these deploys", p.number());
-                    if ui.checkbox(&mut replace, label).changed() {
-                        out.push(ViewerAction::ReplaceCommands(p, replace));
-                    }
-                }
-            }
-            let mut leave = false;
-            ui.horizontal(|ui| {
-                if ui.button("Clear deploys").clicked() {
-                    out.push(ViewerAction::ClearDeploys);
-                }
-                leave = ui.button("Leave what-if").clicked();
-            });
-            if ui.button("Run what-if").clicked() {
-                out.push(ViewerAction::RunWhatIf);
-            }
-            // Left after the run, so that both in one frame still run the what-if being left.
-            if leave {
-                out.push(ViewerAction::LeaveWhatIf);
+        Some(w) => out.extend(whatif_editing(ui, v, w)),
+    }
+    if !v.whatif.tries.is_empty() {
+        out.extend(tries_table(ui, v));
+    }
+    out
+}
+
+/// The what-if being edited on the board: its tools, budget, edits per player, run and leave.
+fn whatif_editing(ui: &mut Ui, v: &Viewer, w: &super::whatif_board::BoardWhatIf) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    let base = match &w.base {
+        WhatIfBase::ReplayTurn(t) => format!("Start of turn {t} of the replay"),
+        WhatIfBase::Layout(_) => "The editor's layout (turn 0)".to_string(),
+    };
+    ui.label(base);
+    let mut tool = w.tool;
+    ui.horizontal_wrapped(|ui| {
+        for t in BoardTool::available(w.legacy) {
+            ui.selectable_value(&mut tool, t, t.label_for(w.legacy));
+        }
+    });
+    if tool != w.tool {
+        out.push(ViewerAction::SetWhatIfTool(tool));
+    }
+    let mut player = w.player;
+    ui.horizontal(|ui| {
+        for p in Player::both() {
+            ui.selectable_value(&mut player, p, format!("Player {}", p.number()));
+        }
+    });
+    if player != w.player {
+        out.push(ViewerAction::SetWhatIfPlayer(player));
+    }
+    budget(ui, v, w);
+    ui.weak("Click: apply the tool · right click: take a deploy or structure back");
+    let from_replay = matches!(w.base, WhatIfBase::ReplayTurn(_));
+    for p in Player::both() {
+        let i = p.index();
+        let edits = w.structure_edits(p);
+        ui.label(format!(
+            "Player {}: {} structure edit{}, {} deploy{}",
+            p.number(),
+            edits.len(),
+            if edits.len() == 1 { "" } else { "s" },
+            w.deploys[i].len(),
+            if w.deploys[i].len() == 1 { "" } else { "s" }
+        ));
+        if from_replay {
+            let mut replace = w.replace_commands[i];
+            let label = format!("Player {}: replace the turn's commands with these deploys", p.number());
+            if ui.checkbox(&mut replace, label).changed() {
+                out.push(ViewerAction::ReplaceCommands(p, replace));
             }
         }
     }
-    if !v.tries.is_empty() {
-        out.extend(tries_table(ui, v));
+    let mut leave = false;
+    ui.horizontal(|ui| {
+        if ui.button("Clear deploys").clicked() {
+            out.push(ViewerAction::ClearDeploys);
+        }
+        leave = ui.button("Leave what-if").clicked();
+    });
+    if ui.button("Run what-if").clicked() {
+        out.push(ViewerAction::RunWhatIf);
     }
+    // Left after the run, so that both in one frame still run the what-if being left.
+    if leave {
+        out.push(ViewerAction::LeaveWhatIf);
+    }
+
     out
 }
 
@@ -436,14 +444,14 @@ fn budget(ui: &mut Ui, v: &Viewer, w: &super::whatif_board::BoardWhatIf) {
 fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     let watching = v.watching();
-    let mut pov = v.tries_pov;
+    let mut pov = v.whatif.tries_pov;
     ui.horizontal_wrapped(|ui| {
         ui.label("Seen from");
         for p in Player::both() {
             ui.selectable_value(&mut pov, p, format!("Player {}", p.number()));
         }
     });
-    if pov != v.tries_pov {
+    if pov != v.whatif.tries_pov {
         out.push(ViewerAction::SetTriesPov(pov));
     }
     ui.weak(format!(
@@ -454,9 +462,9 @@ fn tries_table(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     if let Some(i) = tries_list(ui, v, watching, pov) {
         out.push(ViewerAction::WatchTry(i));
     }
-    let names: Vec<String> = (0..v.tries.len()).map(|i| v.try_title(i)).collect();
+    let names: Vec<String> = (0..v.whatif.tries.len()).map(|i| v.try_title(i)).collect();
     let last = names.len() - 1;
-    let mut pick = v.compare_pick.map(|i| i.min(last));
+    let mut pick = v.whatif.compare_pick.map(|i| i.min(last));
     let before = pick;
     ui.horizontal_wrapped(|ui| {
         for (side, slot) in ["A", "B"].into_iter().zip(pick.iter_mut()) {
@@ -510,7 +518,7 @@ pub fn try_figures(s: &WhatIfSummary, pov: Player) -> [(String, String); 5] {
 /// the try whose "Watch" button was clicked.
 fn tries_list(ui: &mut Ui, v: &Viewer, watching: Option<usize>, pov: Player) -> Option<usize> {
     let mut watch = None;
-    for (i, t) in v.tries.iter().enumerate() {
+    for (i, t) in v.whatif.tries.iter().enumerate() {
         ui.separator();
         ui.horizontal_wrapped(|ui| {
             let button = ui.add_enabled(watching != Some(i), egui::Button::new("Watch"));
@@ -532,23 +540,28 @@ fn tries_list(ui: &mut Ui, v: &Viewer, watching: Option<usize>, pov: Player) -> 
     watch
 }
 
-/// The metrics the Replays view plots over turns.
-pub const PLOT_METRICS: [&str; 4] = ["HP", "SP", "MP", "Structure value"];
-
 /// Plots, end-of-game statistics and the algos' logs.
 pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
-    let mut out = Vec::new();
-    let Some(s) = &v.summary else {
+    let Some(s) = &v.shown.summary else {
         ui.weak("No replay open");
-        return out;
+        return Vec::new();
     };
-    let mut metric = v.plot_metric();
+    let out = metric_plot(ui, v, s);
+    end_of_game(ui, v, s);
+    algo_logs(ui, v);
+    out
+}
+
+/// A figure per player over the turns; a click jumps to that turn.
+fn metric_plot(ui: &mut Ui, v: &Viewer, s: &ReplaySummary) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    let mut metric = v.prefs.plot_metric;
     ui.horizontal(|ui| {
-        for (i, m) in PLOT_METRICS.iter().enumerate() {
-            ui.selectable_value(&mut metric, i, *m);
+        for m in PlotMetric::ALL {
+            ui.selectable_value(&mut metric, m, m.label());
         }
     });
-    if metric != v.plot_metric() {
+    if metric != v.prefs.plot_metric {
         out.push(ViewerAction::SetPlotMetric(metric));
     }
     // With the result hidden, the plot stops at the turn shown: its end would tell the result.
@@ -559,10 +572,10 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             .filter(|t| t.turn <= upto)
             .map(|t| {
                 let y = match metric {
-                    0 => t.hp[p],
-                    1 => t.sp[p],
-                    2 => t.mp[p],
-                    _ => t.structure_value[p],
+                    PlotMetric::Hp => t.hp[p],
+                    PlotMetric::Sp => t.sp[p],
+                    PlotMetric::Mp => t.mp[p],
+                    PlotMetric::StructureValue => t.structure_value[p],
                 };
                 [t.turn as f64, y as f64]
             })
@@ -591,6 +604,11 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         }
     }
     ui.weak("Click the plot to jump to a turn");
+    out
+}
+
+/// The end frame's figures (hidden until the last turn when the result is hidden).
+fn end_of_game(ui: &mut Ui, v: &Viewer, s: &ReplaySummary) {
     egui::CollapsingHeader::new("End of game").default_open(true).show(ui, |ui| {
         if !v.winner_shown() {
             ui.weak("Hidden until the last turn is shown (Hide the winner until the end)");
@@ -638,11 +656,15 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         });
         ui.weak(format!("history: {:.1} MB", s.history_bytes as f64 / 1e6));
     });
+}
+
+/// The algos' stderr for the turn shown.
+fn algo_logs(ui: &mut Ui, v: &Viewer) {
     egui::CollapsingHeader::new("Algo logs").default_open(true).show(ui, |ui| {
         let turn = v.turn().unwrap_or(0);
         let mut any = false;
         for p in Player::both() {
-            let lines = v.companions.log_lines(p, turn);
+            let lines = v.shown.companions.log_lines(p, turn);
             if lines.is_empty() {
                 continue;
             }
@@ -658,5 +680,4 @@ pub fn replays_side(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
             ui.weak("No companion logs for this turn");
         }
     });
-    out
 }

@@ -2,7 +2,7 @@
 //! Home/End, and the keys that do them.
 
 use super::{Viewer, ViewerAction};
-use egui::{Key, Modifiers};
+use crate::app::command::UiCommand;
 use std::time::Instant;
 use terminal_core::session::Request;
 use terminal_core::side_by_side::SideBySide;
@@ -12,27 +12,29 @@ pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 /// Frames per second at 1×.
 pub const BASE_FPS: f64 = 8.0;
 
-/// The viewer's keys: what they do, and how the help window names them.
-pub const KEYS: [(Modifiers, Key, ViewerAction, &str, &str); 9] = [
-    (Modifiers::COMMAND, Key::ArrowRight, ViewerAction::StepTurn { forward: true }, "Ctrl+→", "Next turn"),
-    (Modifiers::COMMAND, Key::ArrowLeft, ViewerAction::StepTurn { forward: false }, "Ctrl+←", "Previous turn"),
-    (Modifiers::NONE, Key::ArrowRight, ViewerAction::Step { forward: true }, "→", "Next frame"),
-    (Modifiers::NONE, Key::ArrowLeft, ViewerAction::Step { forward: false }, "←", "Previous frame"),
-    (Modifiers::NONE, Key::Space, ViewerAction::TogglePlay, "Space", "Play / pause"),
-    (Modifiers::NONE, Key::Home, ViewerAction::Home, "Home", "First turn"),
-    (Modifiers::NONE, Key::End, ViewerAction::End, "End", "Last frame (a live match: follow it again)"),
-    // As in the editor: 0 resets zoom and pan so the whole board shows.
-    (Modifiers::NONE, Key::Num0, ViewerAction::FitBoard, "0", "Fit the board (zoom and pan)"),
-    (Modifiers::NONE, Key::B, ViewerAction::ToggleSidePanels, "B", "Board only: hide / show the side panels"),
-];
+/// The viewer's action for a command of the table, if it is one of the viewer's.
+pub fn action_for(command: UiCommand) -> Option<ViewerAction> {
+    Some(match command {
+        UiCommand::NextTurn => ViewerAction::StepTurn { forward: true },
+        UiCommand::PreviousTurn => ViewerAction::StepTurn { forward: false },
+        UiCommand::NextFrame => ViewerAction::Step { forward: true },
+        UiCommand::PreviousFrame => ViewerAction::Step { forward: false },
+        UiCommand::PlayPause => ViewerAction::TogglePlay,
+        UiCommand::FirstTurn => ViewerAction::Home,
+        UiCommand::LastFrame => ViewerAction::End,
+        UiCommand::FitBoard => ViewerAction::FitBoard,
+        UiCommand::ToggleSidePanels => ViewerAction::ToggleSidePanels,
+        _ => return None,
+    })
+}
 
 impl Viewer {
     /// "Turn T, frame F/N" as shown in the timeline.
     pub fn position_label(&self) -> String {
-        if let Some(c) = &self.compare {
+        if let Some(c) = &self.whatif.compare {
             return format!("Turn {} · frame {}/{}", c.model.turn, c.model.frame, c.model.max_frame());
         }
-        match &self.current {
+        match &self.shown.current {
             Some((t, v)) => format!("Turn {t} · frame {}/{}", v.frame_in_turn, v.frames_in_turn.saturating_sub(1)),
             None => "No replay".into(),
         }
@@ -46,7 +48,7 @@ impl Viewer {
             return;
         }
         match self.watching() {
-            Some(index) if self.tries.get(index).is_some_and(|t| t.turn == turn) => {
+            Some(index) if self.whatif.tries.get(index).is_some_and(|t| t.turn == turn) => {
                 self.request(Request::WatchTry { index, frame })
             }
             _ => self.request(Request::Seek { turn, frame }),
@@ -56,7 +58,7 @@ impl Viewer {
     /// Leaves the watched try for the replay's turn frame of the same turn.
     pub fn back_to_replay(&mut self) {
         let Some(turn) = self.turn() else { return };
-        self.playing = false;
+        self.playback.playing = false;
         self.request(Request::Seek { turn, frame: 0 });
     }
 
@@ -64,7 +66,7 @@ impl Viewer {
         if self.navigate_compare(|m| m.step_frame(forward)) {
             return;
         }
-        self.pending_steps += 1;
+        self.session.pending_steps += 1;
         self.request(if forward { Request::Step } else { Request::StepBack });
     }
 
@@ -73,7 +75,7 @@ impl Viewer {
         if self.navigate_compare(|m| m.step_turn(forward)) {
             return;
         }
-        let (Some(s), Some(t)) = (&self.summary, self.turn()) else { return };
+        let (Some(s), Some(t)) = (&self.shown.summary, self.turn()) else { return };
         let pos = s.turns.iter().position(|x| x.turn == t).unwrap_or(0);
         let next = if forward { (pos + 1).min(s.turns.len() - 1) } else { pos.saturating_sub(1) };
         let turn = s.turns[next].turn;
@@ -87,7 +89,7 @@ impl Viewer {
         if let Some(index) = self.watching() {
             return self.request(Request::WatchTry { index, frame: 0 });
         }
-        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
+        if let Some(t) = self.shown.summary.as_ref().and_then(|s| s.turns.first()).map(|t| t.turn) {
             self.seek(t, 0);
         }
     }
@@ -99,7 +101,7 @@ impl Viewer {
         if let Some(index) = self.watching() {
             return self.request(Request::WatchTry { index, frame: usize::MAX });
         }
-        if let Some(t) = self.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
+        if let Some(t) = self.shown.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn) {
             self.seek(t, usize::MAX);
         }
     }
@@ -107,72 +109,60 @@ impl Viewer {
     /// While two tries are side by side, the timeline and the keys move the comparison: moves
     /// it with `to` and returns true (playback stops where it cannot move on).
     fn navigate_compare(&mut self, to: impl FnOnce(&mut SideBySide)) -> bool {
-        let Some(c) = self.compare.as_mut() else { return false };
+        let Some(c) = self.whatif.compare.as_mut() else { return false };
         let before = (c.model.turn, c.model.frame);
         to(&mut c.model);
         if (c.model.turn, c.model.frame) == before {
-            self.playing = false;
+            self.playback.playing = false;
         }
         true
     }
 
-    /// Reads the viewer's keys: arrows = frame, Ctrl+arrows = turn, Space, Home/End.
-    pub fn read_keys(&self, ctx: &egui::Context) -> Vec<ViewerAction> {
-        let nothing_shown = self.summary.is_none() && self.watching().is_none();
-        if ctx.text_edit_focused() || nothing_shown {
-            return Vec::new();
-        }
-        // Consumed in this order: Ctrl+arrow before the bare arrow.
-        ctx.input_mut(|i| {
-            KEYS.iter().filter(|(m, k, ..)| i.consume_key(*m, *k)).map(|(_, _, a, ..)| a.clone()).collect()
-        })
-    }
-
     pub fn toggle_play(&mut self) {
-        self.playing = !self.playing;
-        self.last_tick = None;
-        self.play_accum = 0.0;
+        self.playback.playing = !self.playback.playing;
+        self.playback.last_tick = None;
+        self.playback.play_accum = 0.0;
     }
 
     /// Advances playback by the time since the last call.
     pub(super) fn tick(&mut self, ctx: &egui::Context) {
-        if !self.playing {
-            self.last_tick = None;
+        if !self.playback.playing {
+            self.playback.last_tick = None;
             return;
         }
         let now = Instant::now();
-        let dt = self.last_tick.map_or(0.0, |t| now.duration_since(t).as_secs_f64()).min(0.25);
-        self.last_tick = Some(now);
-        self.play_accum += dt * BASE_FPS * self.speed as f64;
-        while self.play_accum >= 1.0 && self.pending_steps < 48 {
-            self.play_accum -= 1.0;
+        let dt = self.playback.last_tick.map_or(0.0, |t| now.duration_since(t).as_secs_f64()).min(0.25);
+        self.playback.last_tick = Some(now);
+        self.playback.play_accum += dt * BASE_FPS * self.prefs.speed as f64;
+        while self.playback.play_accum >= 1.0 && self.session.pending_steps < 48 {
+            self.playback.play_accum -= 1.0;
             self.step(true);
         }
-        self.play_accum = self.play_accum.min(48.0);
+        self.playback.play_accum = self.playback.play_accum.min(48.0);
         ctx.request_repaint();
     }
 
     /// Counts UI frames and runs the measurement hook (`TERMINAL_STUDIO_AUTOPLAY`, read when a
     /// replay loads): plays from the frame it names and prints frame rates every second.
     pub(super) fn measure(&mut self, ctx: &egui::Context) {
-        if self.current.is_some() {
-            self.ui_frames += 1;
+        if self.shown.current.is_some() {
+            self.stats.ui_frames += 1;
         }
-        if let Some((turn, frame)) = self.autoplay_at.take() {
+        if let Some((turn, frame)) = self.playback.autoplay_at.take() {
             self.seek(turn, frame);
             // Speed 0 holds the frame (screenshots).
-            self.playing = self.speed > 0.0;
+            self.playback.playing = self.prefs.speed > 0.0;
         }
-        if let Some(t) = self.stats_every
+        if let Some(t) = self.stats.every
             && t.elapsed().as_secs_f64() >= 1.0
         {
             let dt = t.elapsed().as_secs_f64();
             eprintln!(
                 "viewer: {:.1} UI frames/s, {:.1} replay frames/s ({}); opened in {:.3} s; {}",
-                (self.ui_frames - self.stats_base.0) as f64 / dt,
-                (self.frames_received - self.stats_base.1) as f64 / dt,
+                (self.stats.ui_frames - self.stats.base.0) as f64 / dt,
+                (self.stats.frames_received - self.stats.base.1) as f64 / dt,
                 self.position_label(),
-                self.open_seconds.unwrap_or(0.0),
+                self.stats.open_seconds.unwrap_or(0.0),
                 // Linux's resident size; elsewhere the figure is left out.
                 std::fs::read_to_string("/proc/self/status")
                     .ok()
@@ -182,11 +172,11 @@ impl Viewer {
                         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")))
                     .unwrap_or_default()
             );
-            self.stats_base = (self.ui_frames, self.frames_received);
-            self.stats_every = Some(Instant::now());
+            self.stats.base = (self.stats.ui_frames, self.stats.frames_received);
+            self.stats.every = Some(Instant::now());
             ctx.request_repaint();
         }
-        if self.stats_every.is_some() {
+        if self.stats.every.is_some() {
             ctx.request_repaint();
         }
     }

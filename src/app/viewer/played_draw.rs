@@ -2,10 +2,10 @@
 //! what the player really did reads at a glance beside (and apart from) the what-if's edits,
 //! with a legend saying so.
 
-use super::frame_draw::{draw_mobile, draw_path_with_end};
 use super::whatif_board::{BoardWhatIf, PlayedMark};
 use crate::app::board::BoardFrame;
-use crate::app::icons::{Icon, IconTextures};
+use crate::app::board::frame_draw::{draw_mobile, draw_path_with_end};
+use crate::app::board::icons::{Icon, IconTextures};
 use egui::{Color32, Pos2, Rect, Stroke, Ui, pos2, vec2};
 use terminal_core::engine::Player;
 

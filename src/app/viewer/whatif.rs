@@ -8,21 +8,21 @@ use terminal_core::session::Request;
 impl Viewer {
     /// "What-if try N: <label>", the on-screen title of a watched try.
     pub fn try_title(&self, index: usize) -> String {
-        let label = self.tries.get(index).map_or("", |t| t.label.as_str());
+        let label = self.whatif.tries.get(index).map_or("", |t| t.label.as_str());
         format!("What-if try {}: {label}", index + 1)
     }
 
     /// Plays the try at `index` on the board from its deploy frame, with the normal timeline.
     pub fn watch_try(&mut self, index: usize) {
-        self.playing = false;
-        self.board_whatif = None;
-        self.compare = None;
+        self.playback.playing = false;
+        self.whatif.board_whatif = None;
+        self.whatif.compare = None;
         self.request(Request::WatchTry { index, frame: 0 });
     }
 
     /// Opens two tries side by side (synchronised by frame, differing tiles highlighted).
     pub fn compare_tries(&mut self, a: usize, b: usize) {
-        let (Some(ta), Some(tb)) = (self.tries.get(a), self.tries.get(b)) else {
+        let (Some(ta), Some(tb)) = (self.whatif.tries.get(a), self.whatif.tries.get(b)) else {
             self.message = "pick two tries to compare".into();
             return;
         };
@@ -30,8 +30,8 @@ impl Viewer {
             terminal_core::side_by_side::SideBySide::from_tries((ta, self.try_title(a)), (tb, self.try_title(b)));
         let debug = [std::sync::Arc::clone(&ta.debug), std::sync::Arc::clone(&tb.debug)];
         let compare = crate::app::compare_view::CompareView::with_debug(model, debug);
-        self.playing = false;
-        self.compare = Some(compare);
+        self.playback.playing = false;
+        self.whatif.compare = Some(compare);
     }
 
     /// Runs a what-if: the board's edits and deploys if a what-if is being edited, else the
@@ -39,13 +39,13 @@ impl Viewer {
     pub fn run_whatif(&mut self) {
         use terminal_core::session::WhatIfSource;
         use terminal_core::session::whatif::WhatIfSpec;
-        let Some(w) = self.board_whatif.clone() else {
+        let Some(w) = self.whatif.board_whatif.clone() else {
             let (spec, label) = (Box::default(), "as played".to_string());
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec, label });
             return;
         };
         // The figures of the tries read from the side of the player who acted.
-        self.tries_pov = w.acting();
+        self.whatif.tries_pov = w.acting();
         let commands = Player::both().map(|p| w.commands(p));
         let (source, structures) = match &w.base {
             whatif_board::WhatIfBase::ReplayTurn(turn) => {
@@ -72,12 +72,12 @@ impl Viewer {
     /// first if a later frame is shown).
     pub fn edit_whatif_on_board(&mut self) {
         let Some(turn) = self.turn() else { return };
-        self.playing = false;
+        self.playback.playing = false;
         // The what-if starts from the replay's turn frame, not from a watched try's.
         if self.frame_in_turn() == Some(0) && self.watching().is_none() {
             self.start_replay_whatif();
         } else {
-            self.pending_whatif_turn = Some(turn);
+            self.whatif.pending_whatif_turn = Some(turn);
             self.request(Request::Seek { turn, frame: 0 });
         }
     }
@@ -85,12 +85,12 @@ impl Viewer {
     /// Starts the what-if on the board from the shown frame's structures (a turn frame).
     pub(super) fn start_replay_whatif(&mut self) {
         let Some(config) = self.ruleset() else { return };
-        let Some((turn, v)) = &self.current else { return };
+        let Some((turn, v)) = &self.shown.current else { return };
         let layout = terminal_core::layout::Layout::from_frame(&v.frame, &config, format!("turn {turn}"));
         let played = std::sync::Arc::clone(&v.played);
         let mut w = whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played);
         w.legacy = self.is_legacy();
-        self.board_whatif = Some(w);
+        self.whatif.board_whatif = Some(w);
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
     }
 
@@ -102,12 +102,12 @@ impl Viewer {
         ctx: Option<&egui::Context>,
     ) {
         self.ensure_backend(ctx);
-        self.playing = false;
+        self.playback.playing = false;
         let name = if layout.name.is_empty() { "the editor's layout".to_string() } else { layout.name.clone() };
         let legacy = config.legacy;
         let mut w = whatif_board::BoardWhatIf::new(whatif_board::WhatIfBase::Layout(config), layout);
         w.legacy = legacy;
-        self.board_whatif = Some(w);
+        self.whatif.board_whatif = Some(w);
         self.message = format!("What-if on {name}: deploy mobile units and run");
     }
 }

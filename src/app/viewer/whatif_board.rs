@@ -3,7 +3,7 @@
 //! tools, plus mobile deploys of either player and their predicted paths. No UI here: the
 //! viewer draws it and turns it into session requests.
 
-use crate::app::command::Tool;
+use crate::app::model::Tool;
 use std::sync::Arc;
 use terminal_core::engine::frame::Stats;
 use terminal_core::engine::geometry::{Edge, Player, Tile};
@@ -20,6 +20,19 @@ pub enum BoardTool {
     Structure(Tool),
     /// Deploy one mobile unit of this type (3–5) on an edge tile.
     Deploy(u8),
+}
+
+/// Why a click on the what-if's board did nothing.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    #[error("{}", crate::app::model::NO_UPGRADES)]
+    NoUpgrades,
+    #[error("{},{} is not on player {}'s half", tile.x, tile.y, player.number())]
+    NotYourHalf { tile: Tile, player: Player },
+    #[error("{},{} is not on player {}'s edges", tile.x, tile.y, player.number())]
+    NotAnEdge { tile: Tile, player: Player },
+    #[error("{},{} holds a structure", tile.x, tile.y)]
+    Occupied { tile: Tile },
 }
 
 impl BoardTool {
@@ -178,19 +191,19 @@ impl BoardWhatIf {
     }
 
     /// Applies the tool for the active player on a tile; `undo` takes one deploy back.
-    pub fn click(&mut self, tile: Tile, undo: bool) -> Result<(), String> {
+    pub fn click(&mut self, tile: Tile, undo: bool) -> Result<(), Refusal> {
         let p = self.acting();
         match self.tool {
             BoardTool::Structure(tool) => {
                 let outcome = match tool {
                     Tool::Place(_) if undo => self.layout.erase(p, tile),
                     Tool::Place(k) => self.layout.place(p, tile, k),
-                    Tool::Upgrade if self.legacy => return Err(crate::app::command::NO_UPGRADES.into()),
+                    Tool::Upgrade if self.legacy => return Err(Refusal::NoUpgrades),
                     Tool::Upgrade => self.layout.upgrade(p, tile),
                     Tool::Remove | Tool::Erase => self.layout.erase(p, tile),
                 };
                 if outcome == EditOutcome::NotYours {
-                    return Err(format!("{},{} is not on player {}'s half", tile.x, tile.y, p.number()));
+                    return Err(Refusal::NotYourHalf { tile, player: p });
                 }
                 // A deploy on a tile that now holds a structure could not spawn.
                 for d in &mut self.deploys {
@@ -207,10 +220,10 @@ impl BoardWhatIf {
                     return Ok(());
                 }
                 if !Edge::ALL.iter().any(|e| e.owner() == p && e.contains(tile)) {
-                    return Err(format!("{},{} is not on player {}'s edges", tile.x, tile.y, p.number()));
+                    return Err(Refusal::NotAnEdge { tile, player: p });
                 }
                 if self.layout.structures.contains_key(&tile) {
-                    return Err(format!("{},{} holds a structure", tile.x, tile.y));
+                    return Err(Refusal::Occupied { tile });
                 }
                 list.push((unit_type, tile));
                 self.replace_commands[p.index()] = true;

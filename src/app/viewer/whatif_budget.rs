@@ -88,7 +88,7 @@ fn upgrade_price(config: &Config, unit_type: usize) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::command::Tool;
+    use crate::app::model::Tool;
     use crate::app::viewer::whatif_board::BoardTool;
     use std::sync::Arc;
     use terminal_core::engine::frame::Stats;

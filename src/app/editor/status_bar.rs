@@ -1,6 +1,6 @@
 //! The status bar: tile under the cursor, tool and player, short tallies, the last message.
 
-use super::editor::Editor;
+use super::Editor;
 use egui::Ui;
 use terminal_core::engine::geometry::{Player, Tile};
 

@@ -2,26 +2,15 @@
 //! drag), both halves tinted, unit icons with health bars. Overlays are painted by the caller
 //! between the layers, using [`BoardGeometry`] to map tiles to screen rectangles.
 
-use super::icons::{Icon, IconTextures};
+pub mod frame_draw;
+pub mod icons;
+pub mod labels;
+pub mod threat;
+
+use super::model::{BoardView, MAX_ZOOM, MIN_ZOOM};
 use egui::{Color32, Painter, PointerButton, Pos2, Rect, Response, Sense, Stroke, Ui, Vec2, pos2, vec2};
-use serde::{Deserialize, Serialize};
+use icons::{Icon, IconTextures};
 use terminal_core::engine::geometry::{BOARD_SIZE, Edge, HALF, Player, Tile, all_tiles};
-
-/// Zoom and pan of the board, persisted with the settings.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BoardView {
-    pub zoom: f32,
-    pub pan: Vec2,
-}
-
-impl Default for BoardView {
-    fn default() -> Self {
-        BoardView { zoom: 1.0, pan: Vec2::ZERO }
-    }
-}
-
-pub const MIN_ZOOM: f32 = 0.5;
-pub const MAX_ZOOM: f32 = 8.0;
 
 /// Maps tiles to screen space for one frame. Row 27 is at the top (player 2), row 0 at the
 /// bottom (player 1), as in the game's own viewer.

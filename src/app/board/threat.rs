@@ -1,7 +1,7 @@
 //! The threat along a hovered edge tile's path, shared by the editor and the Debugger: a
 //! compact table (damage, shields, how each mobile type ends) and its marks on the board.
 
-use super::board::BoardFrame;
+use super::BoardFrame;
 use egui::{Color32, RichText, Stroke, Ui};
 use terminal_core::engine::config::{DEMOLISHER, INTERCEPTOR, SCOUT};
 use terminal_core::engine::geometry::{Edge, Tile};

@@ -2,10 +2,10 @@
 //! debugger overlays (moved-from tiles, blast areas, paths, shields, attacks, fading markers)
 //! — for the Debugger's board and for the boards of the side-by-side comparison alike.
 
-use super::{DebugOverlays, MARKER_FRAMES};
+use crate::app::board::icons::{Icon, IconTextures};
+use crate::app::board::labels::BoardLabels;
 use crate::app::board::{BoardFrame, BoardUnit};
-use crate::app::board_labels::BoardLabels;
-use crate::app::icons::{Icon, IconTextures};
+use crate::app::model::DebugOverlays;
 use egui::{Color32, Stroke, vec2};
 use std::collections::{BTreeMap, HashSet};
 use terminal_core::engine::Config;
@@ -15,6 +15,9 @@ use terminal_core::engine::frame::Frame;
 use terminal_core::engine::geometry::Tile;
 use terminal_core::layout::Kind;
 use terminal_core::session::debug::{FrameDebug, Marker, PathEnd};
+
+/// Frames a death/breach/self-destruct marker stays visible.
+pub const MARKER_FRAMES: usize = 4;
 
 /// What the overlays of one frame are drawn from.
 pub struct FrameOverlay<'a> {

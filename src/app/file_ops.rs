@@ -1,0 +1,202 @@
+//! Files the studio reads and writes on the user's word: layouts (open, save, export), replays
+//! (open in the Debugger, import a turn into the editor, compare two), asked for through the
+//! native dialog or the in-app path window. Every action says what it did or why not.
+
+use super::StudioApp;
+use super::command::{FileAction, FileCommand};
+use super::editor::export_png;
+use super::file_prompt;
+use super::model::View;
+use super::paths::{display_name, layouts_dir};
+use std::path::{Path, PathBuf};
+use terminal_core::files::is_replay;
+use terminal_core::layout::Layout;
+
+impl StudioApp {
+    pub(super) fn apply_file(&mut self, command: FileCommand) {
+        match command {
+            FileCommand::Ask(action) => self.ask_path(action),
+            FileCommand::Open(p) if is_replay(&p) => self.open_replay(&p),
+            FileCommand::Open(p) => self.open(&p),
+            FileCommand::SaveTo(p) => self.save_to(p),
+            FileCommand::ExportPython(p) => self.export_python(&p),
+            FileCommand::ExportPng(p) => self.export_png(&p),
+            FileCommand::ImportReplay(p) => match terminal_core::layout::files::ReplayImport::open(&p) {
+                Ok(i) => self.state.editor.editor.import = Some(i),
+                Err(e) => self.rt.message = format!("Import failed: {e}"),
+            },
+            FileCommand::OpenReplay(p) => self.open_replay(&p),
+            FileCommand::Compare(a, b) => self.compare(&a, &b),
+            FileCommand::CompareDialog => self.compare_dialog(),
+        }
+    }
+
+    /// Asks for a path (the native dialog, or the in-app window without one) and acts on it.
+    fn ask_path(&mut self, action: FileAction) {
+        let suggested = self.suggestion(action);
+        if let Some(c) = file_prompt::ask(action, suggested, self.rt.native_dialogs, &mut self.rt.prompt) {
+            self.apply(c);
+        }
+    }
+
+    /// The path offered for an action: `layouts/<the layout's name>.<ext>` for the layout's
+    /// files, the replays folder for replays.
+    fn suggestion(&self, action: FileAction) -> PathBuf {
+        let ext = match action {
+            FileAction::OpenLayout | FileAction::SaveLayoutAs => "json",
+            FileAction::ExportPython => "py",
+            FileAction::ExportPng => "png",
+            FileAction::OpenReplay | FileAction::ImportReplay => return PathBuf::from("replays").join(""),
+            FileAction::Ruleset => return PathBuf::from("game-configs.json"),
+        };
+        let e = &self.state.editor.editor;
+        let name = match e.path.as_ref().and_then(|p| p.file_stem()) {
+            Some(stem) => stem.to_string_lossy().into_owned(),
+            None if !e.layout.name.trim().is_empty() => e.layout.name.trim().replace(' ', "-"),
+            None => "layout".into(),
+        };
+        layouts_dir().join(format!("{name}.{ext}"))
+    }
+
+    /// Opens a layout file, or a replay (for import), by extension and content.
+    pub fn open(&mut self, path: &Path) {
+        if is_replay(path) {
+            return self.apply_file(FileCommand::ImportReplay(path.to_path_buf()));
+        }
+        if !path.exists() && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+            // A layout to be: start it empty, saved there by Save.
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let editor = &mut self.state.editor.editor;
+            editor.set_layout(Layout { name, ..Default::default() }, Some(path.to_path_buf()));
+            editor.dirty = true;
+            self.rt.message = format!("New layout: Save writes {}", path.display());
+            return;
+        }
+        match terminal_core::layout::files::load_layout(path) {
+            Ok(l) => {
+                if let Some(spec) = l.config.clone()
+                    && spec != self.state.ruleset
+                    && let Ok(c) = terminal_core::engine::presets::load_config(&spec)
+                {
+                    self.state.editor.editor.set_config(c);
+                    self.state.ruleset = spec;
+                }
+                self.state.editor.editor.set_layout(l, Some(path.to_path_buf()));
+                self.state.remember(path);
+                self.rt.message = format!("Opened {}", display_name(path));
+            }
+            Err(e) => self.rt.message = format!("Open failed: {e}"),
+        }
+    }
+
+    /// Opens a replay in the viewer and shows the Debugger.
+    pub fn open_replay(&mut self, path: &Path) {
+        if !self.state.view.shows_replay() {
+            self.state.view = View::Debugger;
+        }
+        self.state.remember(path);
+        self.state.viewer.open(path, self.ctx.as_ref());
+    }
+
+    fn save_to(&mut self, p: PathBuf) {
+        let editor = &mut self.state.editor.editor;
+        if editor.layout.name.is_empty() {
+            editor.layout.name = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        }
+        editor.layout.config = Some(self.state.ruleset.clone());
+        match terminal_core::layout::files::save_layout(&p, &editor.layout) {
+            Ok(()) => {
+                self.rt.message = format!("Saved {}", display_name(&p));
+                editor.path = Some(p.clone());
+                editor.dirty = false;
+                self.state.remember(&p);
+            }
+            Err(e) => self.rt.message = format!("Save failed: {e}"),
+        }
+    }
+
+    fn export_python(&mut self, p: &Path) {
+        let e = &self.state.editor.editor;
+        let text = e.layout.to_python(e.player);
+        self.rt.message = match terminal_core::files::write_atomic(p, text.as_bytes()) {
+            Ok(()) => format!("Exported player {}'s layout to {}", e.player.number(), p.display()),
+            Err(err) => format!("Export failed: {err}"),
+        };
+    }
+
+    fn export_png(&mut self, p: &Path) {
+        let view = &self.state.editor;
+        let options = export_png::PngOptions {
+            dark: self.state.theme.is_dark(),
+            coverage: view.prefs.overlays.coverage,
+            paths: view.prefs.overlays.all_paths,
+        };
+        self.rt.message = match export_png::export(p, &view.editor.layout, &view.editor.analysis, options) {
+            Ok(()) => format!("Exported {}", p.display()),
+            Err(e) => format!("PNG export failed: {e}"),
+        };
+    }
+
+    /// Takes a turn of the replay open in the import window into the editor, as one undoable
+    /// edit; the ruleset follows the replay's when it is one of the presets.
+    pub(super) fn import_turn(&mut self, turn: usize) {
+        let editor = &mut self.state.editor.editor;
+        let Some(import) = editor.import.as_ref() else {
+            self.rt.message = "No replay is open for import".into();
+            return;
+        };
+        let Some(layout) = import.layout_at(turn) else {
+            self.rt.message = "That turn is not in the replay".into();
+            return;
+        };
+        let replay_config = import.replay.config.clone();
+        self.rt.message = format!("Imported {}", layout.name);
+        if replay_config != editor.config {
+            let note = self.follow_replay_ruleset(replay_config);
+            self.rt.message.push_str(&note);
+        }
+        if let Err(e) = self.state.editor.replace_layout(layout) {
+            self.rt.message.push_str(&format!("; the autosave failed: {e}"));
+        }
+        self.state.editor.editor.import = None;
+    }
+
+    /// Takes the replay's ruleset if it is a preset; says which.
+    fn follow_replay_ruleset(&mut self, config: terminal_core::engine::Config) -> String {
+        use terminal_core::engine::presets::{PRESETS, preset};
+        let slug = PRESETS.iter().map(|(slug, _, _)| *slug).find(|slug| preset(slug).is_some_and(|p| p == config));
+        match slug {
+            Some(slug) => {
+                self.state.editor.editor.set_config(config);
+                self.state.ruleset = slug.to_string();
+                format!(" (ruleset {slug}, as in the replay)")
+            }
+            None => " (the replay's ruleset is not a preset: tallies use the selected one)".into(),
+        }
+    }
+
+    fn compare_dialog(&mut self) {
+        let pick =
+            |title: &str| rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file();
+        if !self.rt.native_dialogs {
+            self.rt.message =
+                "No file dialog on this desktop: compare two replays from the Arena tab's finished matches".into();
+        } else if let Some(a) = pick("First replay (A)")
+            && let Some(b) = pick("Second replay (B)")
+        {
+            self.compare(&a, &b);
+        } else {
+            self.rt.message = "Compare: the file dialog gave no replay".into();
+        }
+    }
+
+    fn compare(&mut self, a: &Path, b: &Path) {
+        match self.state.arena.open_compare(a, b) {
+            Ok(()) => {
+                self.state.view = View::Arena;
+                self.rt.message = format!("Comparing {} and {}", display_name(a), display_name(b));
+            }
+            Err(e) => self.rt.message = format!("Compare failed: {e}"),
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Where the studio keeps its own files (the editor's autosave, the arena's and Play's
+//! output), and how paths are offered and named in messages.
+
+use std::path::{Path, PathBuf};
+
+/// The name eframe stores the settings under; the data folder is named after it too.
+pub const APP_ID: &str = "terminal-studio";
+
+/// The studio's data folder (on Linux `~/.local/share/terminal-studio`, on Windows under
+/// `%APPDATA%`, on macOS under `Application Support`), or one in the temp folder when the
+/// platform has none.
+pub fn data_dir() -> PathBuf {
+    eframe::storage_dir(APP_ID).unwrap_or_else(|| std::env::temp_dir().join(APP_ID))
+}
+
+/// Where the editor's autosave lives.
+pub fn autosave_path() -> PathBuf {
+    data_dir().join("autosave.layout.json")
+}
+
+/// Where Play writes its matches' replays.
+pub fn matches_dir() -> PathBuf {
+    data_dir().join("matches")
+}
+
+/// Where an arena writes when no output folder is given.
+pub fn arena_dir() -> PathBuf {
+    data_dir().join("arena")
+}
+
+/// `layouts/` when run from a folder that has one, else the working folder.
+pub fn layouts_dir() -> PathBuf {
+    let here = PathBuf::from("layouts");
+    if here.is_dir() { here } else { std::env::current_dir().unwrap_or_default() }
+}
+
+/// A file's name for messages (the full path is in the recent-files menu).
+pub fn display_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+}

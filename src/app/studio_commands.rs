@@ -1,0 +1,70 @@
+//! The studio's own commands: views, theme, ruleset, help, and what one view hands another.
+
+use super::StudioApp;
+use super::command::{Command, FileAction, FileCommand, StudioCommand, UiCommand};
+use super::model::View;
+
+impl StudioApp {
+    pub(super) fn apply_studio(&mut self, command: StudioCommand) {
+        match command {
+            StudioCommand::SetView(v) => self.state.view = v,
+            StudioCommand::SetTheme(t) => self.state.theme = t,
+            StudioCommand::SetRuleset(spec) => self.set_ruleset(spec),
+            StudioCommand::WatchReplay(p) => {
+                self.state.play.watch_file(&p);
+                self.state.view = View::Play;
+            }
+            StudioCommand::SimulateLayout => {
+                let e = &self.state.editor.editor;
+                let config = std::sync::Arc::new(e.config.clone());
+                self.state.viewer.start_layout_whatif(e.layout.clone(), config, self.ctx.as_ref());
+                self.state.view = View::Debugger;
+            }
+            StudioCommand::CopyText(text) => self.rt.copy = Some(text),
+            StudioCommand::Remember(p) => self.state.remember(&p),
+        }
+    }
+
+    /// The table's commands that belong to no view.
+    pub(super) fn run_studio(&mut self, command: UiCommand) {
+        let ask = |action| Command::File(FileCommand::Ask(action));
+        let next = match command {
+            UiCommand::OpenLayout => ask(FileAction::OpenLayout),
+            UiCommand::OpenReplay => ask(FileAction::OpenReplay),
+            UiCommand::ImportReplay => ask(FileAction::ImportReplay),
+            UiCommand::ExportPython => ask(FileAction::ExportPython),
+            UiCommand::ExportPng => ask(FileAction::ExportPng),
+            UiCommand::CompareReplays => Command::File(FileCommand::CompareDialog),
+            UiCommand::CopyPython => return self.copy_python(),
+            UiCommand::ToggleTheme => Command::Studio(StudioCommand::SetTheme(self.state.theme.toggled())),
+            UiCommand::ToggleHelp => {
+                self.rt.show_help = !self.rt.show_help;
+                return;
+            }
+            other => {
+                self.rt.message = format!("{} is not a studio command", other.info().label);
+                return;
+            }
+        };
+        self.apply(next);
+    }
+
+    /// Switches the studio's ruleset (and the editor's tallies with it).
+    fn set_ruleset(&mut self, spec: String) {
+        match terminal_core::engine::presets::load_config(&spec) {
+            Ok(c) => {
+                self.state.editor.editor.set_config(c);
+                self.rt.message = format!("Ruleset: {spec}");
+                self.state.ruleset = spec;
+            }
+            Err(e) => self.rt.message = format!("Ruleset not loaded: {e}"),
+        }
+    }
+
+    fn copy_python(&mut self) {
+        let e = &self.state.editor.editor;
+        let text = e.layout.to_python(e.player);
+        self.rt.message = format!("Copied {} lines of Python for player {}", text.lines().count(), e.player.number());
+        self.rt.copy = Some(text);
+    }
+}

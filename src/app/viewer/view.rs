@@ -1,0 +1,136 @@
+//! The viewer as a view of the studio (the Debugger and Replays tabs), and what the other
+//! views and the tests read of it.
+
+use super::{Viewer, ViewerAction, action_for};
+use crate::app::command::{Command, UiCommand};
+use crate::app::compare_view::CompareView;
+use crate::app::model::{BoardView, DebugOverlays, View};
+use crate::app::view::{StudioView, ViewContext};
+use std::path::Path;
+use terminal_core::engine::geometry::Player;
+use terminal_core::session::FrameView;
+use terminal_core::session::summary::ReplaySummary;
+use terminal_core::session::whatif::WhatIfTry;
+
+impl StudioView for Viewer {
+    fn show(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext) -> Vec<Command> {
+        self.show(ui, cx.view == View::Debugger, cx.icons, cx.dark())
+    }
+
+    fn run(&mut self, command: UiCommand, _cx: &mut ViewContext) -> Vec<Command> {
+        self.run_command(command)
+    }
+}
+
+impl Viewer {
+    /// A command of the table (a key, a menu item) on this viewer.
+    pub fn run_command(&mut self, command: UiCommand) -> Vec<Command> {
+        match action_for(command) {
+            Some(action) => self.apply(action),
+            None => {
+                self.message = format!("{} is not a replay command", command.info().label);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The replay (or live match) shown.
+    pub fn path(&self) -> Option<&Path> {
+        self.shown.path.as_deref()
+    }
+
+    pub fn summary(&self) -> Option<&ReplaySummary> {
+        self.shown.summary.as_ref()
+    }
+
+    /// The frame shown, with its turn.
+    pub fn current(&self) -> Option<&(i32, FrameView)> {
+        self.shown.current.as_ref()
+    }
+
+    /// A live match is shown (its frames still arrive), and whether the board follows it.
+    pub fn live(&self) -> (bool, bool) {
+        (self.shown.live, self.shown.follow_live)
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub fn playing(&self) -> bool {
+        self.playback.playing
+    }
+
+    pub fn speed(&self) -> f32 {
+        self.prefs.speed
+    }
+
+    pub fn overlays(&self) -> DebugOverlays {
+        self.prefs.overlays
+    }
+
+    pub fn prefs(&self) -> &super::ViewerPrefs {
+        &self.prefs
+    }
+
+    pub fn board_view(&self) -> BoardView {
+        self.board.view
+    }
+
+    /// The board as last drawn.
+    pub fn geometry(&self) -> Option<crate::app::board::BoardGeometry> {
+        self.board.geometry
+    }
+
+    /// The figures written on the board in the last frame, and where.
+    pub fn board_labels(&self) -> &[(String, egui::Rect)] {
+        &self.board.labels
+    }
+
+    pub fn tries(&self) -> &[WhatIfTry] {
+        &self.whatif.tries
+    }
+
+    pub fn tries_pov(&self) -> Player {
+        self.whatif.tries_pov
+    }
+
+    pub fn compare_pick(&self) -> [usize; 2] {
+        self.whatif.compare_pick
+    }
+
+    /// Two tries side by side, when open.
+    pub fn compare(&self) -> Option<&CompareView> {
+        self.whatif.compare.as_ref()
+    }
+
+    /// The what-if being edited on the board.
+    pub fn board_whatif(&self) -> Option<&super::whatif_board::BoardWhatIf> {
+        self.whatif.board_whatif.as_ref()
+    }
+
+    /// The what-if being edited, for the Play view's turn plan.
+    pub fn board_whatif_mut(&mut self) -> Option<&mut super::whatif_board::BoardWhatIf> {
+        self.whatif.board_whatif.as_mut()
+    }
+
+    /// Starts (or replaces) the what-if on the board.
+    pub fn set_board_whatif(&mut self, whatif: Option<super::whatif_board::BoardWhatIf>) {
+        self.whatif.board_whatif = whatif;
+    }
+
+    /// What the empty board says (default: how to open a replay).
+    pub fn set_empty_hint(&mut self, hint: impl Into<String>) {
+        self.empty_hint = Some(hint.into());
+    }
+
+    /// The window is cleared to the panel colour, so the panels can skip their fill.
+    pub fn set_panels_on_clear_color(&mut self, on: bool) {
+        self.panels_on_clear_color = on;
+    }
+
+    /// Carries out actions as the panels do (for the comparison's own controls and tests).
+    pub fn act(&mut self, actions: impl IntoIterator<Item = ViewerAction>) -> Vec<Command> {
+        actions.into_iter().flat_map(|a| self.apply(a)).collect()
+    }
+}
