@@ -218,3 +218,25 @@ fn a_truncated_replay_opens_up_to_its_last_complete_frame() {
     let err = read_replay_bytes(Path::new("bad.replay"), broken.as_bytes()).expect_err("a bad line inside");
     assert_eq!(err.line, Some(12), "{err}");
 }
+
+/// A `.replay.gz` cut short (a match killed while writing it, a copy interrupted) opens as
+/// far as it goes, as a plain replay cut short does, and says it was cut.
+#[test]
+fn a_truncated_gzip_replay_opens_up_to_its_last_complete_frame() {
+    let path = sample("special-2025");
+    let gz = std::fs::read(&path).expect("read");
+    let full = read_replay_bytes(&path, &gz).expect("full replay");
+    assert!(full.truncated_at.is_none(), "the whole file is not cut");
+    let cut = &gz[..gz.len() / 2];
+    let r = read_replay_bytes(Path::new("cut.replay.gz"), cut).expect("a truncated .replay.gz is read");
+    assert!(r.truncated_at.is_some(), "says it was cut");
+    assert!(r.frames.len() > 10 && r.frames.len() < full.frames.len(), "{} of {}", r.frames.len(), full.frames.len());
+    assert_eq!(r.frames[..], full.frames[..r.frames.len()]);
+    // Corrupt, not cut: still an error.
+    let mut corrupt = gz.clone();
+    let middle = corrupt.len() / 2;
+    for b in &mut corrupt[middle..middle + 64] {
+        *b ^= 0x5a;
+    }
+    assert!(read_replay_bytes(Path::new("corrupt.replay.gz"), &corrupt).is_err_and(|e| e.message.contains("gzip")));
+}

@@ -99,6 +99,22 @@ pub fn maybe_gunzip(bytes: &[u8]) -> std::io::Result<std::borrow::Cow<'_, [u8]>>
     }
 }
 
+/// Decompresses gzip data as far as it goes: a file cut short (a match stopped while writing
+/// it) gives what it holds, and `true`. A stream that is corrupt, not cut, is an error.
+fn gunzip_what_is_there(bytes: &[u8]) -> std::io::Result<(std::borrow::Cow<'_, [u8]>, bool)> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok((std::borrow::Cow::Borrowed(bytes), false));
+    }
+    let mut out = Vec::new();
+    match flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out) {
+        Ok(_) => Ok((std::borrow::Cow::Owned(out), false)),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof || e.to_string().contains("incomplete") => {
+            Ok((std::borrow::Cow::Owned(out), true))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Parses replay bytes (plain or gzip); `path` is only used in messages.
 pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayError> {
     let file = path.display().to_string();
@@ -108,7 +124,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         field: field.into(),
         message,
     };
-    let data = maybe_gunzip(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
+    let (data, gzip_cut) = gunzip_what_is_there(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
     let text = String::from_utf8_lossy(&data);
 
     let mut config: Option<(Config, usize)> = None;
@@ -154,6 +170,10 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
             frame_lines.push(line_no);
         }
         // Other objects (unknown keys, stray lines) are ignored.
+    }
+    if gzip_cut && truncated_at.is_none() {
+        // Cut at a line's end: every line read is whole, the file still ends early.
+        truncated_at = Some(lines.len());
     }
     let (mut config, config_line) =
         config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
