@@ -12,3 +12,6 @@ pub mod runner;
 pub mod session;
 pub mod side_by_side;
 pub mod verify;
+
+#[cfg(test)]
+mod test_prerequisites;
