@@ -565,6 +565,7 @@ fn help_lists_the_keys_of_the_view_shown() {
     assert!(h.state().show_help());
     h.get_by_label("Previous frame");
     h.get_by_label("Fit the board");
+    h.get_by_label("Copy frame as JSON");
     assert!(h.query_by_label("Wall tool").is_none(), "no editor keys here");
     let window = h.get_by_label_contains("Keyboard shortcuts: Debugger").rect();
     let tabs = h.get_by_label("Debugger").rect();
@@ -872,6 +873,43 @@ fn a_2018_what_if_uses_filters_and_pings_and_has_no_upgrades() {
     h.run();
     let w = h.state().viewer().board_whatif().expect("what-if");
     assert_eq!(w.tool, terminal_studio::app::viewer::whatif_board::BoardTool::Deploy(3));
+}
+
+/// Ctrl+Shift+C (or Replay ▸ Copy frame as JSON) puts the frame shown on the clipboard as the
+/// engine writes it: the same turn, frame and units as on the board.
+#[test]
+fn the_frame_shown_is_copied_as_json() {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 3, 2);
+    h.event(egui::Event::Key {
+        key: Key::C,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: Modifiers::COMMAND | Modifiers::SHIFT,
+    });
+    // One frame: the clipboard command is in that frame's output.
+    h.step();
+    let copied = h.output().platform_output.commands.iter().find_map(|c| match c {
+        egui::OutputCommand::CopyText(text) => Some(text.clone()),
+        _ => None,
+    });
+    let copied = copied.unwrap_or_else(|| panic!("nothing copied: {}", h.state().viewer().message()));
+    let json: serde_json::Value = serde_json::from_str(&copied).expect("the copy is one JSON object");
+    let (turn, view) = h.state().viewer().current().cloned().expect("a frame shown");
+    assert_eq!(json["turnInfo"][1].as_i64(), Some(turn as i64), "{copied}");
+    assert_eq!(json["turnInfo"][2].as_u64(), Some(view.frame_in_turn as u64 - 1), "the action frame's number");
+    assert!(
+        h.state().viewer().message().starts_with(&format!("Copied turn {turn}, frame 2")),
+        "{}",
+        h.state().viewer().message()
+    );
+    // The same command from the menu.
+    h.get_by_label("Playback").click();
+    h.run();
+    h.get_by_label_contains("Copy frame as JSON").click();
+    h.run();
+    assert!(h.state().viewer().message().starts_with("Copied turn"), "{}", h.state().viewer().message());
 }
 
 /// A file that fails to open (a JSON that is not a replay) leaves the replay that was open on

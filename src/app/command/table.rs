@@ -38,6 +38,7 @@ pub enum UiCommand {
     LastFrame,
     FitBoard,
     ToggleSidePanels,
+    CopyFrameJson,
     ToggleTheme,
     ToggleHelp,
 }
@@ -121,7 +122,7 @@ use Menu::{Edit, File, Replay as ReplayMenu};
 use Scope::{Editor, Replay, Studio};
 
 /// The table.
-const TABLE: [CommandInfo; 32] = [
+const TABLE: [CommandInfo; 33] = [
     row(
         UiCommand::NewLayout,
         "New layout",
@@ -247,6 +248,14 @@ const TABLE: [CommandInfo; 32] = [
         "Board only",
         "Hide or show the side panels",
         &[key(Key::B)],
+        Replay,
+        Some(ReplayMenu),
+    ),
+    row(
+        UiCommand::CopyFrameJson,
+        "Copy frame as JSON",
+        "Put the shown frame on the clipboard as the engine's JSON line",
+        &[ctrl_shift(Key::C)],
         Replay,
         Some(ReplayMenu),
     ),

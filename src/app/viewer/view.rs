@@ -2,7 +2,7 @@
 //! views and the tests read of it.
 
 use super::{Viewer, ViewerAction, action_for};
-use crate::app::command::{Command, UiCommand};
+use crate::app::command::{Command, StudioCommand, UiCommand};
 use crate::app::compare_view::CompareView;
 use crate::app::model::{BoardView, DebugOverlays, View};
 use crate::app::view::{StudioView, ViewContext};
@@ -25,6 +25,9 @@ impl StudioView for Viewer {
 impl Viewer {
     /// A command of the table (a key, a menu item) on this viewer.
     pub fn run_command(&mut self, command: UiCommand) -> Vec<Command> {
+        if command == UiCommand::CopyFrameJson {
+            return self.copy_frame_json();
+        }
         match action_for(command) {
             Some(action) => self.apply(action),
             None => {
@@ -32,6 +35,18 @@ impl Viewer {
                 Vec::new()
             }
         }
+    }
+
+    /// The frame shown, as the engine writes it in a replay (one JSON line).
+    fn copy_frame_json(&mut self) -> Vec<Command> {
+        let Some((turn, view)) = &self.shown.current else {
+            self.message = "No frame to copy: open a replay first".into();
+            return Vec::new();
+        };
+        let legacy = self.ruleset().is_some_and(|c| c.legacy);
+        let json = terminal_core::replay::writer::frame_to_json(&view.frame, legacy, true);
+        self.message = format!("Copied turn {turn}, frame {} as JSON ({} bytes)", view.frame_in_turn, json.len());
+        vec![Command::Studio(StudioCommand::CopyText(json))]
     }
 
     /// The replay (or live match) shown.
