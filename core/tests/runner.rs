@@ -255,6 +255,43 @@ fn start_up_output_is_not_taken_as_a_reply() {
     }
 }
 
+/// A banner printed without a newline (`printf 'Loading...'` in `run.sh`) is glued to the
+/// turn-0 build line: to a reader of lines that is one line, ended after turn 0's frame, so
+/// it is the build line — unreadable as a whole (H-P5), and the game goes on: no timeout, no
+/// crash, the deploy line and every later turn read as usual.
+#[test]
+fn a_banner_without_a_newline_costs_only_the_line_it_is_glued_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut reference = spec("py-builder", "py-idle", dir.path());
+    reference.seed = Some(3);
+    let reference = run(reference);
+    let mut s = spec("py-banner-no-newline", "py-idle", dir.path());
+    s.seed = Some(3);
+    let r = run(s);
+    let p = &r.players[0];
+    assert!(!p.crashed && p.hard_timeouts.is_empty() && p.time_penalties.is_empty(), "{p:?}");
+    assert_eq!(p.startup_lines, 0);
+    assert!(r.turns >= 2 && r.winner == 1, "the builder's scouts still win: {}", r.summary());
+    let p1_issues: Vec<_> = r.line_issues.iter().filter(|i| i.player == Player::One).collect();
+    assert!(!p1_issues.is_empty() && p1_issues.iter().all(|i| (i.turn, i.line) == (0, 0)), "{p1_issues:?}");
+    // Turn 0: the build line is lost, the deploy line (its scouts) is played.
+    let want = p1_spawns_by_turn(&reference);
+    let got = p1_spawns_by_turn(&r);
+    let mobiles = |v: &[(u8, Tile)]| v.iter().filter(|(t, _)| (3..=5).contains(t)).copied().collect::<Vec<_>>();
+    assert!(got[0].iter().all(|(t, _)| (3..=5).contains(t)), "no structure at turn 0: {:?}", got[0]);
+    assert!(!got[0].is_empty());
+    assert_eq!(mobiles(&got[0]), mobiles(&want[0]));
+    // Turn 1 builds what turn 0 would have.
+    assert!(got[1].iter().any(|(t, _)| *t < 3), "{:?}", got[1]);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(
+        log.lines().any(|l| l.contains("p1: start-up output on stdout without a newline") && l.ends_with("Loading...")),
+        "{log}"
+    );
+    assert!(!log.contains("no answer within the hard limit"), "{log}");
+    assert_exact(&r.replay_path);
+}
+
 #[test]
 fn stray_stdout_lines_shift_the_commands() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -6,7 +6,7 @@
 
 use super::lines::BoundedLines;
 use super::os::{self, Pipe, PipeRef, ProcessTree, drain_watch, read_watch, unread, wait_readable};
-use super::progress::Progress;
+use super::progress::{Progress, StartUpPart};
 use crossbeam_channel::{Receiver, Sender};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -82,11 +82,19 @@ pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
 pub enum StdoutMsg {
     /// A line and the moment it was read.
     Line(String, Instant),
-    /// A line written before turn 0's frame reached the algo: start-up output (a library's
-    /// banner, say), never a reply.
-    StartUp(String),
+    /// Output written before turn 0's frame reached the algo.
+    StartUp(StartUpOutput),
     /// The algo closed its stdout (exited or crashed), at this moment.
     Eof(Instant),
+}
+
+/// Start-up output: a line written before turn 0's frame reached the algo (a library's
+/// banner, say), never a reply; or, `unfinished`, the start of the next line, written
+/// without a newline before the frame (that line is a reply line all the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartUpOutput {
+    pub text: String,
+    pub unfinished: bool,
 }
 
 /// A running algo. Dropping it kills the whole process group.
@@ -430,13 +438,22 @@ fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>, progres
         let start = lines.offset();
         match lines.next_line(&mut buf) {
             Ok(Some(_)) => {
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                let msg = if progress.is_startup_output(start) {
-                    StdoutMsg::StartUp(line)
-                } else {
-                    StdoutMsg::Line(line, Instant::now())
+                let text = || String::from_utf8_lossy(&buf).into_owned();
+                let msgs = match progress.startup_part(start, lines.offset()) {
+                    StartUpPart::Whole => {
+                        [Some(StdoutMsg::StartUp(StartUpOutput { text: text(), unfinished: false })), None]
+                    }
+                    StartUpPart::None => [Some(StdoutMsg::Line(text(), Instant::now())), None],
+                    StartUpPart::Prefix(n) => {
+                        let cut = usize::try_from(n).unwrap_or(usize::MAX).min(buf.len());
+                        let prefix = String::from_utf8_lossy(&buf[..cut]).into_owned();
+                        [
+                            Some(StdoutMsg::StartUp(StartUpOutput { text: prefix, unfinished: true })),
+                            Some(StdoutMsg::Line(text(), Instant::now())),
+                        ]
+                    }
                 };
-                if tx.send(msg).is_err() {
+                if msgs.into_iter().flatten().any(|m| tx.send(m).is_err()) {
                     return;
                 }
             }

@@ -6,7 +6,7 @@ use super::annotations::AnnotationSink;
 use super::events::EventSink;
 use super::ghost::Ghost;
 use super::human::HumanSeat;
-use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::process::{AlgoLocation, AlgoProcess, LocateError, StartUpOutput};
 use super::progress::Progress;
 use super::reply::{Reply, collect};
 use super::result::PlayerResult;
@@ -146,7 +146,7 @@ impl Seat {
         sent: Instant,
         deadline: Option<Instant>,
         cancel: &Receiver<()>,
-        startup: &mut Vec<String>,
+        startup: &mut Vec<StartUpOutput>,
     ) -> Reply {
         if let Some((ghost, recorded)) = &self.ghost {
             let i = recorded.index();

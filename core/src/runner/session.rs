@@ -13,7 +13,7 @@
 use super::annotations::AnnotationSink;
 use super::events::{EventSink, FrameSummary, MatchEvent};
 use super::match_log::MatchLog;
-use super::process::{LocateError, locate};
+use super::process::{LocateError, StartUpOutput, locate};
 use super::reply::Reply;
 use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
 use super::seat::{Seat, SeatContext};
@@ -222,23 +222,25 @@ impl Session<'_> {
     }
 
     /// Logs what an algo printed to stdout before turn 0's frame reached it.
-    fn log_startup(&mut self, turn: i32, p: Player, lines: Vec<String>) {
-        if lines.is_empty() {
+    fn log_startup(&mut self, turn: i32, p: Player, output: Vec<StartUpOutput>) {
+        if output.is_empty() {
             return;
         }
         let r = &mut self.seats[p.index()].result;
         let before = r.startup_lines;
-        r.startup_lines += lines.len() as u64;
-        let n = lines.len();
-        for (k, line) in lines.into_iter().enumerate() {
+        r.startup_lines += output.iter().filter(|o| !o.unfinished).count() as u64;
+        let n = output.len();
+        for (k, out) in output.into_iter().enumerate() {
             let shown = before as usize + k;
             if shown < LOG_DETAIL {
-                let quoted: String = line.chars().take(STARTUP_QUOTE).collect();
-                self.log.line(
-                    Some(turn),
-                    Some(p),
-                    &format!("start-up output on stdout (printed before turn 0's frame), not a reply: {quoted}"),
-                );
+                let quoted: String = out.text.chars().take(STARTUP_QUOTE).collect();
+                let what = if out.unfinished {
+                    "start-up output on stdout without a newline (printed before turn 0's frame); the reply \
+                     line written after it continues that line and is read whole"
+                } else {
+                    "start-up output on stdout (printed before turn 0's frame), not a reply"
+                };
+                self.log.line(Some(turn), Some(p), &format!("{what}: {quoted}"));
             } else if shown == LOG_DETAIL {
                 let more = n - k;
                 self.log.line(Some(turn), Some(p), &format!("… and {more} more lines of start-up output"));
