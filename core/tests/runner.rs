@@ -545,6 +545,35 @@ fn wait_forever_is_announced_and_in_force() {
     assert!(r.players[0].turn_times_ms.iter().any(|&t| t > 300), "py-slow was slow: {:?}", r.players[0].turn_times_ms);
 }
 
+/// `compat-mode-4` sets `waitForever`; a hard limit asked for wins over it (written as
+/// `waitForever: false` in the config the algos and the replay get), so an algo that hangs
+/// has its turns skipped instead of holding the match for ever.
+#[test]
+fn a_hard_limit_asked_for_wins_over_wait_forever() {
+    let compat = preset("compat-mode-4").expect("compat-mode-4 preset");
+    assert!(compat.timing.wait_forever, "the preset sets waitForever");
+    let mut raw = compat.raw.clone();
+    raw["resources"]["startingHP"] = serde_json::Value::from(2.0);
+    let config = Arc::new(Config::from_value(raw).expect("patched config"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = MatchSpec::new(algo("py-hang"), algo("py-idle"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    s.soft_ms = Some(0);
+    s.max_ms = Some(1000);
+    let started = Instant::now();
+    let r = run(s);
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    let p = &r.players[0];
+    assert_eq!(p.hard_timeouts, vec![1, 2]);
+    assert_eq!((r.turns, r.winner), (2, 2));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    let head = log.lines().next().unwrap_or_default();
+    assert!(head.contains("hard limit 1000 ms") && head.contains("override the config's waitForever"), "{head}");
+    let replay = replay_of(&r);
+    assert!(!replay.config.timing.wait_forever, "the replay records the limit in force");
+    assert_exact(&r.replay_path);
+}
+
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
 /// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.

@@ -18,7 +18,10 @@ use super::reply::Reply;
 use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
 use super::seat::{Seat, SeatContext};
 use super::seat_spec::SeatSpec;
-use super::spec::{MatchSpec, ReplayTarget, TimeLimits, effective_config, sibling, time_limits, unique_replay_path};
+use super::spec::{
+    MatchSpec, ReplayTarget, TimeLimits, effective_config, overrides_wait_forever, sibling, time_limits,
+    unique_replay_path,
+};
 use super::view::{flip_frame, rotate_commands};
 use crate::engine::commands::{Command, parse_line, to_line};
 use crate::engine::config::Config;
@@ -323,10 +326,18 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         });
     // What is in force: with waitForever the engine neither penalises nor skips a turn.
     let limits_text = if config.timing.wait_forever {
-        "no time limits (waitForever: no soft-limit penalty, no hard limit)".to_string()
+        "no time limits (waitForever: no soft-limit penalty, no hard limit; an algo that hangs holds the match \
+         until it is stopped, --max-ms sets a limit)"
+            .to_string()
     } else {
+        let overridden = if overrides_wait_forever(spec) {
+            " (the limits asked for override the config's waitForever, written as false in the config sent and \
+             recorded)"
+        } else {
+            ""
+        };
         format!(
-            "soft limit {} ms, hard limit {}, start-up allowance {} ms",
+            "soft limit {} ms, hard limit {}, start-up allowance {} ms{overridden}",
             limits.soft_ms,
             limits.max_ms.map(|m| format!("{m} ms")).unwrap_or_else(|| "none".into()),
             limits.startup_ms
