@@ -378,15 +378,55 @@ fn a_stderr_flood_is_capped_in_the_log() {
     let p = &r.players[0];
     let log = p.stderr_log.as_ref().expect("stderr log");
     let size = std::fs::metadata(log).expect("log file").len();
-    // Turn markers (one line per turn) are not counted against the cap.
-    assert!(size <= cap + 200 + 20 * 100, "log is {size} bytes");
+    // Turn markers (one line per turn, again over the tail) and the notes are not counted
+    // against the cap.
+    assert!(size <= cap + 600 + 2 * 20 * 100, "log is {size} bytes");
     assert!(size >= cap / 2);
     assert!(p.stderr_bytes >= 5 << 20);
     assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
     let text = std::fs::read_to_string(log).expect("log text");
-    assert!(text.contains("dropped beyond"));
+    assert!(text.contains("bytes of stderr dropped"), "{}", &text[text.len().saturating_sub(3000)..]);
+    // The tail: the last turn's line is kept.
+    assert!(text.trim_end().ends_with(&"y".repeat(100)), "{}", &text[text.len().saturating_sub(300)..]);
     // Every turn keeps its marker after the cap is reached.
     assert!((0..100).all(|t| text.contains(&format!("--- turn {t} ---\n"))));
+    assert_exact(&r.replay_path);
+}
+
+/// Over the cap the log keeps its head and its tail: a crash's traceback, written last, is
+/// kept after a 100 MB line and megabytes of flood, and the log says exactly what is missing.
+#[test]
+fn the_stderr_cap_keeps_the_head_and_the_tail() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-stderr-crash", "py-idle", dir.path()));
+    let p = &r.players[0];
+    assert_eq!((p.crashed, p.crash_turn), (true, Some(2)), "{p:?}");
+    let log = p.stderr_log.as_ref().expect("stderr log");
+    let text = std::fs::read_to_string(log).expect("log text");
+    let tail = &text[text.len().saturating_sub(2000)..];
+    assert!(text.contains("Traceback (most recent call last)"), "{tail}");
+    assert!(
+        tail.trim_end().ends_with("RuntimeError: py-stderr-crash: the end of the log is what a player needs"),
+        "{tail}"
+    );
+    // The long line: its first 64 KiB, and how much of it is missing.
+    let long = 100_000_000 - 65_536;
+    assert!(text.contains(&format!("z [terminal-studio: {long} more bytes of this line dropped]")), "{}", &text[..300]);
+    // What fell between head and tail: 3 MB of 100-byte flood lines, less what the cap keeps.
+    let gap = text.lines().find(|l| l.contains("bytes of stderr dropped (")).unwrap_or_else(|| panic!("{tail}"));
+    let dropped_lines: u64 = gap
+        .split(" bytes of stderr dropped (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{gap}"));
+    assert!(gap.contains("of turn 1)"), "{gap}");
+    assert!(dropped_lines > 20_000 && dropped_lines < 30_000, "{gap}");
+    assert_eq!(p.stderr_dropped_bytes, long + dropped_lines * 100, "{gap}");
+    assert!(p.stderr_bytes > 103_000_000);
+    // The traceback is under turn 2, after a marker repeated for the tail.
+    let last_marker = text.rfind("--- turn 2 ---").expect("turn 2 marker");
+    assert!(text[last_marker..].contains("Traceback"));
     assert_exact(&r.replay_path);
 }
 

@@ -5,7 +5,7 @@
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
 //! their pipes), `os` (what differs between Unix and Windows: pipes, process trees), `progress` (how far an algo has read: start-up output, stderr turns),
 //! `lines` (bounded line reading), `reply` (the two reply lines and the
-//! clock), `view` (player 2's flipped view), `stderr` and `annotations` (stderr capture),
+//! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
 //! `handle`.
 
@@ -26,6 +26,7 @@ pub mod seat_spec;
 mod session;
 mod spec;
 mod stderr;
+mod stderr_keep;
 pub mod view;
 
 pub use annotations::DRAW_PREFIX;
