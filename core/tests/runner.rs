@@ -614,6 +614,32 @@ fn a_hard_limit_asked_for_wins_over_wait_forever() {
     assert_exact(&r.replay_path);
 }
 
+/// A child started in a session of its own (`setsid`) leaves the algo's process group;
+/// it must end with the match all the same.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_in_a_session_of_its_own_ends_with_the_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("sh-setsid-child", "py-idle", dir.path()));
+    assert_eq!(r.turns, 100);
+    // Read beside the replay: while the child holds the stderr pipe, the result has no log.
+    let log = std::fs::read_to_string(format!("{}.p1.stderr.log", r.replay_path.display())).expect("stderr log");
+    let pid: u32 = log
+        .lines()
+        .find_map(|l| l.strip_prefix("sh-setsid-child: child pid "))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the algo names its child's pid on stderr: {log}"));
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z ") && stat.contains("(sleep)"))
+    };
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive() {
+        assert!(Instant::now() < deadline, "the setsid child {pid} outlived the match");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
 /// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.

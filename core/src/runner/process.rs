@@ -137,10 +137,10 @@ impl AlgoProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        ProcessTree::prepare(&mut cmd);
+        let mark = ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
-        let tree = match ProcessTree::of(&child) {
+        let tree = match ProcessTree::of(&child, mark) {
             Ok(tree) => Arc::new(tree),
             Err(e) => {
                 let _ = child.kill();

@@ -69,6 +69,9 @@ pub fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
 
 pub fn drain_watch(_watch: &Pipe) {}
 
+/// What `ProcessTree::prepare` gave the command: nothing, the Job Object holds the tree.
+pub struct TreeMark;
+
 /// The algo's whole process tree: a Job Object holding its process and every process it
 /// starts.
 #[derive(Debug)]
@@ -79,14 +82,15 @@ pub struct ProcessTree {
 impl ProcessTree {
     /// No console window per algo, and Ctrl+C in the runner's console does not reach it
     /// (the runner stops its matches itself).
-    pub fn prepare(cmd: &mut Command) {
+    pub fn prepare(cmd: &mut Command) -> TreeMark {
         cmd.creation_flags(CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW);
+        TreeMark
     }
 
     /// Puts a just-started child in a new job that kills its processes when closed. A
     /// process the child starts before this call is not in the job: the window is the few
     /// instructions between the spawn and here, before any interpreter has started.
-    pub fn of(child: &Child) -> io::Result<ProcessTree> {
+    pub fn of(child: &Child, _mark: TreeMark) -> io::Result<ProcessTree> {
         // SAFETY: plain Win32 calls on handles we own; the job handle is owned from here on.
         unsafe {
             let raw = CreateJobObjectW(std::ptr::null(), std::ptr::null());
