@@ -640,6 +640,43 @@ fn a_child_in_a_session_of_its_own_ends_with_the_match() {
     }
 }
 
+/// A start script names its interpreter in its `#!` line: a `run.sh` written in Python
+/// runs with Python, also when it is not executable; the log says which interpreter ran it.
+#[cfg(unix)]
+#[test]
+fn a_start_script_runs_with_the_interpreter_its_first_line_names() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-run-sh-in-python", "py-idle", dir.path()));
+    assert!(!r.players[0].crashed, "{:?}", r.players[0]);
+    assert_eq!(r.turns, 100);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(
+        log.lines().any(|l| l.contains("p1: started") && l.contains("#! line names /usr/bin/env python3")),
+        "{log}"
+    );
+    // The same script without the exec bit: run with the interpreter it names; and a
+    // script without a #! line: bash.
+    let not_executable = dir.path().join("python-run-sh-not-executable");
+    std::fs::create_dir(&not_executable).expect("folder");
+    let here = format!("here = {:?}", algo("py-run-sh-in-python").display().to_string());
+    let text = std::fs::read_to_string(algo("py-run-sh-in-python").join("run.sh")).expect("run.sh");
+    let text = text.replace("here = os.path.dirname(os.path.abspath(__file__))", &here);
+    std::fs::write(not_executable.join("run.sh"), text).expect("write run.sh");
+    std::fs::set_permissions(not_executable.join("run.sh"), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let no_shebang = dir.path().join("run-sh-without-shebang");
+    std::fs::create_dir(&no_shebang).expect("folder");
+    let text = format!("exec python3 -u {:?}\n", algo("py-idle").join("algo.py").display().to_string());
+    std::fs::write(no_shebang.join("run.sh"), text).expect("write run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.seats = [SeatSpec::Algo(not_executable), SeatSpec::Algo(no_shebang)];
+    let r = run(s);
+    assert!(r.players.iter().all(|p| !p.crashed), "{:?}", r.players);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(log.lines().any(|l| l.contains("p1: started") && l.contains("run with /usr/bin/env python3")), "{log}");
+    assert!(log.lines().any(|l| l.contains("p2: started") && l.contains("run with bash (no #! line)")), "{log}");
+}
+
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
 /// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.

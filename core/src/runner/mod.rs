@@ -4,7 +4,7 @@
 //!
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
 //! their pipes), `os` (what differs between Unix and Windows: pipes, process trees), `progress` (how far an algo has read: start-up output, stderr turns),
-//! `lines` (bounded line reading), `reply` (the two reply lines and the
+//! `shebang` (a start script's `#!` line), `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
 //! `handle`.
@@ -24,6 +24,8 @@ mod result;
 mod seat;
 pub mod seat_spec;
 mod session;
+#[cfg(unix)]
+mod shebang;
 mod spec;
 mod stderr;
 mod stderr_keep;

@@ -101,6 +101,8 @@ pub struct StartUpOutput {
 pub struct AlgoProcess {
     /// Process id of the start script's process (`bash run.sh`, `powershell run.ps1`, …).
     pub pid: u32,
+    /// How the start script was run (which interpreter), in words.
+    pub how: String,
     /// Its whole process tree, killed at the end.
     tree: Arc<ProcessTree>,
     stdin: Option<Sender<Input>>,
@@ -117,9 +119,8 @@ pub struct AlgoProcess {
 }
 
 impl AlgoProcess {
-    /// Starts the script (`os::start_command`: on Unix `bash <script>`, or the script
-    /// itself if it is an executable that is not a `.sh` file) in the algo folder, as a
-    /// process tree of its own. `on_stderr` runs on its own
+    /// Starts the script (`os::start_command`: on Unix the interpreter its `#!` line
+    /// names, else bash) in the algo folder, as a process tree of its own. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
     /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
@@ -131,7 +132,7 @@ impl AlgoProcess {
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
-        let mut cmd = os::start_command(&loc.script);
+        let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
         cmd.current_dir(&loc.dir)
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())
@@ -191,6 +192,7 @@ impl AlgoProcess {
         guard.armed = false;
         Ok(AlgoProcess {
             pid,
+            how,
             tree,
             stdin: Some(in_tx),
             stop,

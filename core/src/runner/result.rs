@@ -34,6 +34,8 @@ pub struct PlayerResult {
     pub load_error: Option<String>,
     /// Process (and process group) id of the algo while it ran.
     pub pid: Option<u32>,
+    /// How its start script was run: which interpreter (its `#!` line, or bash).
+    pub launch: Option<String>,
     pub final_hp: f32,
     /// This player's units that reached the other side (breaches scored).
     pub breaches: u32,

@@ -91,6 +91,7 @@ impl Seat {
         }) {
             Ok(p) => {
                 seat.result.pid = Some(p.pid);
+                seat.result.launch = Some(format!("{}: {}", loc.script.display(), p.how));
                 seat.process = Some(p);
                 seat.stderr = Some(rx);
                 seat.dead = false;

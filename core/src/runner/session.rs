@@ -348,6 +348,9 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         if let Some(e) = &s.result.load_error {
             log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));
         }
+        if let Some(launch) = &s.result.launch {
+            log.line(None, Some(s.player), &format!("started {launch}"));
+        }
         if let Some((g, recorded)) = s.ghost_of() {
             let what = format!(
                 "a ghost: player {} of {} ({} turns recorded), in this seat's own view",

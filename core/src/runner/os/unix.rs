@@ -6,6 +6,7 @@
 #[path = "linux_sweep.rs"]
 mod linux_sweep;
 
+use super::StartCommand;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -143,16 +144,34 @@ pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
 /// The start scripts looked for in an algo folder, in order.
 pub const START_SCRIPTS: &[&str] = &["run.sh"];
 
-/// The command that runs a start script: a `.sh` script (or one that is not executable)
-/// through bash, anything else executable directly.
-pub fn start_command(script: &Path) -> Command {
-    let direct = script.extension().is_none_or(|e| e != "sh") && is_executable(script);
-    if direct {
-        Command::new(script)
-    } else {
-        let mut c = Command::new("bash");
-        c.arg(script);
-        c
+/// The command that runs a start script, and how it runs it (for the log). A script names
+/// its interpreter in its `#!` line: executable, it is run directly (the system honours
+/// the line); otherwise its interpreter is run on it. Without a `#!` line a `.sh` script
+/// (or one that is not executable) goes through bash, and another executable (a
+/// program) is run directly.
+pub fn start_command(script: &Path) -> StartCommand {
+    let executable = is_executable(script);
+    match super::super::shebang::read(script) {
+        Some(sb) if executable => StartCommand {
+            command: Command::new(script),
+            how: format!("run directly: its #! line names {}", sb.describe()),
+        },
+        Some(sb) => {
+            let mut c = Command::new(&sb.program);
+            c.args(&sb.arg).arg(script);
+            StartCommand {
+                command: c,
+                how: format!("run with {} (its #! line; the file is not executable)", sb.describe()),
+            }
+        }
+        None if executable && script.extension().is_none_or(|e| e != "sh") => {
+            StartCommand { command: Command::new(script), how: "run directly (an executable without a #! line)".into() }
+        }
+        None => {
+            let mut c = Command::new("bash");
+            c.arg(script);
+            StartCommand { command: c, how: "run with bash (no #! line)".into() }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! algo runs in a Job Object, killed with everything it started by `TerminateJobObject`
 //! (and by the system if the runner itself dies: the job kills on close).
 
+use super::StartCommand;
 use std::io;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::os::windows::process::CommandExt;
@@ -141,25 +142,31 @@ pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
 pub const START_SCRIPTS: &[&str] = &["run.ps1", "run.bat", "run.cmd", "run.exe", "run.sh"];
 
 /// The command that runs a start script, chosen by its extension as Windows does.
-pub fn start_command(script: &Path) -> Command {
+pub fn start_command(script: &Path) -> StartCommand {
     let ext = script.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let mut c;
-    match ext.as_str() {
+    let how = match ext.as_str() {
         "ps1" => {
             c = Command::new("powershell");
             c.args(["-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"]).arg(script);
+            "run with PowerShell"
         }
         "bat" | "cmd" => {
             c = Command::new("cmd");
             c.arg("/C").arg(script);
+            "run with cmd"
         }
         "sh" => {
             c = Command::new("bash");
             c.arg(script);
+            "run with bash"
         }
-        _ => c = Command::new(script),
-    }
-    c
+        _ => {
+            c = Command::new(script);
+            "run directly"
+        }
+    };
+    StartCommand { command: c, how: how.into() }
 }
 
 /// CPU time used so far by the calling thread, kernel and user.
