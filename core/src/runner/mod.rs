@@ -36,7 +36,7 @@ pub use events::{FrameSummary, MatchEvent};
 pub use ghost::{Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
 pub use human::{HumanSeat, HumanTurn};
-pub use process::{AlgoLocation, LocateError, locate};
+pub use process::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
 pub use seat_spec::{GHOST_PREFIX, SeatSpec};

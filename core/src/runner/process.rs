@@ -77,6 +77,18 @@ pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
     Ok(AlgoLocation { script, dir, name })
 }
 
+/// Checks an algo argument before a match. A path that does not exist is refused (a typo
+/// is not a match the missing player loses); a folder without a start script is played as
+/// the official engine plays it: the player fails to load (`FailedToLoad`, crashed at turn
+/// 0, a replay written) — `Ok(Some(why))` says so, for a warning.
+pub fn check_algo_arg(path: &Path) -> Result<Option<LocateError>, LocateError> {
+    match locate(path) {
+        Ok(_) => Ok(None),
+        Err(e @ LocateError::Missing(_)) => Err(e),
+        Err(e) => Ok(Some(e)),
+    }
+}
+
 /// What the stdout reader thread queues.
 #[derive(Debug)]
 pub enum StdoutMsg {
