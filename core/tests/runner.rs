@@ -96,6 +96,10 @@ fn idle_vs_idle_plays_100_turns() {
     assert_exact(&r.replay_path);
     // Non-empty lines = frames + 1 (config); turn frames, action frames and the end frame.
     assert_eq!(replay_of(&r).frames.len(), 201);
+    // No structure left on the board: 0.0, not the -0.0 of a sum of nothing.
+    let text = std::fs::read_to_string(&r.replay_path).expect("replay text");
+    assert!(text.contains("\"stationary_resource_left_on_board\":0.0"), "{}", &text[text.len() - 900..]);
+    assert!(!text.contains("-0.0"));
     assert!(r.overhead.mean_us() < 1000.0, "runner overhead {:?}", r.overhead);
 }
 
