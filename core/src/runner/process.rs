@@ -28,6 +28,9 @@ const HOLD_LONG: Duration = Duration::from_millis(100);
 const HOLD_STEP_LONG: Duration = Duration::from_millis(2);
 /// Longest sleep of a held turn frame between the algo's reads, where they wake the writer.
 const HOLD_WAKE: Duration = Duration::from_millis(5);
+/// How often a turn frame's writer, waiting for the algo to start the turn, looks whether
+/// the algo is still there (the start itself wakes it at once).
+const AWAIT_START_STEP: Duration = Duration::from_millis(50);
 /// Stdout lines queued but not yet consumed before the algo is blocked on its pipe.
 const STDOUT_QUEUE: usize = 4096;
 /// Bytes queued for an algo's stdin that it has not read yet; beyond this (an algo that
@@ -342,6 +345,12 @@ fn watch_pipes(
 }
 
 impl Watch {
+    /// Waits until the algo is seen to start turn `turn` (it read the frame's first byte),
+    /// while the group lives and the algo's stdin is open.
+    fn await_start(&self, progress: &Progress, turn: i32, stdin: PipeRef<'_>) {
+        progress.wait_started(turn, AWAIT_START_STEP, || !self.stop.load(Ordering::SeqCst) && !os::reader_gone(stdin));
+    }
+
     /// Waits until the algo has read everything written to its stdin; its reader being
     /// gone or the group being killed also end the wait. False if the pipe cannot be
     /// looked into.
@@ -428,8 +437,24 @@ fn write_inputs(
                 first_turn_frame = false;
                 progress.set_startup_end(watch.as_ref().map_or(0, Watch::stdout_written));
             }
-            if watch.is_some() {
+            if let Some(watch) = watch.as_ref() {
                 progress.delivering(turn, written);
+                // Its first byte alone, until the algo is seen to start the turn: until the
+                // rest comes it cannot act on the frame, so all it wrote to stderr by then is
+                // an earlier turn's, wherever the runner's look falls (`progress.rs`).
+                let (first, rest) = input.line.as_bytes().split_at(1.min(input.line.len()));
+                if w.write_all(first).is_err() || !flush(&mut w, written + first.len() as u64) {
+                    return;
+                }
+                watch.await_start(progress, turn, os::as_pipe(w.get_ref()));
+                if w.write_all(rest).and_then(|_| w.write_all(b"\n")).is_err() {
+                    return;
+                }
+                written += input.line.len() as u64 + 1;
+                if !flush(&mut w, written) {
+                    return;
+                }
+                continue;
             }
         }
         if w.write_all(input.line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {

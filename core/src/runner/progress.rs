@@ -17,14 +17,18 @@
 //!   delivering it. A line begun before and ended after (a banner printed without a
 //!   newline, then the reply) is one line to a reader of lines: a reply line.
 //! * Stderr: the stderr thread watches for the algo starting each delivered turn frame and
-//!   records how far stderr had got at that moment. A line that starts after the recorded
+//!   records how far stderr had got at that moment. The writer sends a turn frame's first
+//!   byte alone and the rest only once that is recorded: until then the algo holds an
+//!   unfinished line and cannot act on the turn, so the record is exact whenever it is
+//!   taken. A line that starts after the recorded
 //!   position of turn T was written after the algo started reading turn T's frame; a line
 //!   that starts before it stays with the turn before, whose frames the algo was still
 //!   working through (docs/runner.md gives the limits).
 
 use super::os::{Pipe, unread};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// How much of a stdout line is start-up output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +66,10 @@ pub struct Progress {
     /// `(turn, stderr position)` for every turn the algo was seen to start, in order; the
     /// position is at least the number of stderr bytes it had written at that moment.
     started: Mutex<Vec<(i32, u64)>>,
+    /// Signalled whenever a turn is seen started (the stdin writer waits for it).
+    started_signal: Condvar,
+    /// The stderr thread is watching for turns started (it ends with the algo's stderr).
+    stderr_watching: AtomicBool,
 }
 
 impl Default for Progress {
@@ -75,6 +83,8 @@ impl Default for Progress {
             inotify: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
             started: Mutex::new(Vec::new()),
+            started_signal: Condvar::new(),
+            stderr_watching: AtomicBool::new(false),
         }
     }
 }
@@ -87,6 +97,7 @@ impl Progress {
             *s = Some(stdin);
             *i = inotify;
             self.observing.store(true, Ordering::SeqCst);
+            self.stderr_watching.store(true, Ordering::SeqCst);
         }
     }
 
@@ -181,6 +192,31 @@ impl Progress {
             // Positions are upper bounds taken one after the other; keep them ordered.
             let pos = v.last().map_or(stderr_position, |&(_, p)| p.max(stderr_position));
             v.push((turn, pos));
+        }
+        self.started_signal.notify_all();
+    }
+
+    /// The stderr thread has ended: nothing will be seen started any more.
+    pub fn stderr_done(&self) {
+        self.stderr_watching.store(false, Ordering::SeqCst);
+        self.started_signal.notify_all();
+    }
+
+    /// Waits until turn `turn` has been seen started; false (at once) if the stderr thread
+    /// is not watching, or as soon as `keep_waiting` says to stop (asked every `step`).
+    pub fn wait_started(&self, turn: i32, step: Duration, keep_waiting: impl Fn() -> bool) -> bool {
+        let Ok(mut v) = self.started.lock() else { return false };
+        loop {
+            if v.last().is_some_and(|&(t, _)| t >= turn) {
+                return true;
+            }
+            if !self.stderr_watching.load(Ordering::SeqCst) || !keep_waiting() {
+                return false;
+            }
+            v = match self.started_signal.wait_timeout(v, step) {
+                Ok((guard, _)) => guard,
+                Err(_) => return false,
+            };
         }
     }
 

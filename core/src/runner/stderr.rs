@@ -185,6 +185,7 @@ impl StderrCapture {
         if let Ok(Some(cut)) = lines.next_line(&mut buf) {
             self.take_line(lines.last_start(), cut, &buf, &mut log, &mut sum, &mut annotation_bytes);
         }
+        self.progress.stderr_done();
         log.mark_to(self.turn_reached(u64::MAX));
         log.write_tail(self.cap, &mut sum);
         log.unflushed = true;
