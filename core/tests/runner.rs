@@ -681,6 +681,40 @@ fn a_start_script_runs_with_the_interpreter_its_first_line_names() {
     assert!(log.lines().any(|l| l.contains("p2: started") && l.contains("run with bash (no #! line)")), "{log}");
 }
 
+/// What the 2022 algos of the real `compat-mode-4` replays were sent: the config line those
+/// replays carry, which is the one we send, byte for byte — 7 unit entries, none at index 7,
+/// where a 2022 kit reads its upgrade at start-up (it cannot start on it). What followed, in
+/// both replays: no unit placed in 100 turns, neither player flagged crashed, and both
+/// players' turns timed alike (2–16 ms each, within 1 ms of each other, whatever the algo) — no algo answered, and the
+/// engine, waiting for ever, read their closed stdout as empty replies (docs/runner.md).
+#[test]
+fn the_2022_algos_under_compat_mode_4_were_sent_the_legacy_config_line() {
+    let ours = preset("compat-mode-4").expect("compat-mode-4 preset").to_line();
+    let mut files = terminal_core::verify::collect_replays(&[corpus::replay("compat-mode-4")]);
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for f in files {
+        let mut text = String::new();
+        let file = std::fs::File::open(&f).expect("replay");
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text).expect("gzip text");
+        let config_line = text.lines().find(|l| !l.trim().is_empty()).expect("config line");
+        assert_eq!(config_line, ours, "{}", f.display());
+        let config: serde_json::Value = serde_json::from_str(config_line).expect("JSON");
+        assert_eq!(config["unitInformation"].as_array().map(Vec::len), Some(7));
+        assert_eq!(config["timingAndReplay"]["waitForever"], serde_json::Value::from(true));
+        let replay = read_replay(&f).expect("replay");
+        assert!(replay.frames.iter().all(|fr| fr.events.spawn.is_empty()), "{}: a unit was placed", f.display());
+        let end = replay.end_frame().and_then(|fr| fr.end_stats.clone()).expect("end stats");
+        assert_eq!(end.turns, 100);
+        assert!(end.players.iter().all(|p| !p.crashed && p.time_damage_taken == 0));
+        for t in 0..100 {
+            let fr = &replay.frames[action_frame0(&replay, t)];
+            let [a, b] = [fr.stats[0].time_ms, fr.stats[1].time_ms];
+            assert!((2..=16).contains(&a) && (2..=16).contains(&b) && (a - b).abs() <= 1, "turn {t}: {a} and {b} ms");
+        }
+    }
+}
+
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
 /// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.
