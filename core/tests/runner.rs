@@ -685,8 +685,9 @@ fn a_start_script_runs_with_the_interpreter_its_first_line_names() {
 /// replays carry, which is the one we send, byte for byte — 7 unit entries, none at index 7,
 /// where a 2022 kit reads its upgrade at start-up (it cannot start on it). What followed, in
 /// both replays: no unit placed in 100 turns, neither player flagged crashed, and both
-/// players' turns timed alike (2–16 ms each, within 1 ms of each other, whatever the algo) — no algo answered, and the
-/// engine, waiting for ever, read their closed stdout as empty replies (docs/runner.md).
+/// players' turns timed alike (2–16 ms each, within 1 ms of each other, whatever the algo):
+/// no algo answered, and the engine, waiting for ever, read their closed stdout as empty
+/// replies (docs/runner.md).
 #[test]
 fn the_2022_algos_under_compat_mode_4_were_sent_the_legacy_config_line() {
     let ours = preset("compat-mode-4").expect("compat-mode-4 preset").to_line();
@@ -713,6 +714,35 @@ fn the_2022_algos_under_compat_mode_4_were_sent_the_legacy_config_line() {
             assert!((2..=16).contains(&a) && (2..=16).contains(&b) && (a - b).abs() <= 1, "turn {t}: {a} and {b} ms");
         }
     }
+}
+
+/// Under `compat-mode-4` (`waitForever`), algos that cannot start on its config (they need an
+/// 8th unit entry) are not charged a crash: their closed stdout is read as empty replies and
+/// the game is played out to turn 100, nothing placed, neither crashed — as in the real
+/// replays. Without `waitForever` the same algo crashes at turn 0.
+#[test]
+fn under_wait_forever_a_dead_algo_is_played_out_with_empty_replies() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = Arc::new(preset("compat-mode-4").expect("compat-mode-4 preset"));
+    let mut s = MatchSpec::new(algo("py-needs-eight-units"), algo("py-needs-eight-units"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    let r = run(s);
+    assert_eq!(r.turns, 100, "{}", r.summary());
+    assert!(r.players.iter().all(|p| !p.crashed && p.silent_from_turn == Some(0)), "{:?}", r.players);
+    let replay = replay_of(&r);
+    assert!(replay.frames.iter().all(|f| f.events.spawn.is_empty()));
+    let end = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert!(end.players.iter().all(|p| !p.crashed));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(log.contains("with waitForever no crash is charged"), "{log}");
+    assert_exact(&r.replay_path);
+    // With a limit asked for, waitForever is off: the same algo crashes at turn 0.
+    let config = Arc::new(preset("compat-mode-4").expect("compat-mode-4 preset"));
+    let mut s = MatchSpec::new(algo("py-needs-eight-units"), algo("py-idle"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    s.max_ms = Some(5000);
+    let r = run(s);
+    assert_eq!((r.turns, r.players[0].crashed, r.players[0].crash_turn), (0, true, Some(0)), "{}", r.summary());
 }
 
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,

@@ -200,6 +200,10 @@ impl Session<'_> {
             }
             Reply::Dead { at } => {
                 let t = charged(ms(at.saturating_duration_since(sent)));
+                if self.config.timing.wait_forever && self.seats[i].result.load_error.is_none() {
+                    self.read_as_empty_replies(game, p, t);
+                    return Ok((Vec::new(), Vec::new()));
+                }
                 let status = self.seats[i].exit_status(Instant::now() + Duration::from_millis(100));
                 let seat = &mut self.seats[i];
                 let was_loaded = seat.result.load_error.is_none();
@@ -222,6 +226,34 @@ impl Session<'_> {
                 Ok((Vec::new(), Vec::new()))
             }
         }
+    }
+
+    /// With `waitForever`, an algo whose process ended is not charged a crash: its closed
+    /// stdout is read as empty replies, turn after turn, and the game is played out (what the
+    /// official engine did in the real `compat-mode-4` replays, docs/runner.md).
+    fn read_as_empty_replies(&mut self, game: &mut Game, p: Player, t: i64) {
+        let turn = game.turn;
+        let i = p.index();
+        if self.seats[i].result.silent_from_turn.is_none() {
+            let status = self.seats[i].exit_status(Instant::now() + Duration::from_millis(100));
+            let seat = &mut self.seats[i];
+            seat.dead = true;
+            seat.result.silent_from_turn = Some(turn);
+            seat.result.exit_status = status.clone();
+            let why = match status {
+                Some(s) => format!("process ended ({s}) before answering"),
+                None => "closed its stdout before answering".into(),
+            };
+            self.log.line(
+                Some(turn),
+                Some(p),
+                &format!(
+                    "{why}: with waitForever no crash is charged; its closed stdout is read as empty replies \
+                     from this turn on and the game is played out"
+                ),
+            );
+        }
+        self.charge(game, p, t, true);
     }
 
     /// Logs what an algo printed to stdout before turn 0's frame reached it.
