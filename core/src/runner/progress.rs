@@ -68,7 +68,8 @@ pub struct Progress {
     started: Mutex<Vec<(i32, u64)>>,
     /// Signalled whenever a turn is seen started (the stdin writer waits for it).
     started_signal: Condvar,
-    /// The stderr thread is watching for turns started (it ends with the algo's stderr).
+    /// The stderr thread is watching for turns started, woken by the algo's reads (it ends
+    /// with the algo's stderr).
     stderr_watching: AtomicBool,
 }
 
@@ -97,7 +98,6 @@ impl Progress {
             *s = Some(stdin);
             *i = inotify;
             self.observing.store(true, Ordering::SeqCst);
-            self.stderr_watching.store(true, Ordering::SeqCst);
         }
     }
 
@@ -194,6 +194,13 @@ impl Progress {
             v.push((turn, pos));
         }
         self.started_signal.notify_all();
+    }
+
+    /// The stderr thread watches for turns started, woken by the algo's reads: a turn
+    /// frame's writer may wait for it (without the wake-up it would wait for the thread's
+    /// polling).
+    pub fn stderr_watching_on_reads(&self) {
+        self.stderr_watching.store(true, Ordering::SeqCst);
     }
 
     /// The stderr thread has ended: nothing will be seen started any more.

@@ -155,6 +155,9 @@ impl StderrCapture {
         // Start-up output counts as turn 0's.
         log.mark_to(0);
         let wake = if self.progress.observing() { self.progress.take_inotify() } else { None };
+        if wake.is_some() {
+            self.progress.stderr_watching_on_reads();
+        }
         let mut lines = BoundedLines::new(stream, MAX_LINE);
         let mut buf = Vec::new();
         let mut annotation_bytes = 0u64;
