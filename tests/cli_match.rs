@@ -128,6 +128,36 @@ fn a_typo_in_an_algo_path_is_an_error_not_a_lost_match() {
     assert!(String::from_utf8_lossy(&ghost.stderr).contains("/no/such.replay"));
 }
 
+/// An algo folder without a start script is played as the official engine plays it: the
+/// player fails to load (`FailedToLoad`, crashed at turn 0) and the replay is written; the
+/// command warns why.
+#[test]
+fn an_algo_folder_without_run_sh_fails_to_load_in_a_written_replay() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("match")
+        .arg(algo("no-start-script"))
+        .arg(algo("py-idle"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no run.sh") && err.contains("FailedToLoad"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("winner: p2 (py-idle)"), "{text}");
+    let path = text.lines().find_map(|l| l.strip_prefix("replay: ")).expect("replay line");
+    let replay = read_replay(Path::new(path)).expect("replay");
+    let end = replay.end_frame().expect("end frame");
+    assert_eq!(end.turn_info.turn, 0);
+    let stats = end.end_stats.as_ref().expect("end stats");
+    assert_eq!(stats.players[0].name, "FailedToLoad");
+    assert!(stats.players[0].crashed && !stats.players[1].crashed);
+    assert_eq!(end.stats[0].hp, -1.0);
+    assert_exact(Path::new(path));
+}
+
 /// `match` refuses, with exit 2 and the keys named, a 2018–2019 config asking for a rule no
 /// real replay shows (melee damage); the same config without it is played.
 #[test]

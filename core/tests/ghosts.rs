@@ -57,6 +57,26 @@ fn ghost_against_ghost_reproduces_every_current_replay() {
     );
 }
 
+/// A recording without an end frame (an unfinished match) whose every frame the ghosts
+/// reproduce is exact under `verify --ghosts`, as under plain `verify`: the same answer.
+#[test]
+fn an_unfinished_recording_gets_the_same_answer_from_ghosts_and_verify() {
+    let recorded = first_of("special-2025");
+    let mut text = String::new();
+    let file = std::fs::File::open(&recorded).expect("recorded replay");
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text).expect("gzip text");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(lines.len() > 40, "a replay long enough to cut");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cut = dir.path().join("unfinished.replay");
+    std::fs::write(&cut, lines[..lines.len() * 2 / 3].join("\n") + "\n").expect("write");
+    let plain = verify_file(&cut);
+    assert_eq!(plain.status, Status::Exact, "{plain:?}");
+    let ghosts = terminal_core::runner::ghost::ghost_report(&cut, dir.path());
+    assert_eq!(ghosts.status, Status::Exact, "{ghosts:?}");
+    assert_eq!((ghosts.frames_exact, ghosts.frames_total), (plain.frames_exact, plain.frames_total));
+}
+
 /// A ghost plays its recorded commands in the seat's own view: recorded player 2's ghost in
 /// seat 1 mirrors player 2's builds onto player 1's half.
 #[test]

@@ -96,6 +96,10 @@ fn idle_vs_idle_plays_100_turns() {
     assert_exact(&r.replay_path);
     // Non-empty lines = frames + 1 (config); turn frames, action frames and the end frame.
     assert_eq!(replay_of(&r).frames.len(), 201);
+    // No structure left on the board: 0.0, not the -0.0 of a sum of nothing.
+    let text = std::fs::read_to_string(&r.replay_path).expect("replay text");
+    assert!(text.contains("\"stationary_resource_left_on_board\":0.0"), "{}", &text[text.len() - 900..]);
+    assert!(!text.contains("-0.0"));
     assert!(r.overhead.mean_us() < 1000.0, "runner overhead {:?}", r.overhead);
 }
 
@@ -255,6 +259,43 @@ fn start_up_output_is_not_taken_as_a_reply() {
     }
 }
 
+/// A banner printed without a newline (`printf 'Loading...'` in `run.sh`) is glued to the
+/// turn-0 build line: to a reader of lines that is one line, ended after turn 0's frame, so
+/// it is the build line — unreadable as a whole (H-P5), and the game goes on: no timeout, no
+/// crash, the deploy line and every later turn read as usual.
+#[test]
+fn a_banner_without_a_newline_costs_only_the_line_it_is_glued_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut reference = spec("py-builder", "py-idle", dir.path());
+    reference.seed = Some(3);
+    let reference = run(reference);
+    let mut s = spec("py-banner-no-newline", "py-idle", dir.path());
+    s.seed = Some(3);
+    let r = run(s);
+    let p = &r.players[0];
+    assert!(!p.crashed && p.hard_timeouts.is_empty() && p.time_penalties.is_empty(), "{p:?}");
+    assert_eq!(p.startup_lines, 0);
+    assert!(r.turns >= 2 && r.winner == 1, "the builder's scouts still win: {}", r.summary());
+    let p1_issues: Vec<_> = r.line_issues.iter().filter(|i| i.player == Player::One).collect();
+    assert!(!p1_issues.is_empty() && p1_issues.iter().all(|i| (i.turn, i.line) == (0, 0)), "{p1_issues:?}");
+    // Turn 0: the build line is lost, the deploy line (its scouts) is played.
+    let want = p1_spawns_by_turn(&reference);
+    let got = p1_spawns_by_turn(&r);
+    let mobiles = |v: &[(u8, Tile)]| v.iter().filter(|(t, _)| (3..=5).contains(t)).copied().collect::<Vec<_>>();
+    assert!(got[0].iter().all(|(t, _)| (3..=5).contains(t)), "no structure at turn 0: {:?}", got[0]);
+    assert!(!got[0].is_empty());
+    assert_eq!(mobiles(&got[0]), mobiles(&want[0]));
+    // Turn 1 builds what turn 0 would have.
+    assert!(got[1].iter().any(|(t, _)| *t < 3), "{:?}", got[1]);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("match log")).expect("log");
+    assert!(
+        log.lines().any(|l| l.contains("p1: start-up output on stdout without a newline") && l.ends_with("Loading...")),
+        "{log}"
+    );
+    assert!(!log.contains("no answer within the hard limit"), "{log}");
+    assert_exact(&r.replay_path);
+}
+
 #[test]
 fn stray_stdout_lines_shift_the_commands() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -341,15 +382,55 @@ fn a_stderr_flood_is_capped_in_the_log() {
     let p = &r.players[0];
     let log = p.stderr_log.as_ref().expect("stderr log");
     let size = std::fs::metadata(log).expect("log file").len();
-    // Turn markers (one line per turn) are not counted against the cap.
-    assert!(size <= cap + 200 + 20 * 100, "log is {size} bytes");
+    // Turn markers (one line per turn, again over the tail) and the notes are not counted
+    // against the cap.
+    assert!(size <= cap + 600 + 2 * 20 * 100, "log is {size} bytes");
     assert!(size >= cap / 2);
     assert!(p.stderr_bytes >= 5 << 20);
     assert!(p.stderr_dropped_bytes >= (4 << 20), "{p:?}");
     let text = std::fs::read_to_string(log).expect("log text");
-    assert!(text.contains("dropped beyond"));
+    assert!(text.contains("bytes of stderr dropped"), "{}", &text[text.len().saturating_sub(3000)..]);
+    // The tail: the last turn's line is kept.
+    assert!(text.trim_end().ends_with(&"y".repeat(100)), "{}", &text[text.len().saturating_sub(300)..]);
     // Every turn keeps its marker after the cap is reached.
     assert!((0..100).all(|t| text.contains(&format!("--- turn {t} ---\n"))));
+    assert_exact(&r.replay_path);
+}
+
+/// Over the cap the log keeps its head and its tail: a crash's traceback, written last, is
+/// kept after a 100 MB line and megabytes of flood, and the log says exactly what is missing.
+#[test]
+fn the_stderr_cap_keeps_the_head_and_the_tail() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-stderr-crash", "py-idle", dir.path()));
+    let p = &r.players[0];
+    assert_eq!((p.crashed, p.crash_turn), (true, Some(2)), "{p:?}");
+    let log = p.stderr_log.as_ref().expect("stderr log");
+    let text = std::fs::read_to_string(log).expect("log text");
+    let tail = &text[text.len().saturating_sub(2000)..];
+    assert!(text.contains("Traceback (most recent call last)"), "{tail}");
+    assert!(
+        tail.trim_end().ends_with("RuntimeError: py-stderr-crash: the end of the log is what a player needs"),
+        "{tail}"
+    );
+    // The long line: its first 64 KiB, and how much of it is missing.
+    let long = 100_000_000 - 65_536;
+    assert!(text.contains(&format!("z [terminal-studio: {long} more bytes of this line dropped]")), "{}", &text[..300]);
+    // What fell between head and tail: 3 MB of 100-byte flood lines, less what the cap keeps.
+    let gap = text.lines().find(|l| l.contains("bytes of stderr dropped (")).unwrap_or_else(|| panic!("{tail}"));
+    let dropped_lines: u64 = gap
+        .split(" bytes of stderr dropped (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{gap}"));
+    assert!(gap.contains("of turn 1)"), "{gap}");
+    assert!(dropped_lines > 20_000 && dropped_lines < 30_000, "{gap}");
+    assert_eq!(p.stderr_dropped_bytes, long + dropped_lines * 100, "{gap}");
+    assert!(p.stderr_bytes > 103_000_000);
+    // The traceback is under turn 2, after a marker repeated for the tail.
+    let last_marker = text.rfind("--- turn 2 ---").expect("turn 2 marker");
+    assert!(text[last_marker..].contains("Traceback"));
     assert_exact(&r.replay_path);
 }
 
@@ -508,6 +589,162 @@ fn wait_forever_is_announced_and_in_force() {
     assert!(r.players[0].turn_times_ms.iter().any(|&t| t > 300), "py-slow was slow: {:?}", r.players[0].turn_times_ms);
 }
 
+/// `compat-mode-4` sets `waitForever`; a hard limit asked for wins over it (written as
+/// `waitForever: false` in the config the algos and the replay get), so an algo that hangs
+/// has its turns skipped instead of holding the match for ever.
+#[test]
+fn a_hard_limit_asked_for_wins_over_wait_forever() {
+    let compat = preset("compat-mode-4").expect("compat-mode-4 preset");
+    assert!(compat.timing.wait_forever, "the preset sets waitForever");
+    let mut raw = compat.raw.clone();
+    raw["resources"]["startingHP"] = serde_json::Value::from(2.0);
+    let config = Arc::new(Config::from_value(raw).expect("patched config"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = MatchSpec::new(algo("py-hang"), algo("py-idle"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    s.soft_ms = Some(0);
+    s.max_ms = Some(1000);
+    let started = Instant::now();
+    let r = run(s);
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    let p = &r.players[0];
+    assert_eq!(p.hard_timeouts, vec![1, 2]);
+    assert_eq!((r.turns, r.winner), (2, 2));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    let head = log.lines().next().unwrap_or_default();
+    assert!(head.contains("hard limit 1000 ms") && head.contains("override the config's waitForever"), "{head}");
+    let replay = replay_of(&r);
+    assert!(!replay.config.timing.wait_forever, "the replay records the limit in force");
+    assert_exact(&r.replay_path);
+}
+
+/// A child started in a session of its own (`setsid`) leaves the algo's process group;
+/// it must end with the match all the same.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_in_a_session_of_its_own_ends_with_the_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("sh-setsid-child", "py-idle", dir.path()));
+    assert_eq!(r.turns, 100);
+    // Read beside the replay: while the child holds the stderr pipe, the result has no log.
+    let log = std::fs::read_to_string(format!("{}.p1.stderr.log", r.replay_path.display())).expect("stderr log");
+    let pid: u32 = log
+        .lines()
+        .find_map(|l| l.strip_prefix("sh-setsid-child: child pid "))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("the algo names its child's pid on stderr: {log}"));
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z ") && stat.contains("(sleep)"))
+    };
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive() {
+        assert!(Instant::now() < deadline, "the setsid child {pid} outlived the match");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A start script names its interpreter in its `#!` line: a `run.sh` written in Python
+/// runs with Python, also when it is not executable; the log says which interpreter ran it.
+#[cfg(unix)]
+#[test]
+fn a_start_script_runs_with_the_interpreter_its_first_line_names() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(spec("py-run-sh-in-python", "py-idle", dir.path()));
+    assert!(!r.players[0].crashed, "{:?}", r.players[0]);
+    assert_eq!(r.turns, 100);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(
+        log.lines().any(|l| l.contains("p1: started") && l.contains("#! line names /usr/bin/env python3")),
+        "{log}"
+    );
+    // The same script without the exec bit: run with the interpreter it names; and a
+    // script without a #! line: bash.
+    let not_executable = dir.path().join("python-run-sh-not-executable");
+    std::fs::create_dir(&not_executable).expect("folder");
+    let here = format!("here = {:?}", algo("py-run-sh-in-python").display().to_string());
+    let text = std::fs::read_to_string(algo("py-run-sh-in-python").join("run.sh")).expect("run.sh");
+    let text = text.replace("here = os.path.dirname(os.path.abspath(__file__))", &here);
+    std::fs::write(not_executable.join("run.sh"), text).expect("write run.sh");
+    std::fs::set_permissions(not_executable.join("run.sh"), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let no_shebang = dir.path().join("run-sh-without-shebang");
+    std::fs::create_dir(&no_shebang).expect("folder");
+    let text = format!("exec python3 -u {:?}\n", algo("py-idle").join("algo.py").display().to_string());
+    std::fs::write(no_shebang.join("run.sh"), text).expect("write run.sh");
+    let mut s = spec("py-idle", "py-idle", dir.path());
+    s.seats = [SeatSpec::Algo(not_executable), SeatSpec::Algo(no_shebang)];
+    let r = run(s);
+    assert!(r.players.iter().all(|p| !p.crashed), "{:?}", r.players);
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(log.lines().any(|l| l.contains("p1: started") && l.contains("run with /usr/bin/env python3")), "{log}");
+    assert!(log.lines().any(|l| l.contains("p2: started") && l.contains("run with bash (no #! line)")), "{log}");
+}
+
+/// What the 2022 algos of the real `compat-mode-4` replays were sent: the config line those
+/// replays carry, which is the one we send, byte for byte — 7 unit entries, none at index 7,
+/// where a 2022 kit reads its upgrade at start-up (it cannot start on it). What followed, in
+/// both replays: no unit placed in 100 turns, neither player flagged crashed, and both
+/// players' turns timed alike (2–16 ms each, within 1 ms of each other, whatever the algo):
+/// no algo answered, and the engine, waiting for ever, read their closed stdout as empty
+/// replies (docs/runner.md).
+#[test]
+fn the_2022_algos_under_compat_mode_4_were_sent_the_legacy_config_line() {
+    let ours = preset("compat-mode-4").expect("compat-mode-4 preset").to_line();
+    let mut files = terminal_core::verify::collect_replays(&[corpus::replay("compat-mode-4")]);
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for f in files {
+        let mut text = String::new();
+        let file = std::fs::File::open(&f).expect("replay");
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text).expect("gzip text");
+        let config_line = text.lines().find(|l| !l.trim().is_empty()).expect("config line");
+        assert_eq!(config_line, ours, "{}", f.display());
+        let config: serde_json::Value = serde_json::from_str(config_line).expect("JSON");
+        assert_eq!(config["unitInformation"].as_array().map(Vec::len), Some(7));
+        assert_eq!(config["timingAndReplay"]["waitForever"], serde_json::Value::from(true));
+        let replay = read_replay(&f).expect("replay");
+        assert!(replay.frames.iter().all(|fr| fr.events.spawn.is_empty()), "{}: a unit was placed", f.display());
+        let end = replay.end_frame().and_then(|fr| fr.end_stats.clone()).expect("end stats");
+        assert_eq!(end.turns, 100);
+        assert!(end.players.iter().all(|p| !p.crashed && p.time_damage_taken == 0));
+        for t in 0..100 {
+            let fr = &replay.frames[action_frame0(&replay, t)];
+            let [a, b] = [fr.stats[0].time_ms, fr.stats[1].time_ms];
+            assert!((2..=16).contains(&a) && (2..=16).contains(&b) && (a - b).abs() <= 1, "turn {t}: {a} and {b} ms");
+        }
+    }
+}
+
+/// Under `compat-mode-4` (`waitForever`), algos that cannot start on its config (they need an
+/// 8th unit entry) are not charged a crash: their closed stdout is read as empty replies and
+/// the game is played out to turn 100, nothing placed, neither crashed — as in the real
+/// replays. Without `waitForever` the same algo crashes at turn 0.
+#[test]
+fn under_wait_forever_a_dead_algo_is_played_out_with_empty_replies() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = Arc::new(preset("compat-mode-4").expect("compat-mode-4 preset"));
+    let mut s = MatchSpec::new(algo("py-needs-eight-units"), algo("py-needs-eight-units"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    let r = run(s);
+    assert_eq!(r.turns, 100, "{}", r.summary());
+    assert!(r.players.iter().all(|p| !p.crashed && p.silent_from_turn == Some(0)), "{:?}", r.players);
+    let replay = replay_of(&r);
+    assert!(replay.frames.iter().all(|f| f.events.spawn.is_empty()));
+    let end = replay.end_frame().and_then(|f| f.end_stats.clone()).expect("end stats");
+    assert!(end.players.iter().all(|p| !p.crashed));
+    let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");
+    assert!(log.contains("with waitForever no crash is charged"), "{log}");
+    assert_exact(&r.replay_path);
+    // With a limit asked for, waitForever is off: the same algo crashes at turn 0.
+    let config = Arc::new(preset("compat-mode-4").expect("compat-mode-4 preset"));
+    let mut s = MatchSpec::new(algo("py-needs-eight-units"), algo("py-idle"), config);
+    s.replay = ReplayTarget::Dir(dir.path().to_path_buf());
+    s.max_ms = Some(5000);
+    let r = run(s);
+    assert_eq!((r.turns, r.players[0].crashed, r.players[0].crash_turn), (0, true, Some(0)), "{}", r.summary());
+}
+
 /// A config asking for rules the engine does not know (a `mechanics` value no replay shows,
 /// players in different compatibility modes) is refused before anything starts, with the
 /// keys named: a game under other rules is never played silently.
@@ -577,18 +814,22 @@ fn stderr_turn_lines(t: i32) -> Vec<String> {
 #[test]
 fn stderr_lines_are_filed_under_the_turn_the_algo_was_playing() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut s = spec("py-stderr-turns", "py-builder", dir.path());
-    // Its thinking line comes 10 ms after it read the turn frame: well after the runner
-    // saw it start that turn, even on a busy machine (docs/runner.md: lines written in
-    // the first instants of a turn may be filed under the turn before).
-    s.env.push(("THINK_MS".into(), "10".into()));
-    let r = run(s);
-    let last = if r.turns == 100 { 99 } else { r.turns };
-    assert!(last >= 5, "{} turns", r.turns);
-    let text = std::fs::read_to_string(r.players[0].stderr_log.as_ref().expect("stderr log")).expect("log");
-    let want: Vec<(i32, Vec<String>)> = (0..=last).map(|t| (t, stderr_turn_lines(t))).collect();
-    assert_eq!(stderr_sections(&text), want, "{text}");
-    assert_exact(&r.replay_path);
+    // Its thinking line comes right after it parsed the turn frame, before the runner can
+    // have looked (the turn frame's rest is sent once the runner has seen it start the
+    // turn, so the filing does not depend on when the runner looks); several matches, as a
+    // look that came late was what filed such a line a turn early.
+    for (opponent, seed) in [("py-builder", 1), ("py-random", 2), ("py-random", 3), ("py-idle", 4)] {
+        let mut s = spec("py-stderr-turns", opponent, dir.path());
+        s.env.push(("THINK_MS".into(), "0".into()));
+        s.seed = Some(seed);
+        let r = run(s);
+        let last = if r.turns == 100 { 99 } else { r.turns };
+        assert!(last >= 2, "{} turns", r.turns);
+        let text = std::fs::read_to_string(r.players[0].stderr_log.as_ref().expect("stderr log")).expect("log");
+        let want: Vec<(i32, Vec<String>)> = (0..=last).map(|t| (t, stderr_turn_lines(t))).collect();
+        assert_eq!(stderr_sections(&text), want, "against {opponent}: {text}");
+        assert_exact(&r.replay_path);
+    }
 }
 
 /// The stderr log is written as the algo writes, not in blocks at the end: while the match

@@ -63,6 +63,15 @@ fn absolute(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()))
 }
 
+/// Refuses a path that does not exist; warns that an algo folder without a start script
+/// fails to load in every game, as on the official engine.
+fn warn_if_failing_to_load(path: &Path) -> Result<(), CliError> {
+    if let Some(why) = terminal_core::runner::check_algo_arg(path)? {
+        eprintln!("warning: {why}: this player fails to load in every game (FailedToLoad, crashed at turn 0)");
+    }
+    Ok(())
+}
+
 fn build_plan(args: &ArenaArgs) -> Result<Plan, CliError> {
     let mut paths: Vec<PathBuf> = args.algos.clone();
     let format = match &args.vs {
@@ -74,7 +83,7 @@ fn build_plan(args: &ArenaArgs) -> Result<Plan, CliError> {
     };
     let mut entrants = Vec::new();
     for p in paths {
-        terminal_core::runner::locate(&p)?;
+        warn_if_failing_to_load(&p)?;
         let path = absolute(&p);
         entrants.push(Entrant { label: algo_label(&path), path });
     }
@@ -180,7 +189,7 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     let plan = match &ghosts {
         Some(games) => {
             let path = &args.algos[0];
-            terminal_core::runner::locate(path)?;
+            warn_if_failing_to_load(path)?;
             let path = absolute(path);
             Plan::vs_ghosts(Entrant { label: algo_label(&path), path }, games, args.seed)?
         }

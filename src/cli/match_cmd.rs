@@ -12,7 +12,7 @@ use terminal_core::engine::config::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::runner::{
-    MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, locate, run_match_blocking, start_match,
+    MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, check_algo_arg, run_match_blocking, start_match,
 };
 
 pub struct MatchArgs {
@@ -89,14 +89,16 @@ pub fn run(args: MatchArgs) -> ExitCode {
 }
 
 /// The seats as typed, checked before anything starts (a typo in an algo path is an error,
-/// not a match the missing player loses), and the ruleset: `--config`, else the first
+/// not a match the missing player loses; a folder without run.sh plays as FailedToLoad), and the ruleset: `--config`, else the first
 /// ghost's replay config, else the default preset.
 fn seats_and_config(args: &MatchArgs) -> Result<([SeatSpec; 2], Arc<Config>), CliError> {
     let mut seats = Vec::with_capacity(2);
     for arg in &args.seats {
         let seat = SeatSpec::parse(arg)?;
-        if let SeatSpec::Algo(path) = &seat {
-            locate(path)?;
+        if let SeatSpec::Algo(path) = &seat
+            && let Some(why) = check_algo_arg(path)?
+        {
+            eprintln!("warning: {why}: this player fails to load (FailedToLoad, crashed at turn 0)");
         }
         seats.push(seat);
     }

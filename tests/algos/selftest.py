@@ -55,6 +55,10 @@ EXPECT = {
     "rust-scout": (6, 0, {}),
     # The banner's two lines come before the six replies.
     "py-banner": (2 + 6, 0, {}), "py-stderr-turns": (6, 0, {}),
+    # The banner has no newline: it starts the first reply line.
+    "py-banner-no-newline": (6, 0, {}),
+    # Turn 1's stderr, then the exception at turn 2 (exit status 1 after turns 0 and 1).
+    "py-stderr-crash": (4, 1, {"LINE_MB": "1", "FLOOD_MB": "0.1"}),
 }
 
 

@@ -31,12 +31,21 @@ pub struct SeatOutcome {
     pub turns: i32,
     /// Breaches the other seat scored against this one.
     pub breaches_conceded: u32,
+    /// This seat crashed (or failed to load); the game ended at that turn.
+    pub crashed: bool,
+    /// The other seat crashed: for the algo's game, the ghost repeated a recorded crash.
+    pub other_crashed: bool,
 }
 
 impl SeatOutcome {
     /// Alive at the end (HP above 0).
     pub fn survived(&self) -> bool {
         self.hp > 0.0
+    }
+
+    /// A crash decided the game, not the play.
+    pub fn decided_by_crash(&self) -> bool {
+        self.crashed || self.other_crashed
     }
 }
 
@@ -110,6 +119,8 @@ pub fn ghost_games(dir: &Path, choice: &GhostChoice) -> Result<(Vec<GhostGame>, 
             hp: replay.frames.last().map_or(0.0, |f| f.stats[seat.index()].hp),
             turns: end.turns,
             breaches_conceded: breaches_by(&replay.frames, ghost),
+            crashed: end.players[seat.index()].crashed,
+            other_crashed: end.players[ghost.index()].crashed,
         };
         let stem = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let stem = stem.trim_end_matches(".gz").trim_end_matches(".replay").replace("__", "_");
@@ -135,6 +146,8 @@ pub fn outcome_of(rec: &MatchRecord, seat: Player) -> SeatOutcome {
         hp: rec.players[i].hp,
         turns: rec.turns,
         breaches_conceded: rec.players[1 - i].breaches,
+        crashed: rec.players[i].crashed || rec.players[i].failed_to_load,
+        other_crashed: rec.players[1 - i].crashed || rec.players[1 - i].failed_to_load,
     }
 }
 
@@ -174,6 +187,12 @@ pub struct GhostTotals {
     pub lost_where_recorded_won: usize,
     pub recorded_breaches_conceded: u64,
     pub breaches_conceded: u64,
+    /// Games a crash decided (the ghost repeating a recorded crash, the algo's own, or both):
+    /// counted here and left out of every comparison above, where they would say nothing
+    /// of the play.
+    pub decided_by_crash: usize,
+    /// Of those, games the ghost lost by repeating its recorded crash.
+    pub ghost_crashed: usize,
 }
 
 pub fn totals(rows: &[GhostComparison]) -> GhostTotals {
@@ -182,6 +201,11 @@ pub fn totals(rows: &[GhostComparison]) -> GhostTotals {
         let rec = &r.game.recorded;
         let Some(now) = &r.now else { continue };
         t.played += 1;
+        if now.decided_by_crash() || rec.decided_by_crash() {
+            t.decided_by_crash += 1;
+            t.ghost_crashed += usize::from(now.other_crashed);
+            continue;
+        }
         t.recorded_wins += usize::from(rec.won);
         t.wins += usize::from(now.won);
         t.recorded_losses += usize::from(!rec.won);
@@ -196,14 +220,20 @@ pub fn totals(rows: &[GhostComparison]) -> GhostTotals {
     t
 }
 
-fn outcome_text(o: &SeatOutcome) -> String {
-    format!(
-        "{:<4} HP {:>5.1}  {:>3} turns  {:>3} breaches conceded",
-        if o.won { "won" } else { "lost" },
-        o.hp,
-        o.turns,
-        o.breaches_conceded
-    )
+fn outcome_text(o: &SeatOutcome, other: &str) -> String {
+    let result = if o.won { "won" } else { "lost" };
+    let how = match (o.crashed, o.other_crashed) {
+        (true, true) => format!("both crashed at turn {}: {result} on the tie rule", o.turns),
+        (true, false) => format!("{result}: crashed at turn {}", o.turns),
+        (false, true) => format!("{result}: {other} crashed at turn {}", o.turns),
+        (false, false) => {
+            return format!(
+                "{result:<4} HP {:>5.1}  {:>3} turns  {:>3} breaches conceded",
+                o.hp, o.turns, o.breaches_conceded
+            );
+        }
+    };
+    format!("{how} (HP {:.1}; not compared)", o.hp)
 }
 
 /// The comparison as text: one line per replay, then the totals.
@@ -216,12 +246,15 @@ pub fn report(algo: &str, rows: &[GhostComparison]) -> String {
             "{name}\n  recorded p{} {:<20} {}\n",
             g.algo_seat().number(),
             g.recorded_name,
-            outcome_text(&g.recorded)
+            outcome_text(&g.recorded, "the other player")
         ));
         match &r.now {
-            Some(now) => {
-                s.push_str(&format!("  now      p{} {:<20} {}\n", g.algo_seat().number(), algo, outcome_text(now)))
-            }
+            Some(now) => s.push_str(&format!(
+                "  now      p{} {:<20} {}\n",
+                g.algo_seat().number(),
+                algo,
+                outcome_text(now, "the ghost")
+            )),
             None => s.push_str("  now      not played (or the match failed)\n"),
         }
     }
@@ -229,7 +262,8 @@ pub fn report(algo: &str, rows: &[GhostComparison]) -> String {
     s.push_str(&format!(
         "{algo} against {} ghosts ({} played): won {} (recorded players: {}); won {} of the {} games the recorded player lost, \
          lost {} of the {} it won; alive at the end in {} (recorded: {}), alive in {} of the {} games the recorded player lost; \
-         breaches conceded {} (recorded: {})\n",
+         breaches conceded {} (recorded: {}); {} games decided by a crash left out ({} the ghost repeating its recorded \
+         crash)\n",
         t.games,
         t.played,
         t.wins,
@@ -243,7 +277,9 @@ pub fn report(algo: &str, rows: &[GhostComparison]) -> String {
         t.survived_where_recorded_lost,
         t.recorded_losses,
         t.breaches_conceded,
-        t.recorded_breaches_conceded
+        t.recorded_breaches_conceded,
+        t.decided_by_crash,
+        t.ghost_crashed
     ));
     s
 }
@@ -251,22 +287,80 @@ pub fn report(algo: &str, rows: &[GhostComparison]) -> String {
 /// The comparison as CSV (`ghosts.csv`).
 pub fn csv(rows: &[GhostComparison]) -> String {
     let mut s = String::from(
-        "replay,algo_seat,recorded_won,recorded_hp,recorded_turns,recorded_breaches_conceded,won,hp,turns,breaches_conceded\n",
+        "replay,algo_seat,recorded_won,recorded_hp,recorded_turns,recorded_breaches_conceded,recorded_crashed,\
+         recorded_other_crashed,won,hp,turns,breaches_conceded,crashed,ghost_crashed\n",
     );
     for r in rows {
         let g = &r.game;
         let rec = &g.recorded;
-        let now =
-            r.now.map(|n| format!("{},{},{},{}", n.won, n.hp, n.turns, n.breaches_conceded)).unwrap_or(",,,".into());
+        let now = r
+            .now
+            .map(|n| {
+                format!("{},{},{},{},{},{}", n.won, n.hp, n.turns, n.breaches_conceded, n.crashed, n.other_crashed)
+            })
+            .unwrap_or(",,,,,".into());
         s.push_str(&format!(
-            "{},{},{},{},{},{},{now}\n",
+            "{},{},{},{},{},{},{},{},{now}\n",
             g.replay.display(),
             g.algo_seat().number(),
             rec.won,
             rec.hp,
             rec.turns,
-            rec.breaches_conceded
+            rec.breaches_conceded,
+            rec.crashed,
+            rec.other_crashed
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(recorded: SeatOutcome) -> GhostGame {
+        GhostGame {
+            replay: PathBuf::from("r.replay"),
+            ghost: Player::Two,
+            label: "ghost-r".into(),
+            recorded,
+            recorded_name: "kit".into(),
+        }
+    }
+
+    fn seat(won: bool, hp: f32, turns: i32, crashed: bool, other_crashed: bool) -> SeatOutcome {
+        SeatOutcome { won, hp, turns, breaches_conceded: 0, crashed, other_crashed }
+    }
+
+    /// A ghost that repeats its recorded turn-0 crash hands the algo a win that says nothing
+    /// of its play; a recording where both crashed has a "winner" with HP ≤ 0. The report says
+    /// what happened, and the totals leave such games out.
+    #[test]
+    fn games_decided_by_a_crash_are_named_and_left_out() {
+        let rows = [
+            GhostComparison {
+                game: game(seat(true, 30.0, 0, false, true)),
+                now: Some(seat(true, 30.0, 0, false, true)),
+            },
+            GhostComparison {
+                game: game(seat(true, -1.0, 0, true, true)),
+                now: Some(seat(false, 30.0, 40, false, false)),
+            },
+            GhostComparison {
+                game: game(seat(false, 0.0, 30, false, false)),
+                now: Some(seat(true, 12.0, 60, false, false)),
+            },
+        ];
+        let t = totals(&rows);
+        assert_eq!((t.played, t.decided_by_crash, t.ghost_crashed), (3, 2, 1));
+        assert_eq!((t.wins, t.recorded_wins, t.won_where_recorded_lost), (1, 0, 1));
+        let text = report("mine", &rows);
+        assert!(text.contains("now      p1 mine                 won: the ghost crashed at turn 0"), "{text}");
+        assert!(text.contains("both crashed at turn 0: won on the tie rule (HP -1.0; not compared)"), "{text}");
+        assert!(!text.contains("won  HP  -1.0"), "{text}");
+        assert!(
+            text.contains("2 games decided by a crash left out (1 the ghost repeating its recorded crash)"),
+            "{text}"
+        );
+    }
 }

@@ -8,11 +8,13 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// An `f32` as the engine prints it: the shortest round-tripping decimal, with `.0` for
-/// whole numbers (`30.0`, `6.6000004`).
+/// whole numbers (`30.0`, `6.6000004`). Zero is `0.0` whatever its sign: no official replay
+/// holds `-0.0`, and a sum of nothing is `-0.0` in Rust (a player without structures'
+/// `stationary_resource_left_on_board`).
 pub fn fmt_f32(out: &mut String, v: f32) {
     if v.is_finite() && v == v.trunc() && v.abs() < 1e7 {
         // Fast path (the runner serialises every frame twice): same text as `{v:.1}`.
-        if v.is_sign_negative() {
+        if v < 0.0 {
             out.push('-');
         }
         push_int(out, v.abs() as i64);
@@ -290,8 +292,16 @@ mod tests {
         for v in values.into_iter().chain((-300..300).map(|i| i as f32 * 0.5)) {
             let mut ours = String::new();
             fmt_f32(&mut ours, v);
-            let expected = if v == v.trunc() && v.abs() < 1e7 { format!("{v:.1}") } else { format!("{v}") };
+            let expected = if v == v.trunc() && v.abs() < 1e7 { format!("{:.1}", v + 0.0) } else { format!("{v}") };
             assert_eq!(ours, expected, "{v}");
         }
+    }
+
+    #[test]
+    fn negative_zero_prints_as_zero() {
+        let mut out = String::new();
+        fmt_f32(&mut out, std::iter::empty::<f32>().sum());
+        fmt_f32(&mut out, -0.0);
+        assert_eq!(out, "0.00.0");
     }
 }

@@ -158,13 +158,19 @@ pub fn reproduce_replay(
     spec.sync_replay = false;
     let result = super::run_match_blocking(spec)?;
     let played = read_replay(&result.replay_path)?;
-    let m = crate::verify::compare_replays(&recorded.frames, &played.frames);
+    // A recording without an end frame (an unfinished match) is checked as far as it goes,
+    // as plain `verify` checks it: the game played on is not in it to compare.
+    let compared = match recorded.end_frame() {
+        Some(_) => played.frames.as_slice(),
+        None => &played.frames[..played.frames.len().min(recorded.frames.len())],
+    };
+    let m = crate::verify::compare_replays(&recorded.frames, compared);
     Ok((result, m))
 }
 
 /// A verifier report for `path` played ghost against ghost (replay written into `out`):
-/// exact when every frame of the new replay equals the recorded one; legacy replays are
-/// skipped as in the verifier.
+/// exact when every frame of the new replay equals the recorded one (every recorded frame,
+/// for a recording without an end frame, as plain `verify` does).
 pub fn ghost_report(path: &Path, out: &Path) -> crate::verify::ReplayReport {
     use crate::verify::{ReplayReport, Status, ruleset_name};
     let mut report = ReplayReport::new(path);

@@ -4,8 +4,8 @@
 //!
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
 //! their pipes), `os` (what differs between Unix and Windows: pipes, process trees), `progress` (how far an algo has read: start-up output, stderr turns),
-//! `lines` (bounded line reading), `reply` (the two reply lines and the
-//! clock), `view` (player 2's flipped view), `stderr` and `annotations` (stderr capture),
+//! `shebang` (a start script's `#!` line), `lines` (bounded line reading), `reply` (the two reply lines and the
+//! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
 //! `handle`.
 
@@ -24,8 +24,11 @@ mod result;
 mod seat;
 pub mod seat_spec;
 mod session;
+#[cfg(unix)]
+mod shebang;
 mod spec;
 mod stderr;
+mod stderr_keep;
 pub mod view;
 
 pub use annotations::DRAW_PREFIX;
@@ -33,7 +36,7 @@ pub use events::{FrameSummary, MatchEvent};
 pub use ghost::{Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
 pub use human::{HumanSeat, HumanTurn};
-pub use process::{AlgoLocation, LocateError, locate};
+pub use process::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
 pub use seat_spec::{GHOST_PREFIX, SeatSpec};

@@ -6,7 +6,7 @@
 
 use super::lines::BoundedLines;
 use super::os::{self, Pipe, PipeRef, ProcessTree, drain_watch, read_watch, unread, wait_readable};
-use super::progress::Progress;
+use super::progress::{Progress, StartUpPart};
 use crossbeam_channel::{Receiver, Sender};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,6 +28,9 @@ const HOLD_LONG: Duration = Duration::from_millis(100);
 const HOLD_STEP_LONG: Duration = Duration::from_millis(2);
 /// Longest sleep of a held turn frame between the algo's reads, where they wake the writer.
 const HOLD_WAKE: Duration = Duration::from_millis(5);
+/// How often a turn frame's writer, waiting for the algo to start the turn, looks whether
+/// the algo is still there (the start itself wakes it at once).
+const AWAIT_START_STEP: Duration = Duration::from_millis(50);
 /// Stdout lines queued but not yet consumed before the algo is blocked on its pipe.
 const STDOUT_QUEUE: usize = 4096;
 /// Bytes queued for an algo's stdin that it has not read yet; beyond this (an algo that
@@ -77,22 +80,44 @@ pub fn locate(path: &Path) -> Result<AlgoLocation, LocateError> {
     Ok(AlgoLocation { script, dir, name })
 }
 
+/// Checks an algo argument before a match. A path that does not exist is refused (a typo
+/// is not a match the missing player loses); a folder without a start script is played as
+/// the official engine plays it: the player fails to load (`FailedToLoad`, crashed at turn
+/// 0, a replay written) — `Ok(Some(why))` says so, for a warning.
+pub fn check_algo_arg(path: &Path) -> Result<Option<LocateError>, LocateError> {
+    match locate(path) {
+        Ok(_) => Ok(None),
+        Err(e @ LocateError::Missing(_)) => Err(e),
+        Err(e) => Ok(Some(e)),
+    }
+}
+
 /// What the stdout reader thread queues.
 #[derive(Debug)]
 pub enum StdoutMsg {
     /// A line and the moment it was read.
     Line(String, Instant),
-    /// A line written before turn 0's frame reached the algo: start-up output (a library's
-    /// banner, say), never a reply.
-    StartUp(String),
+    /// Output written before turn 0's frame reached the algo.
+    StartUp(StartUpOutput),
     /// The algo closed its stdout (exited or crashed), at this moment.
     Eof(Instant),
+}
+
+/// Start-up output: a line written before turn 0's frame reached the algo (a library's
+/// banner, say), never a reply; or, `unfinished`, the start of the next line, written
+/// without a newline before the frame (that line is a reply line all the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartUpOutput {
+    pub text: String,
+    pub unfinished: bool,
 }
 
 /// A running algo. Dropping it kills the whole process group.
 pub struct AlgoProcess {
     /// Process id of the start script's process (`bash run.sh`, `powershell run.ps1`, …).
     pub pid: u32,
+    /// How the start script was run (which interpreter), in words.
+    pub how: String,
     /// Its whole process tree, killed at the end.
     tree: Arc<ProcessTree>,
     stdin: Option<Sender<Input>>,
@@ -109,9 +134,8 @@ pub struct AlgoProcess {
 }
 
 impl AlgoProcess {
-    /// Starts the script (`os::start_command`: on Unix `bash <script>`, or the script
-    /// itself if it is an executable that is not a `.sh` file) in the algo folder, as a
-    /// process tree of its own. `on_stderr` runs on its own
+    /// Starts the script (`os::start_command`: on Unix the interpreter its `#!` line
+    /// names, else bash) in the algo folder, as a process tree of its own. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
     /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
@@ -123,16 +147,16 @@ impl AlgoProcess {
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
-        let mut cmd = os::start_command(&loc.script);
+        let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
         cmd.current_dir(&loc.dir)
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        ProcessTree::prepare(&mut cmd);
+        let mark = ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
-        let tree = match ProcessTree::of(&child) {
+        let tree = match ProcessTree::of(&child, mark) {
             Ok(tree) => Arc::new(tree),
             Err(e) => {
                 let _ = child.kill();
@@ -183,6 +207,7 @@ impl AlgoProcess {
         guard.armed = false;
         Ok(AlgoProcess {
             pid,
+            how,
             tree,
             stdin: Some(in_tx),
             stop,
@@ -320,6 +345,12 @@ fn watch_pipes(
 }
 
 impl Watch {
+    /// Waits until the algo is seen to start turn `turn` (it read the frame's first byte),
+    /// while the group lives and the algo's stdin is open.
+    fn await_start(&self, progress: &Progress, turn: i32, stdin: PipeRef<'_>) {
+        progress.wait_started(turn, AWAIT_START_STEP, || !self.stop.load(Ordering::SeqCst) && !os::reader_gone(stdin));
+    }
+
     /// Waits until the algo has read everything written to its stdin; its reader being
     /// gone or the group being killed also end the wait. False if the pipe cannot be
     /// looked into.
@@ -406,8 +437,24 @@ fn write_inputs(
                 first_turn_frame = false;
                 progress.set_startup_end(watch.as_ref().map_or(0, Watch::stdout_written));
             }
-            if watch.is_some() {
+            if let Some(watch) = watch.as_ref() {
                 progress.delivering(turn, written);
+                // Its first byte alone, until the algo is seen to start the turn: until the
+                // rest comes it cannot act on the frame, so all it wrote to stderr by then is
+                // an earlier turn's, wherever the runner's look falls (`progress.rs`).
+                let (first, rest) = input.line.as_bytes().split_at(1.min(input.line.len()));
+                if w.write_all(first).is_err() || !flush(&mut w, written + first.len() as u64) {
+                    return;
+                }
+                watch.await_start(progress, turn, os::as_pipe(w.get_ref()));
+                if w.write_all(rest).and_then(|_| w.write_all(b"\n")).is_err() {
+                    return;
+                }
+                written += input.line.len() as u64 + 1;
+                if !flush(&mut w, written) {
+                    return;
+                }
+                continue;
             }
         }
         if w.write_all(input.line.as_bytes()).and_then(|_| w.write_all(b"\n")).is_err() {
@@ -430,13 +477,22 @@ fn read_stdout(stdout: std::process::ChildStdout, tx: Sender<StdoutMsg>, progres
         let start = lines.offset();
         match lines.next_line(&mut buf) {
             Ok(Some(_)) => {
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                let msg = if progress.is_startup_output(start) {
-                    StdoutMsg::StartUp(line)
-                } else {
-                    StdoutMsg::Line(line, Instant::now())
+                let text = || String::from_utf8_lossy(&buf).into_owned();
+                let msgs = match progress.startup_part(start, lines.offset()) {
+                    StartUpPart::Whole => {
+                        [Some(StdoutMsg::StartUp(StartUpOutput { text: text(), unfinished: false })), None]
+                    }
+                    StartUpPart::None => [Some(StdoutMsg::Line(text(), Instant::now())), None],
+                    StartUpPart::Prefix(n) => {
+                        let cut = usize::try_from(n).unwrap_or(usize::MAX).min(buf.len());
+                        let prefix = String::from_utf8_lossy(&buf[..cut]).into_owned();
+                        [
+                            Some(StdoutMsg::StartUp(StartUpOutput { text: prefix, unfinished: true })),
+                            Some(StdoutMsg::Line(text(), Instant::now())),
+                        ]
+                    }
                 };
-                if tx.send(msg).is_err() {
+                if msgs.into_iter().flatten().any(|m| tx.send(m).is_err()) {
                     return;
                 }
             }

@@ -12,17 +12,36 @@
 //! every earlier line, and the first byte of the turn frame leaving the pipe is the moment
 //! it moves on to that turn.
 //!
-//! * Start-up output: stdout bytes written before turn 0's frame was delivered cannot
-//!   answer it. The writer records how far stdout had got just before delivering it.
+//! * Start-up output: a stdout line written, newline included, before turn 0's frame was
+//!   delivered cannot answer it. The writer records how far stdout had got just before
+//!   delivering it. A line begun before and ended after (a banner printed without a
+//!   newline, then the reply) is one line to a reader of lines: a reply line.
 //! * Stderr: the stderr thread watches for the algo starting each delivered turn frame and
-//!   records how far stderr had got at that moment. A line that starts after the recorded
+//!   records how far stderr had got at that moment. The writer sends a turn frame's first
+//!   byte alone and the rest only once that is recorded: until then the algo holds an
+//!   unfinished line and cannot act on the turn, so the record is exact whenever it is
+//!   taken. A line that starts after the recorded
 //!   position of turn T was written after the algo started reading turn T's frame; a line
 //!   that starts before it stays with the turn before, whose frames the algo was still
 //!   working through (docs/runner.md gives the limits).
 
 use super::os::{Pipe, unread};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// How much of a stdout line is start-up output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartUpPart {
+    /// None of it: written after turn 0's frame was delivered, a reply line.
+    None,
+    /// All of it, newline included: start-up output.
+    Whole,
+    /// Its first bytes, written without a newline before turn 0's frame was delivered (a
+    /// banner printed with no line end); its newline came later, so it is a reply line
+    /// that begins with them, as a reader of lines sees it.
+    Prefix(u64),
+}
 
 #[derive(Debug)]
 pub struct Progress {
@@ -47,6 +66,11 @@ pub struct Progress {
     /// `(turn, stderr position)` for every turn the algo was seen to start, in order; the
     /// position is at least the number of stderr bytes it had written at that moment.
     started: Mutex<Vec<(i32, u64)>>,
+    /// Signalled whenever a turn is seen started (the stdin writer waits for it).
+    started_signal: Condvar,
+    /// The stderr thread is watching for turns started, woken by the algo's reads (it ends
+    /// with the algo's stderr).
+    stderr_watching: AtomicBool,
 }
 
 impl Default for Progress {
@@ -60,6 +84,8 @@ impl Default for Progress {
             inotify: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
             started: Mutex::new(Vec::new()),
+            started_signal: Condvar::new(),
+            stderr_watching: AtomicBool::new(false),
         }
     }
 }
@@ -96,11 +122,19 @@ impl Progress {
         self.inotify.lock().ok().and_then(|mut i| i.take())
     }
 
-    /// Whether a stdout line starting at `offset` was written before turn 0's frame was
-    /// delivered. Called after the line was read, so a position not yet recorded means
-    /// the frame had not been delivered when the line was already written.
-    pub fn is_startup_output(&self, offset: u64) -> bool {
-        offset < self.startup_end.load(Ordering::SeqCst)
+    /// How much of the stdout line at stream positions `start..end` (its newline included)
+    /// was written before turn 0's frame was delivered. Called after the line was read, so a
+    /// position not yet recorded means the frame had not been delivered when the whole line
+    /// was already written.
+    pub fn startup_part(&self, start: u64, end: u64) -> StartUpPart {
+        let startup_end = self.startup_end.load(Ordering::SeqCst);
+        if end <= startup_end {
+            StartUpPart::Whole
+        } else if start < startup_end {
+            StartUpPart::Prefix(startup_end - start)
+        } else {
+            StartUpPart::None
+        }
     }
 
     /// Records the stdout position reached before turn 0's frame is delivered; must be
@@ -159,6 +193,38 @@ impl Progress {
             let pos = v.last().map_or(stderr_position, |&(_, p)| p.max(stderr_position));
             v.push((turn, pos));
         }
+        self.started_signal.notify_all();
+    }
+
+    /// The stderr thread watches for turns started, woken by the algo's reads: a turn
+    /// frame's writer may wait for it (without the wake-up it would wait for the thread's
+    /// polling).
+    pub fn stderr_watching_on_reads(&self) {
+        self.stderr_watching.store(true, Ordering::SeqCst);
+    }
+
+    /// The stderr thread has ended: nothing will be seen started any more.
+    pub fn stderr_done(&self) {
+        self.stderr_watching.store(false, Ordering::SeqCst);
+        self.started_signal.notify_all();
+    }
+
+    /// Waits until turn `turn` has been seen started; false (at once) if the stderr thread
+    /// is not watching, or as soon as `keep_waiting` says to stop (asked every `step`).
+    pub fn wait_started(&self, turn: i32, step: Duration, keep_waiting: impl Fn() -> bool) -> bool {
+        let Ok(mut v) = self.started.lock() else { return false };
+        loop {
+            if v.last().is_some_and(|&(t, _)| t >= turn) {
+                return true;
+            }
+            if !self.stderr_watching.load(Ordering::SeqCst) || !keep_waiting() {
+                return false;
+            }
+            v = match self.started_signal.wait_timeout(v, step) {
+                Ok((guard, _)) => guard,
+                Err(_) => return false,
+            };
+        }
     }
 
     /// The turn a stderr line starting at `offset` belongs to: the last turn the algo was
@@ -193,10 +259,20 @@ mod tests {
     #[test]
     fn start_up_output_until_turn_0_is_delivered() {
         let p = Progress::default();
-        assert!(p.is_startup_output(1 << 40));
+        assert_eq!(p.startup_part(0, 1 << 40), StartUpPart::Whole);
         p.set_startup_end(120);
-        assert!(p.is_startup_output(119));
-        assert!(!p.is_startup_output(120));
+        assert_eq!(p.startup_part(100, 120), StartUpPart::Whole);
+        assert_eq!(p.startup_part(120, 130), StartUpPart::None);
+    }
+
+    /// A banner without a newline, then the turn-0 reply: one line, begun before the
+    /// frame and ended after it — a reply line whose first bytes are the banner.
+    #[test]
+    fn a_line_ended_after_turn_0_was_delivered_is_a_reply() {
+        let p = Progress::default();
+        p.set_startup_end(10);
+        assert_eq!(p.startup_part(0, 30), StartUpPart::Prefix(10));
+        assert_eq!(p.startup_part(9, 11), StartUpPart::Prefix(1));
     }
 
     /// A turn frame counts as started once its first byte has left the pipe (seen through

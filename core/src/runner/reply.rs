@@ -5,7 +5,7 @@
 //! during action frames are therefore consumed as the next turn's commands. Lines written
 //! before turn 0's frame reached the algo are start-up output, not replies (`progress.rs`).
 
-use super::process::StdoutMsg;
+use super::process::{StartUpOutput, StdoutMsg};
 use crate::engine::commands::Command;
 use crossbeam_channel::{Receiver, select};
 use std::time::{Duration, Instant};
@@ -41,7 +41,7 @@ pub fn collect(
     exited: &Receiver<()>,
     deadline: Option<Instant>,
     cancel: &Receiver<()>,
-    startup: &mut Vec<String>,
+    startup: &mut Vec<StartUpOutput>,
 ) -> Reply {
     let mut timer = match deadline {
         Some(d) => crossbeam_channel::at(d),
@@ -119,12 +119,12 @@ mod tests {
         let (_ctx, crx) = crossbeam_channel::bounded::<()>(1);
         let (_alive_tx, alive) = crossbeam_channel::bounded::<()>(0);
         let now = Instant::now();
-        tx.send(StdoutMsg::StartUp("banner".into())).expect("send");
+        tx.send(StdoutMsg::StartUp(StartUpOutput { text: "banner".into(), unfinished: false })).expect("send");
         tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
         tx.send(StdoutMsg::Line("[]".into(), now)).expect("send");
         let mut startup = Vec::new();
         assert!(matches!(collect(&rx, &alive, None, &crx, &mut startup), Reply::Lines { .. }));
-        assert_eq!(startup, ["banner"]);
+        assert_eq!(startup, [StartUpOutput { text: "banner".into(), unfinished: false }]);
     }
 
     #[test]

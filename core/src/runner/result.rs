@@ -34,6 +34,8 @@ pub struct PlayerResult {
     pub load_error: Option<String>,
     /// Process (and process group) id of the algo while it ran.
     pub pid: Option<u32>,
+    /// How its start script was run: which interpreter (its `#!` line, or bash).
+    pub launch: Option<String>,
     pub final_hp: f32,
     /// This player's units that reached the other side (breaches scored).
     pub breaches: u32,
@@ -41,6 +43,9 @@ pub struct PlayerResult {
     /// The turn at which the crash (dead process or failed start) was charged.
     pub crash_turn: Option<i32>,
     pub timeout_death: bool,
+    /// With `waitForever`, the turn from which the algo, its process ended, was read as
+    /// giving empty replies (no crash is charged then).
+    pub silent_from_turn: Option<i32>,
     /// Turns at which the hard limit was hit (the turn was skipped).
     pub hard_timeouts: Vec<i32>,
     /// `(turn, HP lost)` for every soft-limit penalty.
@@ -132,6 +137,9 @@ impl MatchResult {
                     Some(t) => format!("crashed at turn {t}"),
                     None => "crashed".into(),
                 });
+            }
+            if let Some(t) = p.silent_from_turn {
+                notes.push(format!("ended at turn {t}, played out with empty replies (waitForever)"));
             }
             if !p.hard_timeouts.is_empty() {
                 notes.push(format!("{} hard timeouts", p.hard_timeouts.len()));

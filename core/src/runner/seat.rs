@@ -6,7 +6,7 @@ use super::annotations::AnnotationSink;
 use super::events::EventSink;
 use super::ghost::Ghost;
 use super::human::HumanSeat;
-use super::process::{AlgoLocation, AlgoProcess, LocateError};
+use super::process::{AlgoLocation, AlgoProcess, LocateError, StartUpOutput};
 use super::progress::Progress;
 use super::reply::{Reply, collect};
 use super::result::PlayerResult;
@@ -91,6 +91,7 @@ impl Seat {
         }) {
             Ok(p) => {
                 seat.result.pid = Some(p.pid);
+                seat.result.launch = Some(format!("{}: {}", loc.script.display(), p.how));
                 seat.process = Some(p);
                 seat.stderr = Some(rx);
                 seat.dead = false;
@@ -146,7 +147,7 @@ impl Seat {
         sent: Instant,
         deadline: Option<Instant>,
         cancel: &Receiver<()>,
-        startup: &mut Vec<String>,
+        startup: &mut Vec<StartUpOutput>,
     ) -> Reply {
         if let Some((ghost, recorded)) = &self.ghost {
             let i = recorded.index();

@@ -13,12 +13,15 @@
 use super::annotations::AnnotationSink;
 use super::events::{EventSink, FrameSummary, MatchEvent};
 use super::match_log::MatchLog;
-use super::process::{LocateError, locate};
+use super::process::{LocateError, StartUpOutput, locate};
 use super::reply::Reply;
 use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
 use super::seat::{Seat, SeatContext};
 use super::seat_spec::SeatSpec;
-use super::spec::{MatchSpec, ReplayTarget, TimeLimits, effective_config, sibling, time_limits, unique_replay_path};
+use super::spec::{
+    MatchSpec, ReplayTarget, TimeLimits, effective_config, overrides_wait_forever, sibling, time_limits,
+    unique_replay_path,
+};
 use super::view::{flip_frame, rotate_commands};
 use crate::engine::commands::{Command, parse_line, to_line};
 use crate::engine::config::Config;
@@ -197,6 +200,10 @@ impl Session<'_> {
             }
             Reply::Dead { at } => {
                 let t = charged(ms(at.saturating_duration_since(sent)));
+                if self.config.timing.wait_forever && self.seats[i].result.load_error.is_none() {
+                    self.read_as_empty_replies(game, p, t);
+                    return Ok((Vec::new(), Vec::new()));
+                }
                 let status = self.seats[i].exit_status(Instant::now() + Duration::from_millis(100));
                 let seat = &mut self.seats[i];
                 let was_loaded = seat.result.load_error.is_none();
@@ -221,24 +228,54 @@ impl Session<'_> {
         }
     }
 
+    /// With `waitForever`, an algo whose process ended is not charged a crash: its closed
+    /// stdout is read as empty replies, turn after turn, and the game is played out (what the
+    /// official engine did in the real `compat-mode-4` replays, docs/runner.md).
+    fn read_as_empty_replies(&mut self, game: &mut Game, p: Player, t: i64) {
+        let turn = game.turn;
+        let i = p.index();
+        if self.seats[i].result.silent_from_turn.is_none() {
+            let status = self.seats[i].exit_status(Instant::now() + Duration::from_millis(100));
+            let seat = &mut self.seats[i];
+            seat.dead = true;
+            seat.result.silent_from_turn = Some(turn);
+            seat.result.exit_status = status.clone();
+            let why = match status {
+                Some(s) => format!("process ended ({s}) before answering"),
+                None => "closed its stdout before answering".into(),
+            };
+            self.log.line(
+                Some(turn),
+                Some(p),
+                &format!(
+                    "{why}: with waitForever no crash is charged; its closed stdout is read as empty replies \
+                     from this turn on and the game is played out"
+                ),
+            );
+        }
+        self.charge(game, p, t, true);
+    }
+
     /// Logs what an algo printed to stdout before turn 0's frame reached it.
-    fn log_startup(&mut self, turn: i32, p: Player, lines: Vec<String>) {
-        if lines.is_empty() {
+    fn log_startup(&mut self, turn: i32, p: Player, output: Vec<StartUpOutput>) {
+        if output.is_empty() {
             return;
         }
         let r = &mut self.seats[p.index()].result;
         let before = r.startup_lines;
-        r.startup_lines += lines.len() as u64;
-        let n = lines.len();
-        for (k, line) in lines.into_iter().enumerate() {
+        r.startup_lines += output.iter().filter(|o| !o.unfinished).count() as u64;
+        let n = output.len();
+        for (k, out) in output.into_iter().enumerate() {
             let shown = before as usize + k;
             if shown < LOG_DETAIL {
-                let quoted: String = line.chars().take(STARTUP_QUOTE).collect();
-                self.log.line(
-                    Some(turn),
-                    Some(p),
-                    &format!("start-up output on stdout (printed before turn 0's frame), not a reply: {quoted}"),
-                );
+                let quoted: String = out.text.chars().take(STARTUP_QUOTE).collect();
+                let what = if out.unfinished {
+                    "start-up output on stdout without a newline (printed before turn 0's frame); the reply \
+                     line written after it continues that line and is read whole"
+                } else {
+                    "start-up output on stdout (printed before turn 0's frame), not a reply"
+                };
+                self.log.line(Some(turn), Some(p), &format!("{what}: {quoted}"));
             } else if shown == LOG_DETAIL {
                 let more = n - k;
                 self.log.line(Some(turn), Some(p), &format!("… and {more} more lines of start-up output"));
@@ -321,10 +358,18 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         });
     // What is in force: with waitForever the engine neither penalises nor skips a turn.
     let limits_text = if config.timing.wait_forever {
-        "no time limits (waitForever: no soft-limit penalty, no hard limit)".to_string()
+        "no time limits (waitForever: no soft-limit penalty, no hard limit; an algo that hangs holds the match \
+         until it is stopped, --max-ms sets a limit)"
+            .to_string()
     } else {
+        let overridden = if overrides_wait_forever(spec) {
+            " (the limits asked for override the config's waitForever, written as false in the config sent and \
+             recorded)"
+        } else {
+            ""
+        };
         format!(
-            "soft limit {} ms, hard limit {}, start-up allowance {} ms",
+            "soft limit {} ms, hard limit {}, start-up allowance {} ms{overridden}",
             limits.soft_ms,
             limits.max_ms.map(|m| format!("{m} ms")).unwrap_or_else(|| "none".into()),
             limits.startup_ms
@@ -334,6 +379,9 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     for s in &seats {
         if let Some(e) = &s.result.load_error {
             log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));
+        }
+        if let Some(launch) = &s.result.launch {
+            log.line(None, Some(s.player), &format!("started {launch}"));
         }
         if let Some((g, recorded)) = s.ghost_of() {
             let what = format!(

@@ -31,7 +31,8 @@ pub struct MatchSpec {
     /// `ALGO_SEED`. The engine itself is deterministic.
     pub seed: Option<u64>,
     /// Overrides of `waitTimeBotSoft` / `waitTimeBotMax` (ms). They are written into the
-    /// config (so the algos, the replay and the verifier all see the limits in force).
+    /// config (so the algos, the replay and the verifier all see the limits in force); over
+    /// a config with `waitForever` they win: it is written as `false`.
     pub soft_ms: Option<u64>,
     pub max_ms: Option<u64>,
     /// Start-up allowance (ms) subtracted from turn 0's time; default `waitTimeStartGame`.
@@ -80,7 +81,9 @@ pub struct TimeLimits {
     pub startup_ms: u64,
 }
 
-/// The config with the spec's time-limit overrides written into `timingAndReplay`.
+/// The config with the spec's time-limit overrides written into `timingAndReplay`. A
+/// limit asked for wins over the config's `waitForever`, which would disable it: it is
+/// set to `false` (`overrides_wait_forever` tells the log).
 pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, String> {
     if spec.soft_ms.is_none() && spec.max_ms.is_none() {
         return Ok(Arc::clone(&spec.config));
@@ -99,7 +102,15 @@ pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, String> {
     if let Some(v) = spec.max_ms {
         timing.insert("waitTimeBotMax".into(), Value::from(v));
     }
+    if overrides_wait_forever(spec) {
+        timing.insert("waitForever".into(), Value::from(false));
+    }
     Config::from_value(raw).map(Arc::new).map_err(|e| e.to_string())
+}
+
+/// The spec asks for a time limit over a config whose `waitForever` would disable it.
+pub fn overrides_wait_forever(spec: &MatchSpec) -> bool {
+    spec.config.timing.wait_forever && (spec.soft_ms.is_some() || spec.max_ms.is_some())
 }
 
 pub fn time_limits(spec: &MatchSpec, config: &Config) -> TimeLimits {
@@ -150,6 +161,22 @@ mod tests {
         assert_eq!(eff.timing.soft_ms, 1000);
         assert_eq!(eff.timing.max_ms, 1500);
         assert!(eff.to_line().contains("\"waitTimeBotSoft\":1000"));
+    }
+
+    /// `compat-mode-4` sets `waitForever`: a hard limit asked for on the command line must
+    /// be in force, not silently ignored.
+    #[test]
+    fn a_limit_asked_for_wins_over_wait_forever() {
+        let Some(c) = crate::engine::presets::preset("compat-mode-4") else { panic!("preset compat-mode-4") };
+        assert!(c.timing.wait_forever, "the preset sets waitForever");
+        let mut spec = MatchSpec::new(PathBuf::from("a"), PathBuf::from("b"), Arc::new(c));
+        assert_eq!(time_limits(&spec, &effective_config(&spec).expect("config")).max_ms, None);
+        spec.max_ms = Some(700);
+        assert!(overrides_wait_forever(&spec));
+        let eff = effective_config(&spec).expect("config");
+        assert!(!eff.timing.wait_forever);
+        assert!(eff.to_line().contains("\"waitForever\":false"));
+        assert_eq!(time_limits(&spec, &eff).max_ms, Some(700));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! An algo's stderr: kept in a log file beside the replay up to a byte cap (the rest is
-//! counted, not kept), split by `--- turn N ---` markers, `#draw` annotations split off,
+//! An algo's stderr: kept in a log file beside the replay up to a byte cap — its first and
+//! its last lines (`stderr_keep.rs`), what falls between counted and named — split by `--- turn N ---` markers, `#draw` annotations split off,
 //! optional live echo (`--verbose`) and log events for the GUI.
 //!
 //! Each line goes under the turn whose frames the algo was working on when it wrote it
@@ -12,6 +12,7 @@ use super::events::{EventSink, MatchEvent};
 use super::lines::BoundedLines;
 use super::os::{self, AsPipe, Pipe, PipeRef, drain_watch, wait_readable};
 use super::progress::Progress;
+use super::stderr_keep::Keep;
 use crate::engine::geometry::Player;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -41,8 +42,13 @@ pub struct StderrSummary {
     pub bytes_total: u64,
     /// Bytes kept in the log file (markers not counted).
     pub bytes_kept: u64,
-    /// Bytes dropped beyond the cap.
+    /// Bytes dropped: the ends of over-long lines, and whole lines between the head and
+    /// the tail kept under the cap.
     pub bytes_dropped: u64,
+    /// Lines cut at the longest line looked at.
+    pub lines_cut: u64,
+    /// Whole lines dropped between the head and the tail.
+    pub lines_dropped: u64,
     pub annotations: u64,
     pub annotations_dropped: u64,
 }
@@ -64,6 +70,8 @@ pub struct StderrCapture {
 /// The log file and what has been written to it.
 struct Log {
     file: Option<std::io::BufWriter<std::fs::File>>,
+    /// Which lines are kept under the cap (head now, tail at the end).
+    keep: Keep,
     /// The last turn marker written.
     marked: i32,
     unflushed: bool,
@@ -71,6 +79,59 @@ struct Log {
 }
 
 impl Log {
+    /// One kept line; a line cut at the longest line looked at says how much of it is missing.
+    fn write_line(&mut self, text: &[u8], cut: u64) {
+        if let Some(f) = self.file.as_mut() {
+            let _ = f.write_all(text);
+            if cut > 0 {
+                let _ = write!(f, " [terminal-studio: {cut} more bytes of this line dropped]");
+            }
+            let _ = f.write_all(b"\n");
+            self.unflushed = true;
+        }
+    }
+
+    /// At the end: what was dropped, then the tail lines under their turns' markers (again).
+    fn write_tail(&mut self, cap: u64, sum: &mut StderrSummary) {
+        let keep = std::mem::replace(&mut self.keep, Keep::new(cap));
+        let head = keep.head_bytes();
+        let (tail, tail_bytes, gap) = keep.finish();
+        sum.bytes_kept += tail_bytes;
+        sum.bytes_dropped += gap.bytes;
+        sum.lines_dropped = gap.lines;
+        let Some(f) = self.file.as_mut() else { return };
+        if sum.lines_cut > 0 {
+            let cut = sum.bytes_dropped - gap.bytes;
+            let _ = writeln!(
+                f,
+                "[terminal-studio: {cut} bytes dropped from the ends of {} lines longer than {MAX_LINE} bytes (each says how many)]",
+                sum.lines_cut
+            );
+        }
+        if let Some((first, last)) = gap.turns {
+            let turns = if first == last { format!("turn {first}") } else { format!("turns {first}–{last}") };
+            let _ = writeln!(
+                f,
+                "[terminal-studio: {} bytes of stderr dropped ({} whole lines of {turns}) between the first {head} \
+                 and the last {tail_bytes} bytes kept, the {cap}-byte cap; the last lines follow under their turns]",
+                gap.bytes, gap.lines
+            );
+        }
+        let mut marked = None;
+        for line in tail {
+            if marked != Some(line.turn) {
+                let _ = writeln!(f, "--- turn {} ---", line.turn);
+                marked = Some(line.turn);
+            }
+            let _ = f.write_all(&line.text);
+            if line.cut > 0 {
+                let _ = write!(f, " [terminal-studio: {} more bytes of this line dropped]", line.cut);
+            }
+            let _ = f.write_all(b"\n");
+        }
+        self.unflushed = true;
+    }
+
     /// Markers for every turn after the last one marked, up to `turn`.
     fn mark_to(&mut self, turn: i32) {
         while self.marked < turn {
@@ -90,10 +151,13 @@ impl StderrCapture {
         let file = std::fs::File::create(&self.log_path).ok().map(|f| std::io::BufWriter::with_capacity(64 * 1024, f));
         let mut sum =
             StderrSummary { log_path: file.as_ref().map(|_| self.log_path.clone()), ..StderrSummary::default() };
-        let mut log = Log { file, marked: -1, unflushed: false, annotations_flushed: 0 };
+        let mut log = Log { file, keep: Keep::new(self.cap), marked: -1, unflushed: false, annotations_flushed: 0 };
         // Start-up output counts as turn 0's.
         log.mark_to(0);
         let wake = if self.progress.observing() { self.progress.take_inotify() } else { None };
+        if wake.is_some() {
+            self.progress.stderr_watching_on_reads();
+        }
         let mut lines = BoundedLines::new(stream, MAX_LINE);
         let mut buf = Vec::new();
         let mut annotation_bytes = 0u64;
@@ -124,16 +188,9 @@ impl StderrCapture {
         if let Ok(Some(cut)) = lines.next_line(&mut buf) {
             self.take_line(lines.last_start(), cut, &buf, &mut log, &mut sum, &mut annotation_bytes);
         }
+        self.progress.stderr_done();
         log.mark_to(self.turn_reached(u64::MAX));
-        if let Some(f) = log.file.as_mut()
-            && sum.bytes_dropped > 0
-        {
-            let _ = writeln!(
-                f,
-                "[terminal-studio: {} more bytes of stderr dropped beyond the {}-byte cap]",
-                sum.bytes_dropped, self.cap
-            );
-        }
+        log.write_tail(self.cap, &mut sum);
         log.unflushed = true;
         self.flush(&mut log, &sum);
         sum
@@ -184,20 +241,17 @@ impl StderrCapture {
         // Markers are not counted against the cap: one per turn, so a flood cannot hide
         // where the later turns begin.
         log.mark_to(turn);
-        let room = self.cap.saturating_sub(sum.bytes_kept);
-        let keep = (buf.len() as u64 + 1).min(room);
-        if keep > 0
-            && let Some(f) = log.file.as_mut()
-        {
-            let body = &buf[..(keep as usize).min(buf.len())];
-            if f.write_all(body).and_then(|_| f.write_all(b"\n")).is_ok() {
-                sum.bytes_kept += keep;
-                log.unflushed = true;
-            }
+        sum.bytes_dropped += cut;
+        if cut > 0 {
+            sum.lines_cut += 1;
         }
-        sum.bytes_dropped += len - keep.min(len);
-        // Echo and GUI events only while under the cap, so a flood cannot swamp them.
-        if keep > 0 && (self.verbose || self.events.is_some()) {
+        let to_head = log.keep.take(turn, buf, cut);
+        if to_head {
+            log.write_line(buf, cut);
+            sum.bytes_kept += buf.len() as u64 + 1;
+        }
+        // Echo and GUI events only while the head is written, so a flood cannot swamp them.
+        if to_head && (self.verbose || self.events.is_some()) {
             let text = String::from_utf8_lossy(buf);
             let shown: String = text.chars().take(ECHO_MAX).collect();
             if self.verbose {

@@ -17,3 +17,11 @@ pub use unix::*;
 mod windows;
 #[cfg(windows)]
 pub use windows::*;
+
+/// The command that starts an algo's script, and how it runs it, in words (the match log
+/// says it: which interpreter ran the script).
+#[derive(Debug)]
+pub struct StartCommand {
+    pub command: std::process::Command,
+    pub how: String,
+}

@@ -1,6 +1,12 @@
 //! Unix: pipes are file descriptors (FIONREAD, poll, inotify on Linux), an algo runs in a
-//! process group of its own, killed with `killpg`.
+//! process group of its own, killed with `killpg`; on Linux also whatever left the group
+//! (`linux_sweep.rs`).
 
+#[cfg(target_os = "linux")]
+#[path = "linux_sweep.rs"]
+mod linux_sweep;
+
+use super::StartCommand;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -69,31 +75,63 @@ pub fn drain_watch(watch: &Pipe) {
     while matches!(rustix::io::read(watch, &mut events), Ok(n) if n > 0) {}
 }
 
-/// The algo's whole process tree: its process group.
+/// The algo's whole process tree: its process group and, on Linux, every process carrying
+/// its mark (`linux_sweep.rs`), wherever it went.
 #[derive(Debug)]
 pub struct ProcessTree {
     pgid: u32,
+    #[cfg(target_os = "linux")]
+    mark: String,
+    /// The mark has been swept: nothing carrying it is left, and nothing can start again.
+    #[cfg(target_os = "linux")]
+    swept: std::sync::atomic::AtomicBool,
+}
+
+/// What `ProcessTree::prepare` gave the command, for `ProcessTree::of`.
+pub struct TreeMark {
+    #[cfg(target_os = "linux")]
+    mark: String,
 }
 
 impl ProcessTree {
     /// Makes the command start a process group of its own, so that everything it starts
-    /// can be killed with it.
-    pub fn prepare(cmd: &mut Command) {
+    /// can be killed with it, and (Linux) marks it for the sweep.
+    pub fn prepare(cmd: &mut Command) -> TreeMark {
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
+        TreeMark {
+            #[cfg(target_os = "linux")]
+            mark: {
+                let mark = linux_sweep::new_mark();
+                cmd.env(linux_sweep::TREE_MARK_VAR, &mark);
+                mark
+            },
+        }
     }
 
     /// The tree of a child started from a prepared command.
-    pub fn of(child: &Child) -> io::Result<ProcessTree> {
-        Ok(ProcessTree { pgid: child.id() })
+    #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+    pub fn of(child: &Child, mark: TreeMark) -> io::Result<ProcessTree> {
+        Ok(ProcessTree {
+            pgid: child.id(),
+            #[cfg(target_os = "linux")]
+            mark: mark.mark,
+            #[cfg(target_os = "linux")]
+            swept: std::sync::atomic::AtomicBool::new(false),
+        })
     }
 
-    /// SIGKILL to the whole group (errors, e.g. no such group any more, are ignored).
+    /// SIGKILL to the whole group (errors, e.g. no such group any more, are ignored) and,
+    /// the first time, to every process carrying the mark.
     pub fn kill(&self) {
         if let Ok(raw) = i32::try_from(self.pgid)
             && raw > 1
         {
             let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(raw), nix::sys::signal::Signal::SIGKILL);
+        }
+        #[cfg(target_os = "linux")]
+        if !self.swept.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            linux_sweep::kill_marked(&self.mark);
         }
     }
 }
@@ -106,16 +144,34 @@ pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
 /// The start scripts looked for in an algo folder, in order.
 pub const START_SCRIPTS: &[&str] = &["run.sh"];
 
-/// The command that runs a start script: a `.sh` script (or one that is not executable)
-/// through bash, anything else executable directly.
-pub fn start_command(script: &Path) -> Command {
-    let direct = script.extension().is_none_or(|e| e != "sh") && is_executable(script);
-    if direct {
-        Command::new(script)
-    } else {
-        let mut c = Command::new("bash");
-        c.arg(script);
-        c
+/// The command that runs a start script, and how it runs it (for the log). A script names
+/// its interpreter in its `#!` line: executable, it is run directly (the system honours
+/// the line); otherwise its interpreter is run on it. Without a `#!` line a `.sh` script
+/// (or one that is not executable) goes through bash, and another executable (a
+/// program) is run directly.
+pub fn start_command(script: &Path) -> StartCommand {
+    let executable = is_executable(script);
+    match super::super::shebang::read(script) {
+        Some(sb) if executable => StartCommand {
+            command: Command::new(script),
+            how: format!("run directly: its #! line names {}", sb.describe()),
+        },
+        Some(sb) => {
+            let mut c = Command::new(&sb.program);
+            c.args(&sb.arg).arg(script);
+            StartCommand {
+                command: c,
+                how: format!("run with {} (its #! line; the file is not executable)", sb.describe()),
+            }
+        }
+        None if executable && script.extension().is_none_or(|e| e != "sh") => {
+            StartCommand { command: Command::new(script), how: "run directly (an executable without a #! line)".into() }
+        }
+        None => {
+            let mut c = Command::new("bash");
+            c.arg(script);
+            StartCommand { command: c, how: "run with bash (no #! line)".into() }
+        }
     }
 }
 

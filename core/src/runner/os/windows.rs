@@ -3,6 +3,7 @@
 //! algo runs in a Job Object, killed with everything it started by `TerminateJobObject`
 //! (and by the system if the runner itself dies: the job kills on close).
 
+use super::StartCommand;
 use std::io;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::os::windows::process::CommandExt;
@@ -69,6 +70,9 @@ pub fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
 
 pub fn drain_watch(_watch: &Pipe) {}
 
+/// What `ProcessTree::prepare` gave the command: nothing, the Job Object holds the tree.
+pub struct TreeMark;
+
 /// The algo's whole process tree: a Job Object holding its process and every process it
 /// starts.
 #[derive(Debug)]
@@ -79,14 +83,15 @@ pub struct ProcessTree {
 impl ProcessTree {
     /// No console window per algo, and Ctrl+C in the runner's console does not reach it
     /// (the runner stops its matches itself).
-    pub fn prepare(cmd: &mut Command) {
+    pub fn prepare(cmd: &mut Command) -> TreeMark {
         cmd.creation_flags(CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW);
+        TreeMark
     }
 
     /// Puts a just-started child in a new job that kills its processes when closed. A
     /// process the child starts before this call is not in the job: the window is the few
     /// instructions between the spawn and here, before any interpreter has started.
-    pub fn of(child: &Child) -> io::Result<ProcessTree> {
+    pub fn of(child: &Child, _mark: TreeMark) -> io::Result<ProcessTree> {
         // SAFETY: plain Win32 calls on handles we own; the job handle is owned from here on.
         unsafe {
             let raw = CreateJobObjectW(std::ptr::null(), std::ptr::null());
@@ -137,25 +142,31 @@ pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
 pub const START_SCRIPTS: &[&str] = &["run.ps1", "run.bat", "run.cmd", "run.exe", "run.sh"];
 
 /// The command that runs a start script, chosen by its extension as Windows does.
-pub fn start_command(script: &Path) -> Command {
+pub fn start_command(script: &Path) -> StartCommand {
     let ext = script.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let mut c;
-    match ext.as_str() {
+    let how = match ext.as_str() {
         "ps1" => {
             c = Command::new("powershell");
             c.args(["-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"]).arg(script);
+            "run with PowerShell"
         }
         "bat" | "cmd" => {
             c = Command::new("cmd");
             c.arg("/C").arg(script);
+            "run with cmd"
         }
         "sh" => {
             c = Command::new("bash");
             c.arg(script);
+            "run with bash"
         }
-        _ => c = Command::new(script),
-    }
-    c
+        _ => {
+            c = Command::new(script);
+            "run directly"
+        }
+    };
+    StartCommand { command: c, how: how.into() }
 }
 
 /// CPU time used so far by the calling thread, kernel and user.
