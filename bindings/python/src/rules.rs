@@ -1,5 +1,6 @@
 //! `Rules`: a parsed game config, shared by every state built from it.
 
+use crate::commands::{Commands, read_commands};
 use crate::error::BindingError;
 use crate::json::value_of;
 use pyo3::prelude::*;
@@ -86,6 +87,11 @@ impl Rules {
     /// True for structure types (walls, supports, turrets), false for mobile units.
     fn is_structure(&self, unit_type: i64) -> PyResult<bool> {
         Ok(self.stats(unit_type)?.is_structure)
+    }
+
+    /// A command line parsed once under these rules (see `Commands`).
+    fn commands(&self, entries: &Bound<'_, PyAny>) -> PyResult<Commands> {
+        Ok(Commands { list: read_commands(&self.config, Some(entries))? })
     }
 
     fn __repr__(&self) -> String {
