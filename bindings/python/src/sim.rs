@@ -112,17 +112,13 @@ pub fn simulate_many(
     let threads = threads.clamp(1, candidates.len().max(1));
     let work = || {
         // One game per thread, reset from the base for each candidate: its unit and event
-        // buffers are allocated once. Each thread has a config of its own: the engine
-        // counts references to it every tick, and threads sharing one would fight over
-        // the cache line that also holds the unit stats every tick reads.
-        let own_config = if threads > 1 { Arc::new((*base.config).clone()) } else { Arc::clone(&base.config) };
+        // buffers are allocated once.
         let mut game = base.clone();
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(lines) = candidates.get(i) else { break };
             game.assign_from(base);
-            game.config = Arc::clone(&own_config);
             let rejected = apply_lines(&mut game, lines, seat);
             done.push((i, run(&mut game, limit, false, false), rejected));
         }
@@ -132,9 +128,12 @@ pub fn simulate_many(
         work()
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            // The calling thread is one of the workers: one thread fewer to start per call.
+            let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut done = work();
             // A panicking worker would have panicked in the engine; carry it on as one.
-            handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+            done.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))));
+            done
         })
     };
     results.sort_unstable_by_key(|(i, _, _)| *i);
