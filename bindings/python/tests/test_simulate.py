@@ -39,17 +39,18 @@ def test_commands_parsed_once_act_as_the_lists(replay, rules):
         rules.commands([["PI", 13, 0], ["PI", 13]])
 
 
-def test_figures_read_as_the_frames_print_them(rules):
-    state = ts.GameState.initial(rules)
-    scout = rules.shorthand(3)
-    state.deploy([[scout, 13, 0]] * int(state.mp()))
+def test_figures_read_as_the_frames_print_them(replay, rules):
+    state, lines = turn(replay, rules, 16)
+    state.apply_turn(*lines)
     state.run()
     frame = state.frame()
-    # After the restore the MP is a decimal the frame prints as such (e.g. 5.7 not 5.69999…).
-    assert state.mp(1) == frame["p1Stats"][2] and state.sp(1) == frame["p1Stats"][1]
-    assert state.mp(2) == frame["p2Stats"][2]
-    assert repr(state.mp(2)) == repr(float(str(frame["p2Stats"][2])))
-    assert any(v != int(v) for v in (state.mp(1), state.mp(2))), "a fractional figure to check"
+    # After the restore MP is a decimal; the frame prints it as such (e.g. 5.7 not 5.69999…).
+    assert (state.hp(1), state.sp(1), state.mp(1)) == tuple(frame["p1Stats"][:3])
+    assert (state.hp(2), state.sp(2), state.mp(2)) == tuple(frame["p2Stats"][:3])
+    listed = {u[3]: u[2] for key in ("p1Units", "p2Units") for units in frame[key][:6] for u in units}
+    assert all(u.health == listed[str(u.id)] for u in state.units())
+    figures = [state.mp(1), state.mp(2)] + [u.health for u in state.units()]
+    assert any(v != int(v) for v in figures), "a fractional figure to check"
 
 
 def test_simulate_many_equals_one_run_each_and_leaves_the_state(replay, rules):

@@ -57,7 +57,7 @@ class Unit:
     x: int
     y: int
     health: float
-    """Health including shields."""
+    """Health including shields, as the frames print it."""
     id: int
     is_structure: bool
     upgraded: bool
