@@ -1,14 +1,17 @@
-"""Simulations per second from Python: one mid-game turn of a real replay (about 20 mobile
-units deployed), re-simulated from a copy of its state, Python-side overhead included;
-and full state copies per second.
+"""Simulations per second from Python on real turns of a replay, Python-side costs
+included: single calls (state copy + both players' commands + the whole action phase +
+the outcome read), the batch call (`simulate_many`, Rust threads), and state copies.
 
-    python3 bindings/python/bench/bench_sim.py [--replay PATH] [--turn N] [--seconds S]
+    python3 bindings/python/bench/bench_sim.py [--replay PATH] [--turns 10,16] [--seconds S] [--threads N]
 
-Without --turn, the turn whose deploy is closest to 20 mobile units is taken. Build the
-module with `maturin develop --release` for figures comparable with `terminal-studio bench`.
+Each workload is a turn of the replay re-simulated from its turn frame with the commands
+its players gave (read back from action frame 0), and all the replay's turns in a row.
+Figures are medians of 7 timed batches. Build the module with `maturin develop --release`
+for figures comparable with `terminal-studio bench`.
 """
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -19,21 +22,14 @@ import replays  # noqa: E402
 import terminal_studio as ts  # noqa: E402
 
 DEFAULT_REPLAY = "live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz"
-TARGET_MOBILES = 20
+# Candidates per batch call: what an algo tries from one state in a turn.
+BATCH = 64
 
 
-def mobile_spawns(frame):
-    return sum(1 for s in frame.get("events", {}).get("spawn", []) if s[1] in (3, 4, 5))
-
-
-def pick_turn(replay):
-    """The turn frame index whose action frame 0 deploys closest to 20 mobile units."""
-    starts = [i for i in range(len(replay.frames) - 1) if replay.phase(i) == 0 and replay.phase(i + 1) == 1]
-    return min(starts, key=lambda i: abs(mobile_spawns(replay.frames[i + 1]) - TARGET_MOBILES))
-
-
-def rate(action, seconds, batches=7):
-    """Median calls per second of `action` over `batches` timed batches."""
+def rate(action, seconds, per_call=1, batches=7):
+    """Median items per second of `action` (each call does `per_call` items): per second of
+    wall-clock time, and per second of this process's CPU time (all its threads), which a
+    busy shared machine disturbs much less."""
     per_batch = seconds / batches
     count = 1
     while True:  # a batch size that takes about per_batch seconds
@@ -45,49 +41,78 @@ def rate(action, seconds, batches=7):
             break
         count *= 2
     count = max(1, int(count * per_batch / spent))
-    rates = []
+    wall, cpu = [], []
     for _ in range(batches):
-        began = time.perf_counter()
+        began, used = time.perf_counter(), time.process_time()
         for _ in range(count):
             action()
-        rates.append(count / (time.perf_counter() - began))
-    return statistics.median(rates)
+        wall.append(count * per_call / (time.perf_counter() - began))
+        cpu.append(count * per_call / max(time.process_time() - used, 1e-9))
+    return statistics.median(wall), statistics.median(cpu)
+
+
+class Turn:
+    """One turn of the replay: its state at the turn frame and both players' lines."""
+
+    def __init__(self, replay, rules, start):
+        lines, early_2020 = replays.turn_lines(rules, replay.frames[start], replay.frames[start + 1])
+        self.state = ts.GameState(rules, replay.lines[start], early_2020_build=early_2020)
+        self.number = self.state.turn
+        self.lists = [lines[1][0], lines[1][1], lines[2][0], lines[2][1]]
+        self.typed = [rules.commands(line) for line in self.lists]
+        self.candidate = dict(zip(("build", "deploy", "opponent_build", "opponent_deploy"), self.typed))
+        self.mobiles = sum(1 for s in replay.frames[start + 1].get("events", {}).get("spawn", []) if s[1] in (3, 4, 5))
+
+    def simulate(self, lines):
+        trial = self.state.copy()
+        trial.apply_turn(*lines)
+        return trial.run().p1
+
+    def batch(self, threads):
+        return self.state.simulate_many([self.candidate] * BATCH, threads=threads)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--replay", default=str(replays.replays_folder() / DEFAULT_REPLAY))
-    parser.add_argument("--turn", type=int, help="turn number (default: about 20 mobile units)")
+    parser.add_argument("--replay", help="replay file (default: %s in ../shared/replays)" % DEFAULT_REPLAY)
+    parser.add_argument("--turns", default="10,16", help="turn numbers measured one by one (default: 10,16)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measure")
+    parser.add_argument("--threads", type=int, help="batch threads (default: one per core)")
     args = parser.parse_args()
+    # The default replay is looked up only when no --replay is given.
+    path = Path(args.replay) if args.replay else replays.replays_folder() / DEFAULT_REPLAY
 
-    replay = replays.Replay(Path(args.replay))
+    replay = replays.Replay(path)
     rules = ts.Rules(replay.config_line)
-    if args.turn is None:
-        start = pick_turn(replay)
-    else:
-        start = next(i for i, f in enumerate(replay.frames) if f["turnInfo"][:2] == [0, args.turn])
-    lines, early_2020 = replays.turn_lines(rules, replay.frames[start], replay.frames[start + 1])
-    state = ts.GameState(rules, replay.lines[start], early_2020_build=early_2020)
+    starts = [i for i in range(len(replay.frames) - 1) if replay.phase(i) == 0 and replay.phase(i + 1) == 1]
+    turns = [Turn(replay, rules, s) for s in starts]
+    by_number = {t.number: t for t in turns}
+    wanted = [int(n) for n in args.turns.split(",") if n.strip()]
+    missing = [n for n in wanted if n not in by_number]
+    if missing:
+        sys.exit("turns %s are not in %s (it has %d-%d)" % (missing, path.name, turns[0].number, turns[-1].number))
 
-    def simulate():
-        trial = state.copy()
-        trial.apply_turn(lines[1][0], lines[1][1], lines[2][0], lines[2][1])
-        return trial.run()
-
-    outcome = simulate()
-    units = len(state.units())
-    print("replay: %s" % Path(args.replay).name)
-    print(
-        "turn %d: %d units on the board, %d mobile units deployed, %d action frames"
-        % (state.turn, units, mobile_spawns(replay.frames[start + 1]), outcome.frames_run)
-    )
-    sims = rate(simulate, args.seconds)
-    copies = rate(state.copy, args.seconds)
-    print("simulations/s (copy + commands + whole turn + outcome): %.0f  (%.1f µs each)" % (sims, 1e6 / sims))
-    print("action frames/s within them: %.0f" % (sims * outcome.frames_run))
-    print("state copies/s: %.0f  (%.2f µs each)" % (copies, 1e6 / copies))
-
+    print("replay: %s (%d turns)" % (path.name, len(turns)))
+    print("sims/s, wall clock (per CPU-second of this process in brackets)")
+    print("%-48s %17s %17s %17s" % ("workload", "lists", "Commands", "batch of %d" % BATCH))
+    workloads = [("turn %d" % n, [by_number[n]]) for n in wanted] + [("all %d turns" % len(turns), turns)]
+    for name, group in workloads:
+        frames = sum(t.state.copy().simulate_many([t.candidate])[0].frames_run for t in group)
+        if len(group) == 1:
+            t = group[0]
+            name = "%s: %d units, %d mobile deployed, %d frames" % (name, len(t.state.units()), t.mobiles, frames)
+        figures = [
+            rate(lambda: [t.simulate(t.lists) for t in group], args.seconds, len(group)),
+            rate(lambda: [t.simulate(t.typed) for t in group], args.seconds, len(group)),
+            rate(lambda: [t.batch(args.threads) for t in group], args.seconds, len(group) * BATCH),
+        ]
+        print("%-48s %s" % (name, " ".join("%8.0f (%6.0f)" % f for f in figures)))
+    state = by_number[wanted[0]].state if wanted else turns[0].state
+    copies, copies_cpu = rate(state.copy, args.seconds)
+    print("state copies/s: %.0f (%.0f)  %.2f µs each" % (copies, copies_cpu, 1e6 / copies))
+    print("single calls: copy + both players' commands + the whole action phase + the outcome read")
+    print("lists: commands as Python lists; Commands: parsed once; batch: simulate_many, %s threads"
+          % (args.threads or os.cpu_count()))
 
 if __name__ == "__main__":
     main()

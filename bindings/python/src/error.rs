@@ -3,6 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::{PyErr, create_exception};
 use terminal_core::engine::config::{ConfigError, UnsimulatedRules};
+use terminal_core::engine::snapshot::SnapshotError;
 use terminal_core::verify::rebuild::RebuildError;
 
 create_exception!(
@@ -42,6 +43,18 @@ pub enum BindingError {
     NotAnEdge { x: i32, y: i32, player: u8 },
     #[error("({x}, {y}) holds a structure: no unit can be deployed there")]
     EdgeOccupied { x: i32, y: i32 },
+    #[error("candidates[{candidate}]: {message}")]
+    Candidate { candidate: usize, message: String },
+    #[error("candidates[{candidate}]: unknown key {key} (build, deploy, opponent_build, opponent_deploy)")]
+    CandidateKey { candidate: usize, key: String },
+    #[error("pickled state: format {found}, this module reads format {expected}")]
+    PickleFormat { found: u32, expected: u32 },
+    #[error("pickled state: {0}")]
+    Snapshot(#[from] SnapshotError),
+    #[error("the match is over: no more turns to play")]
+    MatchOver,
+    #[error("replay {path}: {source}")]
+    ReplayWrite { path: String, source: std::io::Error },
     #[error("unit type {0} does not exist (0–5 are units, 6 is removal, 7 is upgrade)")]
     UnitType(i64),
 }

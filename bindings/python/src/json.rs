@@ -5,6 +5,9 @@ use crate::error::BindingError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
+use terminal_core::engine::Config;
+use terminal_core::engine::frame::Frame;
+use terminal_core::replay::frame_to_json;
 
 /// The JSON text of `obj`: the string itself, or `json.dumps` of a dict or list.
 pub fn text_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -19,6 +22,11 @@ pub fn text_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 pub fn value_of(obj: &Bound<'_, PyAny>, what: &'static str) -> PyResult<Value> {
     let text = text_of(obj)?;
     serde_json::from_str(&text).map_err(|source| BindingError::Json { what, source }.into())
+}
+
+/// A frame as the dict an algo gets from `json.loads` of the line the engine sends.
+pub fn frame_object(py: Python<'_>, config: &Config, frame: &Frame) -> PyResult<Py<PyAny>> {
+    to_python(py, &frame_to_json(frame, config.legacy, config.timing.store_bot_times))
 }
 
 /// `json.loads(text)`: frames are handed to Python as the dicts algos already work with.

@@ -3,9 +3,12 @@
 
 mod commands;
 mod error;
+mod figures;
 mod json;
 mod outcome;
 mod rules;
+mod self_play;
+mod sim;
 mod state;
 mod unit;
 
@@ -33,6 +36,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<outcome::PlayerOutcome>()?;
     m.add_class::<unit::Unit>()?;
     m.add_class::<commands::Rejection>()?;
+    m.add_class::<commands::Commands>()?;
+    m.add_class::<self_play::Match>()?;
     m.add("UnsupportedRules", m.py().get_type::<error::UnsupportedRules>())?;
     m.add_function(wrap_pyfunction!(frame_difference, m)?)?;
     Ok(())

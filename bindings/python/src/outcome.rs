@@ -1,5 +1,9 @@
 //! What a simulated action phase did: tallied from each tick's events, per player.
 
+use crate::commands::Rejection;
+use crate::figures::shown;
+use crate::json::frame_object;
+use crate::sim::Run;
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use terminal_core::engine::frame::Events;
@@ -7,7 +11,7 @@ use terminal_core::engine::{Config, Game};
 
 /// The running totals of one player over a run.
 #[derive(Debug, Clone, Default)]
-struct PlayerTally {
+pub struct PlayerTally {
     breaches: u32,
     breach_damage: f32,
     breach_tiles: HashMap<(i32, i32), u32>,
@@ -22,7 +26,7 @@ struct PlayerTally {
 /// Totals of both players, filled tick by tick.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
-    players: [PlayerTally; 2],
+    pub players: [PlayerTally; 2],
     /// SP invested in each structure standing when the run began, by id (ascending): a
     /// structure's death event does not say whether it was upgraded.
     invested: Vec<(u32, f32)>,
@@ -74,64 +78,62 @@ impl Tally {
             }
         }
     }
-
-    /// The Python view: `stats` are each player's (HP, SP, MP) when the run stopped.
-    pub fn finish(self, stats: [(f32, f32, f32); 2]) -> [PlayerOutcome; 2] {
-        let [a, b] = self.players;
-        [PlayerOutcome::new(&a, &b, stats[0]), PlayerOutcome::new(&b, &a, stats[1])]
-    }
 }
 
-/// What one player's units did in a run, and what it lost. Values are the config's prices.
+/// Each player's HP, SP and MP when a run stopped.
+pub type EndStats = [(f32, f32, f32); 2];
+
+/// What one player's units did in a run, and what it lost. Values are the config's prices,
+/// as the frames print them.
 #[pyclass(module = "terminal_studio._engine", frozen, get_all, skip_from_py_object)]
 #[derive(Debug, Clone)]
 pub struct PlayerOutcome {
     /// This player's units that reached the opponent's edge.
     pub breaches: u32,
     /// HP those breaches took from the opponent.
-    pub breach_damage: f32,
+    pub breach_damage: f64,
     /// Where they breached: `{(x, y): count}`.
     pub breach_tiles: HashMap<(i32, i32), u32>,
     /// Damage dealt to the opponent's structures (attacks and self-destructs).
-    pub structure_damage: f32,
+    pub structure_damage: f64,
     /// Damage dealt to the opponent's mobile units.
-    pub unit_damage: f32,
+    pub unit_damage: f64,
     /// Opponent structures destroyed, and the SP invested in them (upgrades included).
     pub structures_destroyed: u32,
-    pub sp_destroyed: f32,
+    pub sp_destroyed: f64,
     /// Opponent mobile units that died without breaching (killed or self-destructed), and their MP price.
     pub units_destroyed: u32,
-    pub mp_destroyed: f32,
+    pub mp_destroyed: f64,
     /// The same, for this player's own structures and mobile units.
     pub structures_lost: u32,
-    pub sp_lost: f32,
+    pub sp_lost: f64,
     pub units_lost: u32,
-    pub mp_lost: f32,
+    pub mp_lost: f64,
     /// HP, SP and MP when the run stopped (after the end-of-turn restore if the turn ended).
-    pub hp: f32,
-    pub sp: f32,
-    pub mp: f32,
+    pub hp: f64,
+    pub sp: f64,
+    pub mp: f64,
 }
 
 impl PlayerOutcome {
     fn new(own: &PlayerTally, opponent: &PlayerTally, (hp, sp, mp): (f32, f32, f32)) -> PlayerOutcome {
         PlayerOutcome {
             breaches: own.breaches,
-            breach_damage: own.breach_damage,
+            breach_damage: shown(own.breach_damage),
             breach_tiles: own.breach_tiles.clone(),
-            structure_damage: own.structure_damage,
-            unit_damage: own.unit_damage,
+            structure_damage: shown(own.structure_damage),
+            unit_damage: shown(own.unit_damage),
             structures_destroyed: opponent.structures_lost,
-            sp_destroyed: opponent.sp_lost,
+            sp_destroyed: shown(opponent.sp_lost),
             units_destroyed: opponent.units_lost,
-            mp_destroyed: opponent.mp_lost,
+            mp_destroyed: shown(opponent.mp_lost),
             structures_lost: own.structures_lost,
-            sp_lost: own.sp_lost,
+            sp_lost: shown(own.sp_lost),
             units_lost: own.units_lost,
-            mp_lost: own.mp_lost,
-            hp,
-            sp,
-            mp,
+            mp_lost: shown(own.mp_lost),
+            hp: shown(hp),
+            sp: shown(sp),
+            mp: shown(mp),
         }
     }
 }
@@ -154,33 +156,102 @@ impl PlayerOutcome {
     }
 }
 
-/// The result of `GameState.run`.
-#[pyclass(module = "terminal_studio._engine", frozen, get_all, skip_from_py_object)]
+/// The result of `GameState.run`: the tallies are kept as the run left them, and each
+/// player's figures are made when asked for (most candidates are judged on one or two).
+#[pyclass(module = "terminal_studio._engine", frozen, skip_from_py_object)]
 pub struct Outcome {
-    /// The algo (player 1, at the bottom) and the opponent (player 2).
-    pub p1: Py<PlayerOutcome>,
-    pub p2: Py<PlayerOutcome>,
-    /// Action frames simulated by this run.
+    pub tally: Tally,
+    pub stats: EndStats,
     pub frames_run: usize,
-    /// The action phase ended and the end-of-turn restore ran: the state is at the next turn.
     pub turn_finished: bool,
-    /// A player's HP reached 0, or the turn limit was reached.
     pub game_over: bool,
-    /// With `record_frames`: every action frame, then the next turn frame, as dicts.
     pub frames: Option<Vec<Py<PyAny>>>,
-    /// With `record_paths`: each mobile unit's tiles, `{id: [(x, y), ...]}`, spawn tile first.
     pub paths: Option<HashMap<u32, Vec<(i32, i32)>>>,
+    pub rejected: Vec<Rejection>,
+}
+
+impl Outcome {
+    /// The Python outcome of a run (frames turned into dicts here, with the GIL held).
+    pub fn from_run(py: Python<'_>, config: &Config, run: Run, rejected: Vec<Rejection>) -> PyResult<Outcome> {
+        let frames = match run.frames {
+            Some(list) => Some(list.iter().map(|f| frame_object(py, config, f)).collect::<PyResult<Vec<_>>>()?),
+            None => None,
+        };
+        Ok(Outcome {
+            tally: run.tally,
+            stats: run.stats,
+            frames_run: run.frames_run,
+            turn_finished: run.turn_finished,
+            game_over: run.game_over,
+            frames,
+            paths: run.paths.map(|p| p.0),
+            rejected,
+        })
+    }
+
+    fn of(&self, player: usize) -> PlayerOutcome {
+        let [a, b] = &self.tally.players;
+        if player == 0 { PlayerOutcome::new(a, b, self.stats[0]) } else { PlayerOutcome::new(b, a, self.stats[1]) }
+    }
 }
 
 #[pymethods]
 impl Outcome {
+    /// The algo (player 1, at the bottom).
+    #[getter]
+    fn p1(&self) -> PlayerOutcome {
+        self.of(0)
+    }
+
+    /// The opponent (player 2).
+    #[getter]
+    fn p2(&self) -> PlayerOutcome {
+        self.of(1)
+    }
+
     /// `p1` for player 1, `p2` for player 2.
-    fn player(&self, py: Python<'_>, player: i64) -> PyResult<Py<PlayerOutcome>> {
+    fn player(&self, player: i64) -> PyResult<PlayerOutcome> {
         match player {
-            1 => Ok(self.p1.clone_ref(py)),
-            2 => Ok(self.p2.clone_ref(py)),
+            1 => Ok(self.of(0)),
+            2 => Ok(self.of(1)),
             n => Err(crate::error::BindingError::Player(n).into()),
         }
+    }
+
+    /// Action frames simulated by this run.
+    #[getter]
+    fn frames_run(&self) -> usize {
+        self.frames_run
+    }
+
+    /// The action phase ended and the end-of-turn restore ran: the state is at the next turn.
+    #[getter]
+    fn turn_finished(&self) -> bool {
+        self.turn_finished
+    }
+
+    /// A player's HP reached 0, or the turn limit was reached.
+    #[getter]
+    fn game_over(&self) -> bool {
+        self.game_over
+    }
+
+    /// With `record_frames`: every action frame, then the next turn frame, as dicts.
+    #[getter]
+    fn frames(&self, py: Python<'_>) -> Option<Vec<Py<PyAny>>> {
+        self.frames.as_ref().map(|list| list.iter().map(|f| f.clone_ref(py)).collect())
+    }
+
+    /// The commands the engine refused (`simulate_many`; `run` leaves them to `apply_turn`).
+    #[getter]
+    fn rejected(&self) -> Vec<Rejection> {
+        self.rejected.clone()
+    }
+
+    /// With `record_paths`: each mobile unit's tiles, `{id: [(x, y), ...]}`, spawn tile first.
+    #[getter]
+    fn paths(&self) -> Option<HashMap<u32, Vec<(i32, i32)>>> {
+        self.paths.clone()
     }
 
     fn __repr__(&self) -> String {
@@ -189,8 +260,8 @@ impl Outcome {
             self.frames_run,
             self.turn_finished,
             self.game_over,
-            self.p1.get().__repr__(),
-            self.p2.get().__repr__()
+            self.of(0).__repr__(),
+            self.of(1).__repr__()
         )
     }
 }

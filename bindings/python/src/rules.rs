@@ -1,6 +1,8 @@
 //! `Rules`: a parsed game config, shared by every state built from it.
 
+use crate::commands::{Commands, read_commands};
 use crate::error::BindingError;
+use crate::figures::shown;
 use crate::json::value_of;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -73,19 +75,24 @@ impl Rules {
     }
 
     /// `(SP, MP)` price of a unit type 0–5.
-    fn cost(&self, unit_type: i64) -> PyResult<(f32, f32)> {
+    fn cost(&self, unit_type: i64) -> PyResult<(f64, f64)> {
         let s = self.stats(unit_type)?;
-        Ok((s.cost_sp, s.cost_mp))
+        Ok((shown(s.cost_sp), shown(s.cost_mp)))
     }
 
     /// `(SP, MP)` price of upgrading a structure type, or `None` if it has no upgrade.
-    fn upgrade_cost(&self, unit_type: i64) -> PyResult<Option<(f32, f32)>> {
-        Ok(self.stats(unit_type)?.upgrade.as_deref().map(|u| (u.cost_sp, u.cost_mp)))
+    fn upgrade_cost(&self, unit_type: i64) -> PyResult<Option<(f64, f64)>> {
+        Ok(self.stats(unit_type)?.upgrade.as_deref().map(|u| (shown(u.cost_sp), shown(u.cost_mp))))
     }
 
     /// True for structure types (walls, supports, turrets), false for mobile units.
     fn is_structure(&self, unit_type: i64) -> PyResult<bool> {
         Ok(self.stats(unit_type)?.is_structure)
+    }
+
+    /// A command line parsed once under these rules (see `Commands`).
+    fn commands(&self, entries: &Bound<'_, PyAny>) -> PyResult<Commands> {
+        Ok(Commands { list: read_commands(&self.config, Some(entries))? })
     }
 
     fn __repr__(&self) -> String {

@@ -1,92 +1,117 @@
 //! `GameState`: the engine's game, built from what an algo receives, in the algo's view
 //! (player 1 is the algo at the bottom; player 2's algo already receives frames rotated).
+//!
+//! A state shares its game with its copies until one of them changes (copy-on-write):
+//! copying for every candidate costs a reference count, and only a copy that is given
+//! commands or run pays for its own game.
 
-use crate::commands::{Rejection, parse_commands};
+use crate::commands::{Rejection, read_commands};
 use crate::error::BindingError;
-use crate::json::{to_python, value_of};
-use crate::outcome::{Outcome, PathLog, Tally};
+use crate::figures::shown;
+use crate::json::{frame_object, value_of};
+use crate::outcome::Outcome;
 use crate::rules::Rules;
+use crate::sim::{self, Lines};
 use crate::unit::Unit;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyType};
 use std::collections::HashMap;
 use std::sync::Arc;
-use terminal_core::engine::frame::{Frame, Phase};
+use terminal_core::engine::frame::Phase;
 use terminal_core::engine::geometry::{Edge, in_play};
-use terminal_core::engine::{Command, Game, Player, Tile};
-use terminal_core::replay::{frame_to_json, parse_frame};
+use terminal_core::engine::pathing::Pathfinder;
+use terminal_core::engine::snapshot::GameSnapshot;
+use terminal_core::engine::{Config, Game, Player, Tile};
+use terminal_core::replay::parse_frame;
 use terminal_core::verify::rebuild::game_from_turn_frame;
 
 /// Tiles in walking order, as `(x, y)`.
 type TilePath = Vec<(i32, i32)>;
 
-fn player_of(n: i64) -> Result<Player, BindingError> {
+/// The version of the pickled form; a state pickled by another version is refused.
+const PICKLE_FORMAT: u32 = 1;
+
+pub fn player_of(n: i64) -> Result<Player, BindingError> {
     Player::from_number(n).ok_or(BindingError::Player(n))
+}
+
+fn seat_of(n: i64) -> Result<u8, BindingError> {
+    match n {
+        1 => Ok(1),
+        2 => Ok(2),
+        n => Err(BindingError::Seat(n)),
+    }
 }
 
 /// A game at some point of a turn, that can be copied, given commands and simulated.
 #[pyclass(module = "terminal_studio._engine", skip_from_py_object)]
 #[derive(Clone)]
 pub struct GameState {
-    game: Game,
+    game: Arc<Game>,
+}
+
+/// The pickled form: the config as read, and the game without its caches.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Pickled {
+    format: u32,
+    config: serde_json::Value,
+    game: GameSnapshot,
 }
 
 impl GameState {
-    fn frame_dict(&self, py: Python<'_>, frame: &Frame) -> PyResult<Py<PyAny>> {
-        let config = &self.game.config;
-        to_python(py, &frame_to_json(frame, config.legacy, config.timing.store_bot_times))
+    pub fn from_game(game: Game) -> GameState {
+        GameState { game: Arc::new(game) }
     }
 
-    fn commands(&self, commands: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Command>> {
-        match commands {
-            None => Ok(Vec::new()),
-            Some(c) => Ok(parse_commands(&self.game.config, &value_of(c, "commands")?)?),
-        }
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
-    /// The action phase has run and is over, or the game has ended.
-    fn action_phase_over(&self) -> bool {
-        self.game.over || (self.game.action_frame >= 0 && self.game.action_phase_done())
+    /// The game, to change: copied first if another state still shares it.
+    fn game_mut(&mut self) -> &mut Game {
+        Arc::make_mut(&mut self.game)
+    }
+
+    fn config(&self) -> &Arc<Config> {
+        &self.game.config
     }
 
     fn ensure_deploy_phase(&self) -> Result<(), BindingError> {
         if self.game.action_frame >= 0 { Err(BindingError::NotDeployPhase(self.game.action_frame)) } else { Ok(()) }
     }
 
-    fn apply_line(&mut self, player: Player, line: &[Command]) -> Vec<Rejection> {
-        let config = Arc::clone(&self.game.config);
-        let rejected = self.game.apply_line(player, line);
-        rejected.into_iter().map(|(c, why)| Rejection::new(&config, player, c, why)).collect()
-    }
-
     fn give(&mut self, commands: &Bound<'_, PyAny>, player: i64) -> PyResult<Vec<Rejection>> {
         let player = player_of(player)?;
         self.ensure_deploy_phase()?;
-        let line = self.commands(Some(commands))?;
-        Ok(self.apply_line(player, &line))
+        let line = read_commands(self.config(), Some(commands))?;
+        let game = self.game_mut();
+        let config = Arc::clone(&game.config);
+        let rejected = game.apply_line(player, &line);
+        Ok(rejected.into_iter().map(|(c, why)| Rejection::new(&config, player, c, why)).collect())
     }
 
     fn stats(&self, player: i64) -> PyResult<terminal_core::engine::frame::Stats> {
         Ok(self.game.player(player_of(player)?).stats)
     }
 
-    /// The end of the turn after its action phase: restore, then the next turn frame (which
-    /// carries the turn start's removals), kept as a dict or dropped.
-    fn finish_turn(&mut self, py: Python<'_>, frames: &mut Option<Vec<Py<PyAny>>>) -> PyResult<()> {
-        self.game.end_turn();
-        if self.game.over {
-            return Ok(());
-        }
-        match frames {
-            Some(list) => {
-                let turn_frame = self.game.turn_frame();
-                list.push(self.frame_dict(py, &turn_frame)?);
-            }
+    /// The four lines of a turn, read from Python values.
+    fn lines(&self, lines: [Option<&Bound<'_, PyAny>>; 4]) -> PyResult<Lines> {
+        let config = self.config();
+        let [a, b, c, d] = lines;
+        Ok([read_commands(config, a)?, read_commands(config, b)?, read_commands(config, c)?, read_commands(config, d)?])
+    }
+
+    /// The predicted path from `start` toward `edge`'s opposite, with this state's
+    /// pathfinder when no copy shares the game (its distance fields stay for the run), else
+    /// with one of its own.
+    fn path_from(&mut self, start: Tile, edge: Edge, own: &mut Option<Pathfinder>) -> TilePath {
+        let path = match Arc::get_mut(&mut self.game) {
+            Some(game) => game.pathfinder().predicted_path(start, edge.opposite()),
             None => {
-                self.game.events.clear();
-                self.game.frames_sent += 1;
+                own.get_or_insert_with(|| Pathfinder::new(self.game.blockers())).predicted_path(start, edge.opposite())
             }
-        }
-        Ok(())
+        };
+        path.into_iter().map(|t| (t.x, t.y)).collect()
     }
 }
 
@@ -117,7 +142,7 @@ impl GameState {
         let below = next_id.map_or(0, |n| n.saturating_sub(1));
         let mut game = game_from_turn_frame(&config, &frame, below).map_err(BindingError::from)?;
         game.early_2020 = early_2020_build;
-        Ok(GameState { game })
+        Ok(GameState::from_game(game))
     }
 
     /// The state at the start of a match (turn 0, empty board), under `rules`.
@@ -126,10 +151,11 @@ impl GameState {
         let mut game = Game::new(Rules::config_of(rules)?);
         // Turn 0's frame is counted as sent, as the algo received it.
         game.turn_frame();
-        Ok(GameState { game })
+        Ok(GameState::from_game(game))
     }
 
-    /// An independent copy (cheap: the config is shared).
+    /// An independent copy. It shares the game with this state until either changes, so
+    /// a copy costs next to nothing and a changed copy pays for its own game once.
     fn copy(&self) -> GameState {
         self.clone()
     }
@@ -142,10 +168,36 @@ impl GameState {
         self.clone()
     }
 
+    /// Pickling: the config and every field of the game that decides what happens next
+    /// (mid action phase too: shields, step counters, pending events).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let py = slf.py();
+        let state = slf.borrow();
+        let pickled =
+            Pickled { format: PICKLE_FORMAT, config: state.config().raw.clone(), game: state.game.snapshot() };
+        let bytes = serde_json::to_vec(&pickled).map_err(|source| BindingError::Json { what: "state", source })?;
+        let restore = slf.get_type().getattr("_restore")?;
+        Ok((restore, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// The state a pickle holds (`__reduce__`'s other half).
+    #[classmethod]
+    fn _restore(_cls: &Bound<'_, PyType>, data: &[u8]) -> PyResult<GameState> {
+        let pickled: Pickled =
+            serde_json::from_slice(data).map_err(|source| BindingError::Json { what: "pickled state", source })?;
+        if pickled.format != PICKLE_FORMAT {
+            return Err(BindingError::PickleFormat { found: pickled.format, expected: PICKLE_FORMAT }.into());
+        }
+        let config = terminal_core::engine::Config::from_value(pickled.config).map_err(BindingError::from)?;
+        config.check_simulated().map_err(BindingError::from)?;
+        let game = Game::from_snapshot(Arc::new(config), pickled.game).map_err(BindingError::from)?;
+        Ok(GameState::from_game(game))
+    }
+
     /// The rules this state plays under.
     #[getter]
     fn rules(&self) -> Rules {
-        Rules { config: Arc::clone(&self.game.config) }
+        Rules { config: Arc::clone(self.config()) }
     }
 
     #[getter]
@@ -170,29 +222,29 @@ impl GameState {
         self.game.next_id
     }
 
-    /// A player's HP (1 = the algo, 2 = the opponent).
+    /// A player's HP (1 = the algo, 2 = the opponent), as the frames print it.
     #[pyo3(signature = (player=1))]
-    fn hp(&self, player: i64) -> PyResult<f32> {
-        Ok(self.stats(player)?.hp)
+    fn hp(&self, player: i64) -> PyResult<f64> {
+        Ok(shown(self.stats(player)?.hp))
     }
 
-    /// A player's SP (structure points).
+    /// A player's SP (structure points), as the frames print it.
     #[pyo3(signature = (player=1))]
-    fn sp(&self, player: i64) -> PyResult<f32> {
-        Ok(self.stats(player)?.sp)
+    fn sp(&self, player: i64) -> PyResult<f64> {
+        Ok(shown(self.stats(player)?.sp))
     }
 
-    /// A player's MP (mobile points).
+    /// A player's MP (mobile points), as the frames print it.
     #[pyo3(signature = (player=1))]
-    fn mp(&self, player: i64) -> PyResult<f32> {
-        Ok(self.stats(player)?.mp)
+    fn mp(&self, player: i64) -> PyResult<f64> {
+        Ok(shown(self.stats(player)?.mp))
     }
 
     /// The units on the board, in ascending id; only `player`'s if given.
     #[pyo3(signature = (player=None))]
     fn units(&self, player: Option<i64>) -> PyResult<Vec<Unit>> {
         let owner = player.map(player_of).transpose()?;
-        let config = &self.game.config;
+        let config = self.config();
         Ok(self
             .game
             .units
@@ -204,12 +256,12 @@ impl GameState {
 
     /// The structure on a tile, or `None`.
     fn structure_at(&self, x: i32, y: i32) -> Option<Unit> {
-        self.game.structure_on(Tile::new(x, y)).map(|u| Unit::new(&self.game.config, u))
+        self.game.structure_on(Tile::new(x, y)).map(|u| Unit::new(self.config(), u))
     }
 
-    /// Applies a build line (`[[shorthand, x, y], ...]` or its JSON text) for `player`, with
-    /// the engine's checks; removals go after the other entries, as the engine does.
-    /// Returns the rejected entries.
+    /// Applies a build line (`[[shorthand, x, y], ...]`, its JSON text or a `Commands`) for
+    /// `player`, with the engine's checks; removals go after the other entries, as the
+    /// engine does. Returns the rejected entries.
     #[pyo3(signature = (commands, player=1))]
     fn build(&mut self, commands: &Bound<'_, PyAny>, player: i64) -> PyResult<Vec<Rejection>> {
         self.give(commands, player)
@@ -235,24 +287,16 @@ impl GameState {
         seat: i64,
     ) -> PyResult<Vec<Rejection>> {
         self.ensure_deploy_phase()?;
-        let ours = (self.commands(build)?, self.commands(deploy)?);
-        let theirs = (self.commands(opponent_build)?, self.commands(opponent_deploy)?);
-        let order = match seat {
-            1 => [(Player::One, &ours.0), (Player::Two, &theirs.0), (Player::One, &ours.1), (Player::Two, &theirs.1)],
-            2 => [(Player::Two, &theirs.0), (Player::One, &ours.0), (Player::Two, &theirs.1), (Player::One, &ours.1)],
-            n => return Err(BindingError::Seat(n).into()),
-        };
-        let mut rejected = Vec::new();
-        for (player, line) in order {
-            rejected.extend(self.apply_line(player, line));
-        }
-        Ok(rejected)
+        let seat = seat_of(seat)?;
+        let lines = self.lines([build, deploy, opponent_build, opponent_deploy])?;
+        Ok(sim::apply_lines(self.game_mut(), &lines, seat))
     }
 
     /// Simulates the action phase: all of it, or at most `frames` action frames. When the
     /// phase ends, the end-of-turn restore runs too and the state is at the next turn's
     /// deploy phase. `record_frames` keeps every frame (action frames, then the next turn
-    /// frame) as dicts; `record_paths` keeps each mobile unit's tiles.
+    /// frame) as dicts; `record_paths` keeps each mobile unit's tiles. The GIL is released
+    /// while the engine runs.
     #[pyo3(signature = (frames=None, *, record_frames=false, record_paths=false))]
     fn run(
         &mut self,
@@ -261,49 +305,68 @@ impl GameState {
         record_frames: bool,
         record_paths: bool,
     ) -> PyResult<Outcome> {
-        let config = Arc::clone(&self.game.config);
-        let mut tally = Tally::new(&self.game);
-        let mut paths = record_paths.then(PathLog::default);
-        let mut kept: Option<Vec<Py<PyAny>>> = record_frames.then(Vec::new);
-        let mut frames_run = 0usize;
-        // The engine always plays action frame 0, even with no mobile unit on the board.
-        while !self.action_phase_over() && frames.is_none_or(|limit| frames_run < limit) {
-            match kept.as_mut() {
-                Some(list) => {
-                    let frame = self.game.action_frame();
-                    tally.add(&config, &frame.events);
-                    if let Some(p) = paths.as_mut() {
-                        p.add(&config, &frame.events);
+        let game = self.game_mut();
+        let run = py.detach(|| sim::run(game, frames, record_frames, record_paths));
+        Outcome::from_run(py, self.config(), run, Vec::new())
+    }
+
+    /// Simulates many candidate turns from this state, which is left as it is, on Rust
+    /// threads with the GIL released; returns one `Outcome` per candidate, in order (its
+    /// `rejected` lists the commands the engine refused).
+    ///
+    /// A candidate is a command line (the algo's deploy line), or a dict with any of
+    /// `build`, `deploy`, `opponent_build`, `opponent_deploy`; lines a candidate does not
+    /// give are the keyword arguments'. Lines are lists, JSON text or `Commands`. `seat`
+    /// as in `apply_turn`; `threads`: at most this many (default: one per core); `frames`:
+    /// at most this many action frames each.
+    #[pyo3(signature = (candidates, *, build=None, deploy=None, opponent_build=None, opponent_deploy=None, seat=1, threads=None, frames=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn simulate_many(
+        &self,
+        py: Python<'_>,
+        candidates: &Bound<'_, PyAny>,
+        build: Option<&Bound<'_, PyAny>>,
+        deploy: Option<&Bound<'_, PyAny>>,
+        opponent_build: Option<&Bound<'_, PyAny>>,
+        opponent_deploy: Option<&Bound<'_, PyAny>>,
+        seat: i64,
+        threads: Option<usize>,
+        frames: Option<usize>,
+    ) -> PyResult<Vec<Outcome>> {
+        self.ensure_deploy_phase()?;
+        let seat = seat_of(seat)?;
+        let defaults = self.lines([build, deploy, opponent_build, opponent_deploy])?;
+        let mut all = Vec::new();
+        for (i, candidate) in candidates.try_iter()?.enumerate() {
+            let candidate = candidate?;
+            let lines = match candidate.cast::<PyDict>() {
+                Ok(dict) => {
+                    let keys = ["build", "deploy", "opponent_build", "opponent_deploy"];
+                    if let Some(key) = dict.keys().iter().find(|k| !keys.iter().any(|w| k.eq(*w).unwrap_or(false))) {
+                        return Err(BindingError::CandidateKey { candidate: i, key: key.to_string() }.into());
                     }
-                    list.push(self.frame_dict(py, &frame)?);
+                    let mut lines = defaults.clone();
+                    for (line, key) in lines.iter_mut().zip(keys) {
+                        if let Some(given) = dict.get_item(key)? {
+                            *line = read_commands(self.config(), Some(&given))
+                                .map_err(|e| BindingError::Candidate { candidate: i, message: e.to_string() })?;
+                        }
+                    }
+                    lines
                 }
-                None => self.game.action_tick_inspect(|events| {
-                    tally.add(&config, events);
-                    if let Some(p) = paths.as_mut() {
-                        p.add(&config, events);
-                    }
-                }),
-            }
-            frames_run += 1;
+                Err(_) => {
+                    let mut lines = defaults.clone();
+                    lines[1] = read_commands(self.config(), Some(&candidate))
+                        .map_err(|e| BindingError::Candidate { candidate: i, message: e.to_string() })?;
+                    lines
+                }
+            };
+            all.push(lines);
         }
-        let turn_finished = !self.game.over && self.action_phase_over();
-        if turn_finished {
-            self.finish_turn(py, &mut kept)?;
-        }
-        let stats = [Player::One, Player::Two].map(|p| {
-            let s = self.game.player(p).stats;
-            (s.hp, s.sp, s.mp)
-        });
-        let [p1, p2] = tally.finish(stats);
-        Ok(Outcome {
-            p1: Py::new(py, p1)?,
-            p2: Py::new(py, p2)?,
-            frames_run,
-            turn_finished,
-            game_over: self.game.over,
-            frames: kept,
-            paths: paths.map(|p| p.0),
-        })
+        let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let base = &self.game;
+        let runs = py.detach(|| sim::simulate_many(base, &all, seat, threads, frames));
+        runs.into_iter().map(|(run, rejected)| Outcome::from_run(py, self.config(), run, rejected)).collect()
     }
 
     /// The tiles a mobile unit deployed now at (x, y) by `player` would walk on this board
@@ -321,8 +384,7 @@ impl GameState {
         if self.game.structure_on(start).is_some() {
             return Err(BindingError::EdgeOccupied { x, y }.into());
         }
-        let path = self.game.pathfinder().predicted_path(start, edge.opposite());
-        Ok(path.into_iter().map(|t| (t.x, t.y)).collect())
+        Ok(self.path_from(start, edge, &mut None))
     }
 
     /// `predicted_path` from every free tile of `player`'s two edges: `{(x, y): path}`.
@@ -333,12 +395,12 @@ impl GameState {
             Player::One => [Edge::BottomLeft, Edge::BottomRight],
             Player::Two => [Edge::TopLeft, Edge::TopRight],
         };
+        let mut own = None;
         let mut out = HashMap::new();
         for edge in edges {
             for start in edge.tiles() {
                 if self.game.structure_on(start).is_none() {
-                    let path = self.game.pathfinder().predicted_path(start, edge.opposite());
-                    out.insert((start.x, start.y), path.into_iter().map(|t| (t.x, t.y)).collect());
+                    out.insert((start.x, start.y), self.path_from(start, edge, &mut own));
                 }
             }
         }
@@ -347,14 +409,14 @@ impl GameState {
 
     /// The board as a frame dict (units, stats, `turnInfo`; no events).
     fn frame(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let mut copy = self.game.clone();
+        let mut copy = (*self.game).clone();
         let phase = if copy.action_frame >= 0 { Phase::Action } else { Phase::Deploy };
         let mut frame = copy.turn_frame();
         frame.turn_info.phase = phase;
         frame.turn_info.action_frame = self.game.action_frame;
         frame.turn_info.total_frame = Some((self.game.frames_sent - 1).max(0));
         frame.events = Default::default();
-        self.frame_dict(py, &frame)
+        frame_object(py, self.config(), &frame)
     }
 
     /// Records a player's reply time for this turn and charges the slow-reply penalty (1 HP
@@ -362,7 +424,8 @@ impl GameState {
     /// matches; returns the HP lost.
     #[pyo3(signature = (milliseconds, player=1, penalise=true))]
     fn charge_time(&mut self, milliseconds: i64, player: i64, penalise: bool) -> PyResult<i64> {
-        Ok(self.game.charge_time(player_of(player)?, milliseconds, penalise))
+        let player = player_of(player)?;
+        Ok(self.game_mut().charge_time(player, milliseconds, penalise))
     }
 
     /// A player's algo crashed this turn (it loses startingHP + 1 HP). For re-simulating
@@ -370,10 +433,11 @@ impl GameState {
     #[pyo3(signature = (player, milliseconds=0))]
     fn crash(&mut self, player: i64, milliseconds: i64) -> PyResult<()> {
         let player = player_of(player)?;
-        let p = self.game.player_mut(player);
+        let game = self.game_mut();
+        let p = game.player_mut(player);
         p.stats.time_ms = milliseconds;
         p.total_computation_time += milliseconds;
-        self.game.crash(player);
+        game.crash(player);
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 //! `Unit`: one structure or mobile unit of a state, as a read-only snapshot.
 
+use crate::figures::shown;
 use pyo3::prelude::*;
 use terminal_core::engine::Config;
 use terminal_core::engine::unit::Unit as EngineUnit;
@@ -15,8 +16,8 @@ pub struct Unit {
     pub owner: u8,
     pub x: i32,
     pub y: i32,
-    /// Health including shields.
-    pub health: f32,
+    /// Health including shields, as the frames print it.
+    pub health: f64,
     /// The engine's id (ids grow with creation: higher ids act later).
     pub id: u32,
     pub is_structure: bool,
@@ -33,7 +34,7 @@ impl Unit {
             owner: u.owner.number(),
             x: u.tile.x,
             y: u.tile.y,
-            health: u.health,
+            health: shown(u.health),
             id: u.id,
             is_structure: u.is_structure,
             upgraded: u.upgraded,

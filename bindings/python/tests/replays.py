@@ -4,6 +4,7 @@ from the spawn events of action frame 0), the action phase, compared frame by fr
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import terminal_studio as ts
@@ -19,6 +20,14 @@ def workspace_root():
         if (folder / "tests" / "algos").is_dir():
             return folder
     raise AssertionError("no tests/algos folder above %s: the workspace is incomplete" % here)
+
+
+def studio_binary():
+    """The `terminal-studio` binary: $TERMINAL_STUDIO_BIN, else the workspace's debug build."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR", workspace_root() / "target"))
+    path = Path(os.environ.get("TERMINAL_STUDIO_BIN", target / "debug" / "terminal-studio"))
+    assert path.exists(), "%s is missing: build it (cargo build) or set TERMINAL_STUDIO_BIN" % path
+    return path
 
 
 def replays_folder():
@@ -153,8 +162,11 @@ def resimulate(path):
         return verdict
     early_2020 = is_early_2020(rules, replay)
     end = replay.end_stats()
-    names = [end["player1"]["name"], end["player2"]["name"]] if end else ["", ""]
-    crashed = [bool(end and end[k]["crashed"] and not end[k]["timeout_death"]) for k in ("player1", "player2")]
+    # The 2018 starter-kit replays' endStats lack `name` and `timeout_death`: read as the
+    # engine's replay reader does (empty name, not a timeout death).
+    seats = [end.get(k, {}) if end else {} for k in ("player1", "player2")]
+    names = [seat.get("name", "") for seat in seats]
+    crashed = [bool(seat.get("crashed", False) and not seat.get("timeout_death", False)) for seat in seats]
     frames = replay.frames
     highest_id, seen = 0, 0
     turn_starts = [i for i in range(len(frames)) if replay.phase(i) == 0]

@@ -8,19 +8,6 @@ import pytest
 import replays
 import terminal_studio as ts
 
-MID_GAME = "live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz"
-
-
-@pytest.fixture(scope="module")
-def replay():
-    return replays.Replay(replays.replays_folder() / MID_GAME)
-
-
-@pytest.fixture(scope="module")
-def rules(replay):
-    return ts.Rules(replay.config_line)
-
-
 def turn_frame(replay, turn):
     return next(f for f in replay.frames if f["turnInfo"][0] == 0 and f["turnInfo"][1] == turn)
 

@@ -1,23 +1,14 @@
 """The example algo, with the module vendored into its folder, plays a real match through
 our runner against py-builder."""
 
-import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import replays
+from replays import studio_binary
 
 ROOT = replays.workspace_root()
-
-
-def studio_binary():
-    """The `terminal-studio` binary: $TERMINAL_STUDIO_BIN, else the workspace's debug build."""
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    path = Path(os.environ.get("TERMINAL_STUDIO_BIN", target / "debug" / "terminal-studio"))
-    assert path.exists(), "%s is missing: build it (cargo build) or set TERMINAL_STUDIO_BIN" % path
-    return path
 
 
 def test_sim_attacker_plays_a_match_with_the_vendored_module(tmp_path):

@@ -44,6 +44,17 @@ def test_early_2020_build_replay_matches():
     assert verdict.frames_checked > 100
 
 
+def test_starter_kit_replay_without_player_names_is_resimulated():
+    """Its endStats name no player and no timeout death; read as the engine reads them. It is
+    one of the known gaps, so only that every turn is re-simulated is checked here."""
+    path = replays.replays_folder() / "legacy-2018" / sorted(KNOWN_GAPS)[0]
+    assert path.exists(), "%s is missing" % path
+    assert "name" not in replays.Replay(path).end_stats()["player1"]
+    verdict = replays.resimulate(path)
+    assert verdict.unsupported is None
+    assert verdict.frames_checked > 800
+
+
 def test_every_ruleset_folder_is_there_and_simulated():
     expected = {"base-s6", "citadel-2026", "live-2022", "s7-2020", "s8-2021a", "s8-2021b"}
     expected |= {"special-2024", "special-2025", "special-2026"}

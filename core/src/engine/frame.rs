@@ -2,6 +2,7 @@
 //! (PROTOCOL.md §4, REPLAY.md §4). The replay reader and writer use the same types.
 
 use super::geometry::{Player, Tile};
+use serde::{Deserialize, Serialize};
 
 /// `turnInfo`: `[phase, turn, actionFrame, totalFrame]` (legacy: no `totalFrame`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -43,7 +44,7 @@ impl Phase {
 }
 
 /// `p1Stats` / `p2Stats`: `[HP, SP, MP, timeMs]`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Stats {
     pub hp: f32,
     pub sp: f32,
@@ -63,7 +64,7 @@ pub struct UnitEntry {
 /// Number of unit lists per player in the current format (6 types + REMOVE + UPGRADE).
 pub const UNIT_LISTS: usize = 8;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpawnEvent {
     pub tile: Tile,
     pub unit_type: u8,
@@ -71,7 +72,7 @@ pub struct SpawnEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoveEvent {
     pub from: Tile,
     pub to: Tile,
@@ -80,7 +81,7 @@ pub struct MoveEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttackEvent {
     pub from: Tile,
     pub to: Tile,
@@ -91,7 +92,7 @@ pub struct AttackEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DamageEvent {
     pub tile: Tile,
     pub damage: f32,
@@ -100,7 +101,7 @@ pub struct DamageEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeathEvent {
     pub tile: Tile,
     pub unit_type: u8,
@@ -110,7 +111,7 @@ pub struct DeathEvent {
     pub removed: bool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShieldEvent {
     pub from: Tile,
     pub to: Tile,
@@ -121,7 +122,7 @@ pub struct ShieldEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BreachEvent {
     pub tile: Tile,
     pub damage: f32,
@@ -130,7 +131,7 @@ pub struct BreachEvent {
     pub owner: Player,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelfDestructEvent {
     pub tile: Tile,
     pub victims: Vec<Tile>,
@@ -141,7 +142,7 @@ pub struct SelfDestructEvent {
 }
 
 /// Legacy (2018) melee event; never produced by the current engine.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeleeEvent {
     pub from: Tile,
     pub to: Tile,
@@ -152,7 +153,7 @@ pub struct MeleeEvent {
 }
 
 /// The nine event lists of a frame.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Events {
     pub self_destruct: Vec<SelfDestructEvent>,
     pub breach: Vec<BreachEvent>,

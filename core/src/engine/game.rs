@@ -10,13 +10,14 @@ use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile};
 use super::pathing::{Blockers, Pathfinder};
 use super::resources::round1;
 use super::unit::Unit;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The turn after which the game ends (turns 0–99 are played).
 pub const TURN_LIMIT: i32 = 100;
 
 /// Per-player state beyond the four stats: the totals reported in `endStats`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct PlayerState {
     pub stats: Stats,
     pub name: String,

@@ -15,6 +15,7 @@ pub mod presets;
 pub mod resources;
 #[cfg(test)]
 mod roles_tests;
+pub mod snapshot;
 pub mod targeting;
 mod tick;
 pub mod unit;

@@ -1,10 +1,11 @@
 //! A unit on the board: a structure or a mobile unit, with health kept as base + shield layers.
 
 use super::geometry::{Edge, Player, Tile};
+use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 /// The axis of a unit's previous step (path tie-breaks, MECHANICS.md §6.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Axis {
     /// Has not stepped yet.
     #[default]
@@ -14,7 +15,7 @@ pub enum Axis {
 }
 
 /// What happened to a unit in the current tick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Fate {
     #[default]
     Active,
@@ -27,7 +28,7 @@ pub enum Fate {
 /// Health at or below which a unit is dead (H-M1).
 pub const DEATH_THRESHOLD: f32 = 0.001;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     pub id: u32,
     /// Unit type 0–5 (an upgraded structure keeps its base type).
@@ -161,7 +162,7 @@ impl Unit {
 
 /// One shield layer: what is left of it and how much it decays every tick (its Support's
 /// `shieldDecay`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct ShieldLayer {
     pub amount: f32,
     pub decay: f32,

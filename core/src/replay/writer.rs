@@ -226,6 +226,11 @@ pub fn frame_to_json(f: &Frame, legacy: bool, store_times: bool) -> String {
     out
 }
 
+/// What a replay file holds before its frames: a blank line, the config line, a blank line.
+pub fn replay_header(config: &Config) -> String {
+    format!("\n{}\n\n", config.to_line())
+}
+
 /// Streams a replay to disk as frames happen, so a killed run leaves a readable file up to
 /// the last frame written. Layout: blank line, config, blank line, one frame per line.
 pub struct ReplayWriter {
@@ -247,7 +252,7 @@ impl ReplayWriter {
             legacy: config.legacy,
             store_times: config.timing.store_bot_times,
         };
-        write!(w.file, "\n{}\n\n", config.to_line())?;
+        w.file.write_all(replay_header(config).as_bytes())?;
         w.file.flush()?;
         Ok(w)
     }

@@ -7,13 +7,14 @@
 //! `shebang` (a start script's `#!` line), `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
-//! `handle`.
+//! `handle`; `in_process` (a match whose two seats the caller drives, no process).
 
 mod annotations;
 mod events;
 pub mod ghost;
 mod handle;
 pub mod human;
+mod in_process;
 mod lines;
 mod match_log;
 mod os;
@@ -36,6 +37,7 @@ pub use events::{FrameSummary, MatchEvent};
 pub use ghost::{Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
 pub use human::{HumanSeat, HumanTurn};
+pub use in_process::{InProcessMatch, SeatReply};
 pub use process::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;

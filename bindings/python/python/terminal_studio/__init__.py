@@ -15,7 +15,9 @@ player 2 the opponent. See docs/python.md.
 """
 
 from ._engine import (
+    Commands,
     GameState,
+    Match,
     Outcome,
     PlayerOutcome,
     Rejection,
@@ -26,7 +28,9 @@ from ._engine import (
 )
 
 __all__ = [
+    "Commands",
     "GameState",
+    "Match",
     "Outcome",
     "PlayerOutcome",
     "Rejection",
