@@ -171,6 +171,8 @@ pub fn suggest(
     let mut steps = Vec::new();
     let quiet = |_: usize, _: usize| {};
     let reach2 = interaction_reach2(config);
+    let floor = options.kinds.iter().map(|k| config.unit(k.unit_type()).cost_sp).fold(f32::INFINITY, f32::min);
+    let floor = if floor.is_finite() { floor } else { 1.0 };
     let mut first_total = None;
     let mut hp_now;
     loop {
@@ -186,7 +188,7 @@ pub fn suggest(
         let candidates = candidates(&layout, seat, config, options, budget, attacks, &hp, &near);
         let step = steps.len();
         let Some((best, gain, changed, runs)) =
-            search(attacks, &hp, &candidates, options.jobs, step, progress, cancel)?
+            search(attacks, &hp, &candidates, floor, options.jobs, step, progress, cancel)?
         else {
             break;
         };
@@ -281,24 +283,27 @@ fn candidates(
         .collect()
 }
 
-/// A candidate's score: HP saved per SP (a free change counts as costing 1 SP).
-fn score(gain: f64, cost: f32) -> f64 {
-    gain / f64::from(cost.max(1.0))
+/// A candidate's score: HP saved per SP. A change cheaper than `floor` (a removal, which is
+/// free) counts as costing `floor`, the cheapest placement's price.
+fn score(gain: f64, cost: f32, floor: f32) -> f64 {
+    gain / f64::from(cost.max(floor).max(f32::MIN_POSITIVE))
 }
 
 /// The best candidate: (index, true gain, attacks changed, engine runs), or `None` if none
 /// saves any HP.
+#[allow(clippy::too_many_arguments)]
 fn search(
     attacks: &[Attack],
     hp: &[f32],
     candidates: &[Candidate],
+    floor: f32,
     jobs: usize,
     step: usize,
     progress: &(dyn Fn(SuggestProgress) + Sync),
     cancel: &AtomicBool,
 ) -> Result<Option<(usize, f64, usize, usize)>, RunError> {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
-    let first_score = |i: usize| score(candidates[i].first_bound, candidates[i].cost);
+    let first_score = |i: usize| score(candidates[i].first_bound, candidates[i].cost, floor);
     order.sort_by(|&a, &b| first_score(b).total_cmp(&first_score(a)).then(a.cmp(&b)));
     // Best so far: (score, index, gain, changed).
     let mut best: Option<(f64, usize, f64, usize)> = None;
@@ -335,10 +340,12 @@ fn search(
             }
         }
         // The rest of each promising candidate's attacks, best bound first.
-        bound.sort_by(|x, y| score(y.1, candidates[y.0].cost).total_cmp(&score(x.1, candidates[x.0].cost)));
+        bound.sort_by(|x, y| {
+            score(y.1, candidates[y.0].cost, floor).total_cmp(&score(x.1, candidates[x.0].cost, floor))
+        });
         for (i, saved, changed) in bound {
             let c = &candidates[i];
-            if best.as_ref().is_some_and(|&(s, ..)| score(saved, c.cost) <= s) {
+            if best.as_ref().is_some_and(|&(s, ..)| score(saved, c.cost, floor) <= s) {
                 continue;
             }
             let pairs: Vec<(usize, usize)> = c.clean.iter().map(|&a| (i, a)).collect();
@@ -347,7 +354,7 @@ fn search(
             let worse: f64 = clean_hp.iter().map(|&h| f64::from(h)).sum();
             let gain = saved - worse;
             let changed = changed + clean_hp.iter().filter(|&&h| h > 0.0).count();
-            let s = score(gain, c.cost);
+            let s = score(gain, c.cost, floor);
             if gain > 0.0 && best.as_ref().is_none_or(|&(b, ..)| s > b) {
                 best = Some((s, i, gain, changed));
             }

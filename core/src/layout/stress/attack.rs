@@ -174,18 +174,34 @@ pub enum AttackError {
     Cancelled,
 }
 
-/// Why a replay gives no attack at all under the filter (`None`: it does).
-fn skip_reason(replay: &Replay, filter: &AttackFilter) -> Option<String> {
-    if replay.legacy || replay.config.legacy {
+/// Why a replay of these rules gives no attack at all under the filter (`None`: it does).
+fn skip_reason(config: &Config, legacy_format: bool, filter: &AttackFilter) -> Option<String> {
+    if legacy_format || config.legacy {
         return Some("2018–2019 format: attacks of those rules are not run".into());
     }
-    let theirs = ruleset_name(&replay.config);
-    let ours = ruleset_name(&filter.config);
-    let same = replay.config.units == filter.config.units && replay.config.resources == filter.config.resources;
+    let same = config.units == filter.config.units && config.resources == filter.config.resources;
     if !same && !filter.any_ruleset {
-        return Some(format!("ruleset {theirs}, the layout's is {ours}"));
+        return Some(format!("ruleset {}, the layout's is {}", ruleset_name(config), ruleset_name(&filter.config)));
     }
     None
+}
+
+/// The config line of a replay file, read without its frames, so that the replays of other
+/// rulesets are skipped at a fraction of a full read. `None` if the file does not open with
+/// a readable config line: the full read then says what is wrong.
+fn config_line(path: &Path) -> Option<Config> {
+    use std::io::BufRead;
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn BufRead> = if gzip {
+        Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
+    } else {
+        Box::new(file)
+    };
+    let line = reader.lines().map_while(Result::ok).find(|l| !l.trim().is_empty())?;
+    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
+    value.get("unitInformation")?;
+    Config::from_value(value).ok()
 }
 
 fn is_mobile(config: &Config, c: &Command) -> bool {
@@ -347,9 +363,12 @@ pub fn load_attacks(
         Skipped(String),
     }
     let read_one = |path: &Path| -> Read {
+        if let Some(reason) = config_line(path).and_then(|c| skip_reason(&c, false, filter)) {
+            return Read::Skipped(reason);
+        }
         match read_replay(path) {
             Err(e) => Read::Skipped(e.to_string()),
-            Ok(replay) => match skip_reason(&replay, filter) {
+            Ok(replay) => match skip_reason(&replay.config, replay.legacy, filter) {
                 Some(reason) => Read::Skipped(reason),
                 None => Read::Attacks(attacks_of_replay(&replay, filter)),
             },
