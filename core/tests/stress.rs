@@ -168,3 +168,82 @@ fn build_order_of_the_defence_can_decide_a_breach() {
     let o = simulate(&attack, &by_tile, HpModel::Recorded, false, &mut scratch);
     assert_eq!((o.breaches, o.hp_lost), (2, 2.0), "in tile order another Turret shoots first");
 }
+
+/// The attacks of one busy live-2022 replay and the funnel layout under that ruleset.
+fn busy_attacks() -> (Vec<terminal_core::layout::stress::Attack>, Layout, Arc<terminal_core::engine::Config>) {
+    let path = replay("live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz");
+    let r = read_replay(&path).unwrap_or_else(|e| panic!("{e}"));
+    let config = Arc::new(r.config.clone());
+    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: false };
+    let attacks: Vec<_> = attacks_of_replay(&r, &filter).into_iter().filter_map(Result::ok).collect();
+    assert!(attacks.len() >= 10, "{} attacks in {}", attacks.len(), path.display());
+    let layout_path = corpus::layouts().join("funnel.json");
+    let layout = terminal_core::layout::files::load_layout(&layout_path).unwrap_or_else(|e| panic!("{e}"));
+    (attacks, layout, config)
+}
+
+/// A layout drawn for player 2 is the player-1 layout rotated: every attack, by either
+/// player, meets the same structures and ends the same, its tiles rotated.
+#[test]
+fn a_layout_meets_the_same_attacks_from_either_seat() {
+    let (attacks, layout, config) = busy_attacks();
+    let mut rotated = Layout::default();
+    for (t, s) in layout.of(Player::One) {
+        rotated.structures.insert(t.rotated(), *s);
+    }
+    let cancel = AtomicBool::new(false);
+    let one = Defence::from_layout(&layout, Player::One, &config);
+    let two = Defence::from_layout(&rotated, Player::Two, &config);
+    let a = stress::run(&attacks, &one, HpModel::Unlimited, 2, &|_, _| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    let b = stress::run(&attacks, &two, HpModel::Unlimited, 2, &|_, _| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    assert!(attacks.iter().any(|x| x.attacker == Player::One) && attacks.iter().any(|x| x.attacker == Player::Two));
+    assert!(a.totals.hp_lost > 0.0, "the funnel lets some of these attacks through");
+    assert_eq!(a.totals, b.totals);
+    for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
+        let rotated: Vec<_> = x.breach_tiles.iter().map(|(t, d)| (t.rotated(), *d)).collect();
+        assert_eq!(rotated, y.breach_tiles);
+    }
+    // Heatmap tiles are in the layout's own view: player 1's breaches land on its own edges.
+    assert!(a.outcomes.iter().flat_map(|o| &o.breach_tiles).all(|(t, _)| t.y <= 13));
+}
+
+/// A cancel flag set before the run stops it without a report.
+#[test]
+fn a_cancelled_run_has_no_report() {
+    let (attacks, layout, config) = busy_attacks();
+    let cancel = AtomicBool::new(true);
+    let defence = Defence::from_layout(&layout, Player::One, &config);
+    let r = stress::run(&attacks, &defence, HpModel::Unlimited, 2, &|_, _| {}, &cancel);
+    assert_eq!(r.err(), Some(stress::RunError::Cancelled));
+}
+
+/// The what-if an attack opens in the Debugger plays out as the stress run counted it.
+#[test]
+fn the_what_if_of_an_attack_matches_its_outcome() {
+    use terminal_core::session::whatif;
+    use terminal_core::verify::rebuild::{game_at_turn_frame, running_max_ids};
+    let (attacks, layout, config) = busy_attacks();
+    let r = read_replay(&attacks[0].replay).unwrap_or_else(|e| panic!("{e}"));
+    let ids = running_max_ids(&r.frames);
+    let defence = Defence::from_layout(&layout, Player::One, &config);
+    let mut scratch = None;
+    let mut compared = 0;
+    for attack in &attacks {
+        let o = simulate(attack, &defence, HpModel::Recorded, false, &mut scratch);
+        let link = attack.what_if(defence.in_seat(attack.defender()));
+        let start = r.turn_starts().into_iter().find(|&s| r.frames[s].turn_info.turn == link.turn);
+        let start = start.unwrap_or_else(|| panic!("turn {} is not in the replay", link.turn));
+        let (game, inputs) = game_at_turn_frame(&r, &config, start, &ids, None).unwrap_or_else(|e| panic!("{e}"));
+        let tried = whatif::run(&game, Some(&inputs), &link.spec, "layout").unwrap_or_else(|e| panic!("{e}"));
+        let a = link.attacker.index();
+        assert_eq!(
+            (tried.summary.breaches[a], tried.summary.hp_damage[a]),
+            (o.breaches, o.hp_lost),
+            "turn {} by player {}",
+            link.turn,
+            link.attacker.number()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 10);
+}
