@@ -102,14 +102,7 @@ fn every_lone_attack_of_the_corpus_breaches_as_recorded() {
 /// lost without the change.
 #[test]
 fn attacks_out_of_reach_of_a_change_are_unchanged_by_it() {
-    let path = replay("live-2022/Acceleraizer__c1terminal-algo__1011.replay.gz");
-    let r = read_replay(&path).unwrap_or_else(|e| panic!("{e}"));
-    let config = Arc::new(r.config.clone());
-    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: false };
-    let attacks: Vec<_> = attacks_of_replay(&r, &filter).into_iter().filter_map(Result::ok).collect();
-    assert!(attacks.len() >= 10, "{} attacks in {}", attacks.len(), path.display());
-    let layout_path = corpus::layouts().join("funnel.json");
-    let layout = terminal_core::layout::files::load_layout(&layout_path).unwrap_or_else(|e| panic!("{e}"));
+    let (attacks, layout, config) = busy_attacks();
     let seat = Player::One;
     let base_defence = Defence::from_layout(&layout, seat, &config);
     let cancel = AtomicBool::new(false);
@@ -143,7 +136,6 @@ fn attacks_out_of_reach_of_a_change_are_unchanged_by_it() {
         }
     }
     assert!(skipped >= 50, "only {skipped} (attack, tile) pairs were out of reach: the check checked little");
-    let _: &Layout = &layout;
 }
 
 /// Why a layout is tested with its build order: in this recorded turn two Turrets reach the
