@@ -21,6 +21,7 @@ mod limits;
 mod match_cmd;
 mod show_cmd;
 mod signals;
+mod stress_cmd;
 mod verify_cmd;
 
 use clap::{Parser, Subcommand};
@@ -172,6 +173,9 @@ pub enum Command {
         #[arg(long)]
         rounds: Option<u64>,
     },
+    /// Run a base layout against every recorded attack of real replays (the layout lab);
+    /// exit 1 if it lost HP to any, 2 on bad input.
+    Stress(stress_cmd::StressArgs),
     /// Print a replay frame as a text board (units as characters, legend, stats, events).
     Show {
         replay: PathBuf,
@@ -242,6 +246,7 @@ pub fn run() -> ExitCode {
                 merge,
             })
         }
+        Some(Command::Stress(args)) => stress_cmd::run(args),
         Some(Command::BenchPaths { layout, iterations }) => bench_paths_cmd::run(layout.as_deref(), iterations),
         Some(Command::Gui { file }) => crate::app::run(file),
         Some(Command::View { file }) => crate::app::run(Some(file)),

@@ -1,0 +1,397 @@
+//! Recorded attacks: one turn of one real replay in which a player deployed mobile units,
+//! prepared once (the replay parsed, the attacker's side rebuilt) so that any number of
+//! layouts can then be run against it cheaply.
+
+use super::parallel::parallel_map;
+use crate::engine::commands::{Command, CommandKind};
+use crate::engine::config::Config;
+use crate::engine::frame::Phase;
+use crate::engine::game::Game;
+use crate::engine::geometry::{Player, Tile};
+use crate::layout::Layout;
+use crate::replay::{Replay, ReplayError, read_replay};
+use crate::session::whatif::{StructureEdit, WhatIfSpec};
+use crate::verify::rebuild::{RebuildError, TurnInputs, game_at_turn_frame, is_early_2020, running_max_ids};
+use crate::verify::ruleset_name;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One structure of the side under test, in absolute board coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DefenceStructure {
+    pub tile: Tile,
+    pub unit_type: u8,
+    pub upgraded: bool,
+    /// Marked for removal: it still stands through the action phase.
+    pub remove: bool,
+    /// Absolute health (not a fraction).
+    pub health: f32,
+}
+
+/// What the replay itself shows of the turn: the yardstick of the faithfulness test.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RecordedOutcome {
+    pub breaches: u32,
+    pub hp_lost: f32,
+    /// The defender deployed mobile units of its own that turn (left out of the attack).
+    pub defender_deployed: bool,
+}
+
+/// One recorded attack, ready to run against layouts.
+#[derive(Clone)]
+pub struct Attack {
+    pub replay: PathBuf,
+    pub turn: i32,
+    pub attacker: Player,
+    /// The replay's ruleset (`verify::ruleset_name`).
+    pub ruleset: String,
+    pub recorded: RecordedOutcome,
+    /// The defender's own structures at the start of the action phase (after that turn's
+    /// builds; marked ones still stand), in id order: the replay's side as a layout.
+    pub recorded_defence: Vec<DefenceStructure>,
+    /// Mobile units the attacker deployed.
+    pub spawned: u32,
+    pub(crate) config: Arc<Config>,
+    /// The attacker's structures after its build line and its stats, no defender unit.
+    pub(crate) template: Game,
+    pub(crate) deploy: Vec<Command>,
+    /// Both players' HP at the start of the action phase as recorded (time penalties paid).
+    pub(crate) recorded_hp: [f32; 2],
+    /// The defender's structures at the turn frame, before its builds (what-if edits).
+    defender_turn_frame: Vec<Tile>,
+}
+
+impl std::fmt::Debug for Attack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attack")
+            .field("replay", &self.replay)
+            .field("turn", &self.turn)
+            .field("attacker", &self.attacker)
+            .field("spawned", &self.spawned)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Attack {
+    pub fn defender(&self) -> Player {
+        self.attacker.opponent()
+    }
+
+    pub fn config(&self) -> &Arc<Config> {
+        &self.config
+    }
+
+    pub fn file_name(&self) -> String {
+        self.replay.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    /// The replay's own defence as a layout (the defender's seat as recorded).
+    pub fn recorded_layout(&self) -> Layout {
+        let mut layout = Layout { name: format!("{} turn {}", self.file_name(), self.turn), ..Layout::default() };
+        for s in &self.recorded_defence {
+            let Some(kind) = crate::layout::Kind::from_unit_type(s.unit_type as usize) else { continue };
+            let start = self.config.form(s.unit_type as usize, s.upgraded).start_health;
+            let health = if start > 0.0 { (s.health / start).clamp(0.0, 1.0) } else { 1.0 };
+            layout
+                .structures
+                .insert(s.tile, crate::layout::Structure { kind, upgraded: s.upgraded, remove: s.remove, health });
+        }
+        layout
+    }
+
+    /// The tiles of the defender's structures in the order the replay built them (upgrades
+    /// count as a new build): with `recorded_layout`, the recorded defence exactly.
+    pub fn recorded_build_order(&self) -> Vec<Tile> {
+        self.recorded_defence.iter().map(|s| s.tile).collect()
+    }
+
+    /// This attack as a what-if of the Debugger: open `replay` at `turn`, apply `spec` (the
+    /// defender's structures replaced by `defence`, its own commands dropped, the attacker's
+    /// kept as recorded). `defence` must stand in the defender's seat (`Defence::in_seat`).
+    /// A what-if builds structures at full health and without removal marks.
+    pub fn what_if(&self, defence: &[DefenceStructure]) -> WhatIfLink {
+        let d = self.defender();
+        let mut edits: Vec<StructureEdit> =
+            self.defender_turn_frame.iter().map(|&tile| StructureEdit::Remove { tile }).collect();
+        edits.extend(defence.iter().map(|s| StructureEdit::Add {
+            tile: s.tile,
+            unit_type: s.unit_type,
+            upgraded: s.upgraded,
+        }));
+        let mut spec = WhatIfSpec::default();
+        spec.structures[d.index()] = edits;
+        spec.commands[d.index()] = Some(Vec::new());
+        WhatIfLink { replay: self.replay.clone(), turn: self.turn, attacker: self.attacker, spec }
+    }
+}
+
+/// Everything the Debugger needs to open one attack as a what-if with a layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WhatIfLink {
+    pub replay: PathBuf,
+    pub turn: i32,
+    pub attacker: Player,
+    pub spec: WhatIfSpec,
+}
+
+/// Which replays give attacks.
+#[derive(Debug, Clone)]
+pub struct AttackFilter {
+    /// The layout's ruleset: replays of another are skipped unless `any_ruleset`.
+    pub config: Arc<Config>,
+    /// Also run attacks recorded under other current-format rulesets, under `config` (the
+    /// attacker's recorded spawns are kept; its resources are topped up to afford them).
+    pub any_ruleset: bool,
+}
+
+/// A replay that gave no attack, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkippedReplay {
+    pub file: PathBuf,
+    pub reason: String,
+}
+
+/// Attacks read from replay files, in file then turn order.
+#[derive(Debug, Clone, Default)]
+pub struct AttackSet {
+    pub attacks: Vec<Attack>,
+    pub skipped: Vec<SkippedReplay>,
+    /// Turns of the read replays whose attack could not be rebuilt, each naming file and turn.
+    pub unusable_turns: Vec<AttackError>,
+}
+
+/// Why attacks could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AttackError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("{}: turn {turn}: {source}", file.display())]
+    Rebuild { file: PathBuf, turn: i32, source: RebuildError },
+    #[error("{}: turn {turn}: player {player}'s recorded {line} line is rejected by the engine ({count} entries)", file.display())]
+    Rejected { file: PathBuf, turn: i32, player: u8, line: &'static str, count: usize },
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// Why a replay of these rules gives no attack at all under the filter (`None`: it does).
+fn skip_reason(config: &Config, legacy_format: bool, filter: &AttackFilter) -> Option<String> {
+    if legacy_format || config.legacy {
+        return Some("2018–2019 format: attacks of those rules are not run".into());
+    }
+    let same = config.units == filter.config.units && config.resources == filter.config.resources;
+    if !same && !filter.any_ruleset {
+        return Some(format!("ruleset {}, the layout's is {}", ruleset_name(config), ruleset_name(&filter.config)));
+    }
+    None
+}
+
+/// The config line of a replay file, read without its frames, so that the replays of other
+/// rulesets are skipped at a fraction of a full read. `None` if the file does not open with
+/// a readable config line: the full read then says what is wrong.
+fn config_line(path: &Path) -> Option<Config> {
+    use std::io::BufRead;
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn BufRead> = if gzip {
+        Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
+    } else {
+        Box::new(file)
+    };
+    let line = reader.lines().map_while(Result::ok).find(|l| !l.trim().is_empty())?;
+    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
+    value.get("unitInformation")?;
+    Config::from_value(value).ok()
+}
+
+fn is_mobile(config: &Config, c: &Command) -> bool {
+    matches!(c.kind, CommandKind::Spawn(t) if config.units.get(t as usize).is_some_and(|u| !u.is_structure))
+}
+
+/// The attacks of one replay (both players), each checked to rebuild as recorded; a turn
+/// that cannot be rebuilt is an error of its own, the other turns still count.
+pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<Attack, AttackError>> {
+    let file = replay.source.clone();
+    let recorded_config = Arc::new(replay.config.clone());
+    let same_rules = replay.config.units == filter.config.units && replay.config.resources == filter.config.resources;
+    let run_config = if same_rules { Arc::clone(&recorded_config) } else { Arc::clone(&filter.config) };
+    let ruleset = ruleset_name(&replay.config);
+    let ids = running_max_ids(&replay.frames);
+    let early_2020 = is_early_2020(replay, &recorded_config, &ids);
+    let mut out = Vec::new();
+    for start in replay.turn_starts() {
+        let turn = replay.frames[start].turn_info.turn;
+        let (game, mut inputs) = match game_at_turn_frame(replay, &recorded_config, start, &ids, None) {
+            Ok(g) => g,
+            Err(source) => {
+                out.push(Err(AttackError::Rebuild { file: file.clone(), turn, source }));
+                continue;
+            }
+        };
+        inputs.early_2020 |= early_2020;
+        let deployed = Player::both().map(|p| inputs.lines[p.index()].1.iter().any(|c| is_mobile(&recorded_config, c)));
+        for attacker in Player::both() {
+            if !deployed[attacker.index()] {
+                continue;
+            }
+            let defender = attacker.opponent();
+            let recorded = RecordedOutcome {
+                defender_deployed: deployed[defender.index()],
+                ..recorded_outcome(replay, start, attacker)
+            };
+            let (template, deploy, recorded_hp, recorded_defence) =
+                match prepare(&game, &inputs, attacker, &run_config, same_rules) {
+                    Ok(p) => p,
+                    Err((line, count)) => {
+                        let player = attacker.number();
+                        out.push(Err(AttackError::Rejected { file: file.clone(), turn, player, line, count }));
+                        continue;
+                    }
+                };
+            let spawned = deploy.iter().filter(|c| is_mobile(&run_config, c)).count() as u32;
+            let defender_turn_frame =
+                game.units.iter().filter(|u| u.is_structure && u.owner == defender).map(|u| u.tile).collect();
+            out.push(Ok(Attack {
+                replay: file.clone(),
+                turn,
+                attacker,
+                ruleset: ruleset.clone(),
+                recorded,
+                recorded_defence,
+                spawned,
+                config: Arc::clone(&run_config),
+                template,
+                deploy,
+                recorded_hp,
+                defender_turn_frame,
+            }));
+        }
+    }
+    out
+}
+
+type Prepared = (Game, Vec<Command>, [f32; 2], Vec<DefenceStructure>);
+
+/// The attacker's side at the start of the action phase, and the defender's as recorded.
+/// Errs with the line and count of rejected entries.
+fn prepare(
+    turn_game: &Game,
+    inputs: &TurnInputs,
+    attacker: Player,
+    run_config: &Arc<Config>,
+    same_rules: bool,
+) -> Result<Prepared, (&'static str, usize)> {
+    let a = attacker.index();
+    let defender = attacker.opponent();
+    // The whole turn as recorded (both players' commands, time charges): the defender's
+    // structures as they stand when the action phase starts, and both HPs then.
+    let mut full = turn_game.clone();
+    inputs.apply(&mut full);
+    let recorded_hp = [full.players[0].stats.hp, full.players[1].stats.hp];
+    let recorded_defence = full
+        .units
+        .iter()
+        .filter(|u| u.is_structure && u.owner == defender)
+        .map(|u| DefenceStructure {
+            tile: u.tile,
+            unit_type: u.unit_type,
+            upgraded: u.upgraded,
+            remove: u.marked_turn.is_some(),
+            health: u.health,
+        })
+        .collect();
+
+    // The attacker alone: its structures and stats, then its build line.
+    let mut template = Game::new(Arc::clone(run_config));
+    template.turn = turn_game.turn;
+    template.frames_sent = turn_game.frames_sent;
+    template.action_frames_sent = turn_game.action_frames_sent;
+    template.players = turn_game.players.clone();
+    template.early_2020 = inputs.early_2020;
+    template.next_id = turn_game.next_id;
+    for u in turn_game.units.iter().filter(|u| u.owner == attacker) {
+        let mut u = u.clone();
+        if !same_rules {
+            // Another ruleset's structure keeps its tile and type, with this ruleset's health.
+            u.base_health = run_config.form(u.unit_type as usize, u.upgraded).start_health;
+            u.refresh_health();
+        }
+        template.insert_unit(u);
+    }
+    let (build, deploy) = &inputs.lines[a];
+    if !same_rules {
+        let s = &mut template.players[a].stats;
+        s.sp = s.sp.max(1.0e6);
+        s.mp = s.mp.max(1.0e6);
+    }
+    let rejected = template.apply_line(attacker, build);
+    if !rejected.is_empty() {
+        return Err(("build", rejected.len()));
+    }
+    template.events.clear();
+    let mut check = template.clone();
+    let rejected = check.apply_line(attacker, deploy);
+    if !rejected.is_empty() {
+        return Err(("deploy", rejected.len()));
+    }
+    Ok((template, deploy.clone(), recorded_hp, recorded_defence))
+}
+
+/// The breaches the attacker scored in the replay's action phase of the turn at `start`.
+fn recorded_outcome(replay: &Replay, start: usize, attacker: Player) -> RecordedOutcome {
+    let mut r = RecordedOutcome::default();
+    for f in replay.frames[start + 1..].iter().take_while(|f| f.turn_info.phase == Phase::Action) {
+        for b in f.events.breach.iter().filter(|b| b.owner == attacker) {
+            r.breaches += 1;
+            r.hp_lost += b.damage;
+        }
+    }
+    r
+}
+
+/// Reads every replay of `files` on `jobs` threads and keeps the attacks the filter lets
+/// through. `progress(done, total)` is called after each file; setting `cancel` stops early.
+pub fn load_attacks(
+    files: &[PathBuf],
+    filter: &AttackFilter,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &AtomicBool,
+) -> Result<AttackSet, AttackError> {
+    enum Read {
+        Attacks(Vec<Result<Attack, AttackError>>),
+        Skipped(String),
+    }
+    let read_one = |path: &Path| -> Read {
+        if let Some(reason) = config_line(path).and_then(|c| skip_reason(&c, false, filter)) {
+            return Read::Skipped(reason);
+        }
+        match read_replay(path) {
+            Err(e) => Read::Skipped(e.to_string()),
+            Ok(replay) => match skip_reason(&replay.config, replay.legacy, filter) {
+                Some(reason) => Read::Skipped(reason),
+                None => Read::Attacks(attacks_of_replay(&replay, filter)),
+            },
+        }
+    };
+    let results = parallel_map(files.len(), jobs, cancel, progress, |k, _: &mut ()| read_one(&files[k]));
+    if cancel.load(Ordering::Relaxed) {
+        return Err(AttackError::Cancelled);
+    }
+    let mut set = AttackSet::default();
+    for (file, r) in files.iter().zip(results) {
+        match r {
+            Some(Read::Attacks(list)) => {
+                for a in list {
+                    match a {
+                        Ok(a) => set.attacks.push(a),
+                        Err(e) => set.unusable_turns.push(e),
+                    }
+                }
+            }
+            Some(Read::Skipped(reason)) => set.skipped.push(SkippedReplay { file: file.clone(), reason }),
+            None => set.skipped.push(SkippedReplay { file: file.clone(), reason: "not read (worker failed)".into() }),
+        }
+    }
+    Ok(set)
+}

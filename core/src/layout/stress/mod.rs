@@ -1,0 +1,272 @@
+//! The layout lab: a base layout run against every recorded attack of a set of real
+//! replays. An attack keeps the attacker's side exactly as recorded (its structures after
+//! that turn's builds, its spawns, its resources); the defender's half is replaced by the
+//! layout under test, and the defender's own mobile units of that turn are left out. A
+//! recorded attack does not adapt to the layout: it was chosen against another defence.
+//!
+//! Everything here is for the CLI and the editor's panel alike: `run` is cancellable and
+//! reports progress, each attack's outcome carries the tiles a heatmap needs, and
+//! `Attack::what_if` turns one attack into a Debugger what-if.
+
+pub mod attack;
+mod outcome;
+pub(crate) mod parallel;
+
+pub use attack::{
+    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, WhatIfLink,
+    attacks_of_replay, load_attacks,
+};
+pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, compare};
+
+use super::Layout;
+use crate::engine::config::Config;
+use crate::engine::game::Game;
+use crate::engine::geometry::{Player, Tile};
+use crate::engine::unit::Unit;
+use parallel::parallel_map;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Safety bound on action frames per attack (a unit of speed 0 would never arrive).
+pub const MAX_FRAMES: u32 = 2000;
+
+/// The layout under test, in both seats: its own, and rotated into the other (an attack by
+/// the layout's own seat is met by the layout rotated 180°, as the same algo would build it
+/// playing the other side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defence {
+    /// The seat the layout was drawn for.
+    pub seat: Player,
+    /// Per seat (index = player): the structures standing in that seat, in placing order.
+    seats: [Vec<DefenceStructure>; 2],
+}
+
+/// How HP is counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HpModel {
+    /// Every breach of the whole action phase counts: the game never ends mid-attack.
+    #[default]
+    Unlimited,
+    /// Both players keep the HP the replay recorded: the phase stops when one reaches 0, as
+    /// the recorded game did (the faithfulness check).
+    Recorded,
+}
+
+impl Defence {
+    /// The structures of `seat` in `layout`, fresh or damaged as the layout says, under
+    /// `config` (health fractions become absolute). Placing order is tile order.
+    pub fn from_layout(layout: &Layout, seat: Player, config: &Config) -> Defence {
+        let structures = layout
+            .of(seat)
+            .map(|(tile, s)| {
+                let unit_type = s.kind.unit_type();
+                let start = config.form(unit_type, s.upgraded).start_health;
+                let health = if s.health >= 1.0 { start } else { start * s.health.clamp(0.0, 1.0) };
+                DefenceStructure { tile, unit_type: unit_type as u8, upgraded: s.upgraded, remove: s.remove, health }
+            })
+            .collect();
+        Defence::from_structures(seat, structures)
+    }
+
+    /// As `from_layout`, with the structures on the tiles of `order` placed first, in that
+    /// order (the rest after them, in tile order). The engine lets structures act in the
+    /// order they were built: two Turrets that can hit the same units take turns in it, and
+    /// the first one's hits change what the second one picks (lowest health first). A
+    /// layout does not record that order; a replay does (`Attack::recorded_build_order`).
+    pub fn from_layout_ordered(layout: &Layout, seat: Player, config: &Config, order: &[Tile]) -> Defence {
+        let mut d = Defence::from_layout(layout, seat, config);
+        let rank = |t: Tile| order.iter().position(|&o| o == t).unwrap_or(order.len());
+        // A stable sort: the structures not in `order` keep their tile order.
+        d.seats[seat.index()].sort_by_key(|s| rank(s.tile));
+        Defence::from_structures(seat, std::mem::take(&mut d.seats[seat.index()]))
+    }
+
+    /// Structures already in `seat`'s half, in the order they are to be placed.
+    pub fn from_structures(seat: Player, structures: Vec<DefenceStructure>) -> Defence {
+        let rotated = structures.iter().map(|s| DefenceStructure { tile: s.tile.rotated(), ..*s }).collect();
+        let mut seats = [Vec::new(), Vec::new()];
+        seats[seat.index()] = structures;
+        seats[seat.opponent().index()] = rotated;
+        Defence { seat, seats }
+    }
+
+    /// The structures as they stand in `player`'s seat.
+    pub fn in_seat(&self, player: Player) -> &[DefenceStructure] {
+        &self.seats[player.index()]
+    }
+
+    /// A tile of `player`'s seat in the layout's own view.
+    pub fn to_layout_view(&self, player: Player, t: Tile) -> Tile {
+        if player == self.seat { t } else { t.rotated() }
+    }
+}
+
+/// Progress of a run: attacks done, of how many.
+pub type ProgressFn<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// Why a run stopped without a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("cancelled")]
+    Cancelled,
+    /// A worker thread panicked (a bug): its attacks have no result.
+    #[error("a worker thread failed; the run has no result")]
+    WorkerFailed,
+}
+
+/// Runs every attack against `defence` on `jobs` threads (`std::thread::scope`), calling
+/// `progress` after each attack; setting `cancel` stops the run within one attack per thread.
+pub fn run(
+    attacks: &[Attack],
+    defence: &Defence,
+    hp: HpModel,
+    jobs: usize,
+    progress: ProgressFn,
+    cancel: &AtomicBool,
+) -> Result<StressReport, RunError> {
+    let outcomes = run_outcomes(attacks, defence, hp, true, jobs, progress, cancel)?;
+    Ok(StressReport::new(attacks, outcomes))
+}
+
+/// The outcome of each attack, in order; `detail` adds the tiles (heatmap, paths).
+pub fn run_outcomes(
+    attacks: &[Attack],
+    defence: &Defence,
+    hp: HpModel,
+    detail: bool,
+    jobs: usize,
+    progress: ProgressFn,
+    cancel: &AtomicBool,
+) -> Result<Vec<AttackOutcome>, RunError> {
+    let slots = parallel_map(attacks.len(), jobs, cancel, progress, |k, scratch: &mut Option<Game>| {
+        simulate(&attacks[k], defence, hp, detail, scratch)
+    });
+    collect_slots(slots, cancel)
+}
+
+/// The results of a parallel run, or why there are none.
+pub(crate) fn collect_slots<T>(slots: Vec<Option<T>>, cancel: &AtomicBool) -> Result<Vec<T>, RunError> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(RunError::Cancelled);
+    }
+    slots.into_iter().collect::<Option<Vec<T>>>().ok_or(RunError::WorkerFailed)
+}
+
+/// One attack against one defence, for the whole action phase. `scratch` is a game reused
+/// between calls on one thread (its buffers are kept).
+pub fn simulate(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    detail: bool,
+    scratch: &mut Option<Game>,
+) -> AttackOutcome {
+    let attacker = attack.attacker;
+    let defender = attack.defender();
+    let structures = defence.in_seat(defender);
+    let game = match scratch {
+        Some(g) => {
+            g.assign_from(&attack.template);
+            g
+        }
+        None => scratch.insert(attack.template.clone()),
+    };
+    let config = &attack.config;
+    match hp {
+        HpModel::Unlimited => {
+            for p in &mut game.players {
+                p.stats.hp = f32::MAX;
+            }
+        }
+        HpModel::Recorded => {
+            for (p, h) in game.players.iter_mut().zip(attack.recorded_hp) {
+                p.stats.hp = h;
+            }
+        }
+    }
+    // The layout's structures get the ids after the attacker's structures, its mobile units
+    // the ids after them: the order the official engine gives builds and then deploys.
+    let first_id = game.next_id;
+    let mut invested = Vec::with_capacity(structures.len());
+    for s in structures {
+        let id = game.next_id;
+        game.next_id += 1;
+        let mut u = Unit::new_structure(id, s.unit_type, defender, s.tile, s.health);
+        u.upgraded = s.upgraded;
+        if s.remove {
+            u.marked_turn = Some(game.turn);
+        }
+        game.insert_unit(u);
+        invested.push(config.invested_sp(s.unit_type as usize, s.upgraded));
+    }
+    let end_id = game.next_id;
+    game.apply_line(attacker, &attack.deploy);
+    game.events.clear();
+
+    let view = |t: Tile| defence.to_layout_view(defender, t);
+    let mut o = AttackOutcome { attackers_spawned: attack.spawned, ..AttackOutcome::default() };
+    let mut damage: HashMap<Tile, f32> = HashMap::new();
+    let mut path = TileSet::default();
+    if detail {
+        for u in game.units.iter().filter(|u| !u.is_structure) {
+            path.insert(view(u.tile));
+        }
+    }
+    let mut ended: Vec<u32> = Vec::new();
+    while !game.action_phase_done() && o.action_frames < MAX_FRAMES {
+        game.action_tick_inspect(|e| {
+            ended.clear();
+            for b in e.breach.iter().filter(|b| b.owner == attacker) {
+                o.breaches += 1;
+                o.hp_lost += b.damage;
+                ended.push(b.id);
+                if detail {
+                    o.breach_tiles.push((view(b.tile), b.damage));
+                }
+            }
+            for sd in e.self_destruct.iter().filter(|s| s.owner == attacker) {
+                if !ended.contains(&sd.id) {
+                    ended.push(sd.id);
+                    o.self_destructs += 1;
+                    if detail {
+                        o.attacker_deaths.push(view(sd.tile));
+                    }
+                }
+            }
+            for d in &e.death {
+                if d.owner == attacker {
+                    let is_structure = config.units.get(d.unit_type as usize).is_some_and(|u| u.is_structure);
+                    if !is_structure && !ended.contains(&d.id) {
+                        ended.push(d.id);
+                        o.attackers_destroyed += 1;
+                        if detail {
+                            o.attacker_deaths.push(view(d.tile));
+                        }
+                    }
+                } else if (first_id..end_id).contains(&d.id) {
+                    o.structures_lost += 1;
+                    o.sp_lost += invested[(d.id - first_id) as usize];
+                    if detail {
+                        o.lost_tiles.push(view(d.tile));
+                    }
+                }
+            }
+            if detail {
+                for d in e.damage.iter().filter(|d| (first_id..end_id).contains(&d.id)) {
+                    *damage.entry(view(d.tile)).or_default() += d.damage;
+                }
+                for m in e.moves.iter().filter(|m| m.owner == attacker) {
+                    path.insert(view(m.to));
+                }
+            }
+        });
+        o.action_frames += 1;
+    }
+    if detail {
+        let mut damage: Vec<(Tile, f32)> = damage.into_iter().collect();
+        damage.sort_by_key(|(t, _)| *t);
+        o.damage_taken = damage;
+        o.path = path;
+    }
+    o
+}

@@ -1,0 +1,342 @@
+//! `terminal-studio stress`: a base layout against every recorded attack of real replays
+//! (the layout lab), and with `--suggest` the changes that most reduce the HP it loses.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use terminal_core::engine::geometry::Player;
+use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
+use terminal_core::layout::Layout;
+use terminal_core::layout::files::load_layout;
+use terminal_core::layout::stress::{self, Attack, AttackFilter, AttackOutcome, Defence, HpModel, StressReport};
+use terminal_core::layout::suggest::{SuggestOptions, SuggestProgress, Suggestion, suggest};
+use terminal_core::verify::{collect_replays, ruleset_name};
+
+#[derive(clap::Args, Debug)]
+pub struct StressArgs {
+    /// The layout file to test.
+    pub layout: PathBuf,
+    /// Replay files or folders (searched recursively) whose attacks the layout meets.
+    #[arg(long, required = true, num_args = 1.., value_name = "DIR|FILE")]
+    pub attacks: Vec<PathBuf>,
+    /// The seat the layout is drawn for (default: 1, unless only player 2 has structures).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub seat: Option<u8>,
+    /// The layout's ruleset, a preset name or a game-configs.json file (default: the one the
+    /// layout file names, else base-s6). Replays of other rulesets are skipped.
+    #[arg(long)]
+    pub config: Option<String>,
+    /// Also run attacks recorded under other current-format rulesets, under the layout's.
+    #[arg(long)]
+    pub any_ruleset: bool,
+    /// One JSON object per attack, then one summary object.
+    #[arg(long)]
+    pub json: bool,
+    /// How many of the worst attacks the report lists.
+    #[arg(long, default_value_t = 10)]
+    pub worst: usize,
+    /// Search for the changes that most reduce HP lost within --budget SP.
+    #[arg(long, requires = "budget")]
+    pub suggest: bool,
+    /// SP the suggested changes may cost in all.
+    #[arg(long, value_name = "SP", requires = "suggest")]
+    pub budget: Option<f32>,
+    /// At most this many suggested changes.
+    #[arg(long, value_name = "N", requires = "suggest")]
+    pub steps: Option<usize>,
+    /// Write the layout with every suggested change to this file.
+    #[arg(long, value_name = "FILE", requires = "suggest")]
+    pub write: Option<PathBuf>,
+    /// Let the suggestion remove structures too.
+    #[arg(long, requires = "suggest")]
+    pub removals: bool,
+    /// Worker threads (default: number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Exit codes: 0 the layout lost no HP to any attack, 1 it lost HP to some, 2 bad input.
+pub fn run(args: StressArgs) -> ExitCode {
+    match run_checked(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Why the command could not run; each names the file or flag.
+#[derive(Debug, thiserror::Error)]
+enum StressInputError {
+    #[error(transparent)]
+    Layout(#[from] terminal_core::layout::files::LayoutFileError),
+    #[error("--config: {0}")]
+    Config(#[from] terminal_core::engine::config::ConfigLoadError),
+    #[error("{0}: the layout's ruleset is in the 2018–2019 format, which the layout lab does not run")]
+    Legacy(String),
+    #[error("no replay files found under {0:?}")]
+    NoReplays(Vec<PathBuf>),
+    #[error(
+        "none of the {files} replays gives an attack under {ruleset} (first skipped: {first}); --any-ruleset runs other rulesets' attacks"
+    )]
+    NoAttacks { files: usize, ruleset: String, first: String },
+    #[error(transparent)]
+    Attacks(#[from] stress::AttackError),
+    #[error(transparent)]
+    Run(#[from] stress::RunError),
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+fn run_checked(args: &StressArgs) -> Result<ExitCode, StressInputError> {
+    let layout = load_layout(&args.layout)?;
+    let spec = args.config.clone().or_else(|| layout.config.clone()).unwrap_or_else(|| DEFAULT_PRESET.to_string());
+    let config = Arc::new(load_config(&spec)?);
+    if config.legacy {
+        return Err(StressInputError::Legacy(spec));
+    }
+    let seat = match args.seat {
+        Some(2) => Player::Two,
+        Some(_) => Player::One,
+        None if layout.of(Player::One).count() == 0 && layout.of(Player::Two).count() > 0 => Player::Two,
+        None => Player::One,
+    };
+    let files = collect_replays(&args.attacks);
+    if files.is_empty() {
+        return Err(StressInputError::NoReplays(args.attacks.clone()));
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let cancel = AtomicBool::new(false);
+
+    let started = Instant::now();
+    let bar = progress_bar(files.len(), "replays read");
+    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: args.any_ruleset };
+    let set = stress::load_attacks(&files, &filter, jobs, &|done, _| bar.set_position(done as u64), &cancel)?;
+    bar.finish_and_clear();
+    let read_s = started.elapsed().as_secs_f64();
+    let ruleset = ruleset_name(&config);
+    if set.attacks.is_empty() {
+        let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
+        return Err(StressInputError::NoAttacks { files: files.len(), ruleset, first });
+    }
+    for e in &set.unusable_turns {
+        eprintln!("warning: {e}");
+    }
+
+    let started = Instant::now();
+    let defence = Defence::from_layout(&layout, seat, &config);
+    let bar = progress_bar(set.attacks.len(), "attacks");
+    let report =
+        stress::run(&set.attacks, &defence, HpModel::Unlimited, jobs, &|d, _| bar.set_position(d as u64), &cancel)?;
+    bar.finish_and_clear();
+    let run_s = started.elapsed().as_secs_f64();
+
+    let suggestion = if args.suggest {
+        let options = SuggestOptions {
+            budget: args.budget.unwrap_or(0.0),
+            removals: args.removals,
+            max_steps: args.steps.unwrap_or(usize::MAX),
+            jobs,
+            ..SuggestOptions::default()
+        };
+        let bar = progress_bar(0, "candidates");
+        let shown = |p: SuggestProgress| {
+            bar.set_length(p.candidates as u64);
+            bar.set_position(p.candidates_done as u64);
+            bar.set_message(format!("step {}", p.step + 1));
+        };
+        let started = Instant::now();
+        let s = suggest(&set.attacks, &layout, seat, &config, &options, &shown, &cancel)?;
+        bar.finish_and_clear();
+        if let Some(path) = &args.write {
+            let mut suggested = s.layout.clone();
+            suggested.name = format!("{} (suggested)", layout.name);
+            suggested.config = Some(spec.clone());
+            terminal_core::layout::files::save_layout(path, &suggested)?;
+        }
+        Some((s, started.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+
+    let context = Context { layout: &layout, seat, ruleset: &ruleset, files: files.len(), skipped: set.skipped.len() };
+    if args.json {
+        print_json(&set.attacks, &report, &context, suggestion.as_ref().map(|(s, _)| s))?;
+    } else {
+        print_human(&set.attacks, &report, &context, args.worst);
+        out!(
+            "read {} replays in {read_s:.2} s, ran {} attacks in {run_s:.2} s on {jobs} threads",
+            files.len(),
+            set.attacks.len()
+        );
+        if let Some((s, secs)) = &suggestion {
+            print_suggestion(s, *secs);
+        }
+    }
+    Ok(if report.totals.hp_lost > 0.0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+struct Context<'a> {
+    layout: &'a Layout,
+    seat: Player,
+    ruleset: &'a str,
+    files: usize,
+    skipped: usize,
+}
+
+/// A bar on stderr when it is a terminal; hidden otherwise.
+fn progress_bar(len: usize, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    let template = format!("{{bar:40.cyan/blue}} {{pos}}/{{len}} {what}  {{elapsed_precise}}  {{msg}}");
+    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}
+
+fn pct(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 { 100.0 * part / whole } else { 0.0 }
+}
+
+fn print_human(attacks: &[Attack], report: &StressReport, c: &Context, worst: usize) {
+    let t = &report.totals;
+    let name = if c.layout.name.is_empty() { "layout" } else { c.layout.name.as_str() };
+    out!(
+        "{name} (player {}, {}) against {} attacks from {} replays ({} skipped)",
+        c.seat.number(),
+        c.ruleset,
+        t.attacks,
+        c.files - c.skipped,
+        c.skipped
+    );
+    out!(
+        "  breaches     {} in {} attacks ({:.1} %), {:.0} HP lost ({:.2} per attack)",
+        t.breaches,
+        t.attacks_breached,
+        pct(t.attacks_breached as f64, t.attacks as f64),
+        t.hp_lost,
+        t.hp_lost / t.attacks.max(1) as f64
+    );
+    out!(
+        "  attackers    {} deployed, {} destroyed by the layout ({:.1} %)",
+        t.attackers_spawned,
+        t.attackers_destroyed,
+        pct(t.attackers_destroyed as f64, t.attackers_spawned as f64)
+    );
+    out!("  structures   {} lost, {:.1} SP", t.structures_lost, t.sp_lost);
+    let list: Vec<usize> = report.worst(worst).collect();
+    if !list.is_empty() {
+        out!("worst attacks:");
+        out!("  {:>5} {:>8} {:>6} {:>5} {:>3}  replay", "HP", "breaches", "SP", "turn", "by");
+        for i in list {
+            let (a, o) = (&attacks[i], &report.outcomes[i]);
+            out!(
+                "  {:>5} {:>8} {:>6.1} {:>5} {:>3}  {}",
+                o.hp_lost,
+                o.breaches,
+                o.sp_lost,
+                a.turn,
+                format!("P{}", a.attacker.number()),
+                a.file_name()
+            );
+        }
+    }
+}
+
+fn print_suggestion(s: &Suggestion, secs: f64) {
+    if s.steps.is_empty() {
+        out!("suggest: no change within the budget lowers HP lost ({secs:.1} s)");
+        return;
+    }
+    out!("suggest (greedy, exact per step), {} SP of budget used, {secs:.1} s:", s.spent);
+    for (k, step) in s.steps.iter().enumerate() {
+        out!(
+            "  {}. {}: {:+.1} % HP lost over {} attacks ({:.0} → {:.0} HP, {} SP, attacks changed: {}, engine runs: {})",
+            k + 1,
+            step.label,
+            step.percent(),
+            s.attacks,
+            step.hp_lost_before,
+            step.hp_lost_after,
+            step.cost,
+            step.attacks_changed,
+            step.runs
+        );
+    }
+    out!(
+        "  all together: {:.0} → {:.0} HP lost ({:+.0} %)",
+        s.hp_lost_before,
+        s.hp_lost_after,
+        pct(s.hp_lost_after - s.hp_lost_before, s.hp_lost_before)
+    );
+}
+
+fn outcome_json(a: &Attack, o: &AttackOutcome) -> serde_json::Value {
+    let tiles = |v: &[terminal_core::engine::Tile]| v.iter().map(|t| [t.x, t.y]).collect::<Vec<_>>();
+    serde_json::json!({
+        "replay": a.file_name(),
+        "turn": a.turn,
+        "attacker": a.attacker.number(),
+        "breaches": o.breaches,
+        "hp_lost": o.hp_lost,
+        "structures_lost": o.structures_lost,
+        "sp_lost": o.sp_lost,
+        "attackers_spawned": o.attackers_spawned,
+        "attackers_destroyed": o.attackers_destroyed,
+        "self_destructs": o.self_destructs,
+        "action_frames": o.action_frames,
+        "breach_tiles": o.breach_tiles.iter().map(|(t, _)| [t.x, t.y]).collect::<Vec<_>>(),
+        "lost_tiles": tiles(&o.lost_tiles),
+    })
+}
+
+fn print_json(
+    attacks: &[Attack],
+    report: &StressReport,
+    c: &Context,
+    suggestion: Option<&Suggestion>,
+) -> Result<(), serde_json::Error> {
+    for (a, o) in attacks.iter().zip(&report.outcomes) {
+        out!("{}", serde_json::to_string(&outcome_json(a, o))?);
+    }
+    let t = &report.totals;
+    let worst: Vec<serde_json::Value> = report
+        .worst(10)
+        .map(|i| serde_json::json!({"replay": attacks[i].file_name(), "turn": attacks[i].turn, "attacker": attacks[i].attacker.number()}))
+        .collect();
+    let steps: Option<Vec<serde_json::Value>> = suggestion.map(|s| {
+        s.steps
+            .iter()
+            .map(|st| {
+                serde_json::json!({"change": st.label, "cost": st.cost, "hp_lost_before": st.hp_lost_before, "hp_lost_after": st.hp_lost_after, "percent": st.percent()})
+            })
+            .collect()
+    });
+    let summary = serde_json::json!({
+        "summary": {
+            "layout": c.layout.name,
+            "seat": c.seat.number(),
+            "ruleset": c.ruleset,
+            "replays": c.files,
+            "replays_skipped": c.skipped,
+            "attacks": t.attacks,
+            "attacks_breached": t.attacks_breached,
+            "breaches": t.breaches,
+            "hp_lost": t.hp_lost,
+            "attackers_spawned": t.attackers_spawned,
+            "attackers_destroyed": t.attackers_destroyed,
+            "structures_lost": t.structures_lost,
+            "sp_lost": t.sp_lost,
+            "worst": worst,
+            "suggestion": steps,
+        }
+    });
+    out!("{}", serde_json::to_string(&summary)?);
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! `terminal-studio stress` on the real base-s6 replays: one JSON line per attack and a
+//! summary that adds them up, the exit codes, and a suggestion that lowers HP lost.
+
+use std::process::Command;
+
+mod common;
+use common::corpus::{layouts, replay};
+
+fn stress(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("stress")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn json_lines_add_up_to_the_summary() {
+    let layout = layouts().join("funnel.json");
+    let dir = replay("base-s6");
+    let (code, out, err) = stress(&[&layout.to_string_lossy(), "--attacks", &dir.to_string_lossy(), "--json"]);
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"))).collect();
+    let (summary, attacks) = lines.split_last().unwrap_or_else(|| panic!("no output; stderr: {err}"));
+    let summary = &summary["summary"];
+    assert_eq!(summary["attacks"].as_u64(), Some(attacks.len() as u64), "{summary}");
+    assert!(attacks.len() >= 50, "only {} attacks in the base-s6 replays", attacks.len());
+    let hp: f64 = attacks.iter().map(|a| a["hp_lost"].as_f64().unwrap_or(f64::NAN)).sum();
+    assert_eq!(summary["hp_lost"].as_f64(), Some(hp));
+    for a in attacks {
+        for key in ["replay", "turn", "attacker", "breaches", "hp_lost", "structures_lost", "sp_lost"] {
+            assert!(!a[key].is_null(), "{key} missing from {a}");
+        }
+        assert!(matches!(a["attacker"].as_u64(), Some(1 | 2)), "{a}");
+    }
+    assert_eq!(code, Some(if hp > 0.0 { 1 } else { 0 }), "exit code; stderr: {err}");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = replay("base-s6");
+    let (code, _, err) = stress(&["no-such-layout.json", "--attacks", &dir.to_string_lossy()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no-such-layout.json"), "{err}");
+    let layout = layouts().join("funnel.json");
+    let (code, _, err) = stress(&[&layout.to_string_lossy(), "--attacks", "/no/such/folder"]);
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn suggestion_lowers_hp_lost() {
+    let layout = layouts().join("funnel.json");
+    let dir = replay("base-s6");
+    let args =
+        [&*layout.to_string_lossy(), "--attacks", &dir.to_string_lossy(), "--suggest", "--budget", "6", "--json"];
+    let (_, out, err) = stress(&args);
+    let last = out.lines().last().unwrap_or_else(|| panic!("no output; stderr: {err}"));
+    let summary: serde_json::Value = serde_json::from_str(last).unwrap_or_else(|e| panic!("{last}: {e}"));
+    let steps = summary["summary"]["suggestion"].as_array().unwrap_or_else(|| panic!("no suggestion in {last}"));
+    assert!(!steps.is_empty(), "{last}");
+    let mut before = summary["summary"]["hp_lost"].as_f64().unwrap_or(f64::NAN);
+    let mut cost = 0.0;
+    for s in steps {
+        let (b, a) = (s["hp_lost_before"].as_f64(), s["hp_lost_after"].as_f64());
+        assert_eq!(b, Some(before), "{s}");
+        assert!(a.is_some_and(|a| a < before), "a step must lower HP lost: {s}");
+        before = a.unwrap_or(f64::NAN);
+        cost += s["cost"].as_f64().unwrap_or(f64::NAN);
+    }
+    assert!(cost <= 6.0, "the steps cost {cost} SP, over the budget");
+}
