@@ -89,6 +89,11 @@ impl StudioApp {
         &self.state
     }
 
+    /// The editor view (its lab, board and panels).
+    pub fn editor_view(&self) -> &editor::EditorView {
+        &self.state.editor
+    }
+
     /// The editor's layout, history and analysis.
     pub fn editor(&self) -> &editor::Editor {
         &self.state.editor.editor

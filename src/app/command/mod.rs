@@ -55,6 +55,8 @@ pub enum FileCommand {
     ImportReplay(PathBuf),
     /// Open a replay in the Debugger.
     OpenReplay(PathBuf),
+    /// Open a replay in the Debugger at the first frame of a turn.
+    OpenReplayAt(PathBuf, i32),
     /// Two replays side by side (the Arena tab's comparison view).
     Compare(PathBuf, PathBuf),
     /// Ask for two replays, then compare them.

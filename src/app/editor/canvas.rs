@@ -63,6 +63,7 @@ pub fn show(
     overlays: &Overlays,
     icons: Option<&IconTextures>,
     dark: bool,
+    extra: &dyn Fn(&BoardFrame),
 ) -> CanvasOutput {
     let palette = Palette::new(dark);
     let frame = board::begin(ui, view, palette);
@@ -75,6 +76,7 @@ pub fn show(
         marked_for_removal: s.remove,
     });
     frame.draw_units(icons, units);
+    extra(&frame);
     draw_paths(&frame, editor, overlays);
     let hover_color = palette.player(editor.player);
     frame.draw_hover(hover_color);

@@ -5,6 +5,8 @@
 pub mod canvas;
 pub mod export_png;
 pub mod history;
+pub mod lab;
+pub mod lab_panel;
 pub mod panels;
 mod status_bar;
 pub mod view;

@@ -4,6 +4,7 @@
 
 use super::Editor;
 use super::canvas::{self, Stroke};
+use super::lab_panel::{LabAction, LabState};
 use crate::app::board::BoardGeometry;
 use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, UiCommand};
 use crate::app::model::{BoardView, Edit, NO_UPGRADES, Overlays, Tool};
@@ -19,6 +20,8 @@ use terminal_core::layout::{EditOutcome, Kind, Layout};
 pub struct EditorPrefs {
     pub overlays: Overlays,
     pub board_view: BoardView,
+    /// The right panel shows the Layout lab instead of the tallies and the hovered tile.
+    pub lab_shown: bool,
 }
 
 /// The editor view: the editor's model, what it keeps, and the pointer's state on its board.
@@ -26,6 +29,8 @@ pub struct EditorPrefs {
 pub struct EditorView {
     pub editor: Editor,
     pub prefs: EditorPrefs,
+    /// The Layout lab: stress tests and suggestions for the layout.
+    pub lab: LabState,
     stroke: Option<Stroke>,
     hovered: Option<Tile>,
     geometry: Option<BoardGeometry>,
@@ -120,9 +125,21 @@ impl EditorView {
         });
         self.editor.update_threat(self.hovered);
         // A fixed width: what is hovered never moves the board.
+        let mut lab_actions = Vec::new();
         egui::Panel::right("editor-info").resizable(false).exact_size(230.0).show(ui, |ui| {
-            // The threat table can push the panel past a small window's height.
-            egui::ScrollArea::vertical().show(ui, |ui| super::panels::info(ui, &self.editor, self.hovered));
+            // The threat table and the lab can push the panel past a small window's height.
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.prefs.lab_shown, false, "Tallies and tile");
+                ui.selectable_value(&mut self.prefs.lab_shown, true, "Layout lab");
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if self.prefs.lab_shown {
+                    lab_actions = self.lab.show(ui, ruleset, self.editor.config.legacy);
+                } else {
+                    super::panels::info(ui, &self.editor, self.hovered);
+                }
+            });
         });
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let out = canvas::show(
@@ -133,17 +150,27 @@ impl EditorView {
                 &self.prefs.overlays,
                 cx.icons,
                 cx.dark(),
+                &|frame| self.lab.draw(frame),
             );
             commands.extend(out.commands);
             self.hovered = out.hovered;
             self.geometry = Some(out.geometry);
         });
+        for action in lab_actions {
+            commands.extend(self.lab.apply(action, &self.editor, ruleset, cx.window));
+        }
         commands
+    }
+
+    /// Acts on the lab as its widgets do (for tests and tools).
+    pub fn lab_act(&mut self, action: LabAction, ruleset: &str, window: Option<&egui::Context>) -> Vec<Command> {
+        self.lab.apply(action, &self.editor, ruleset, window)
     }
 }
 
 impl StudioView for EditorView {
     fn show(&mut self, ui: &mut Ui, cx: &mut ViewContext) -> Vec<Command> {
+        self.lab.poll();
         let ruleset = cx.ruleset.to_string();
         let mut commands = self.panels(ui, cx, &ruleset);
         commands.extend(super::panels::import_window(ui.ctx(), &mut self.editor));

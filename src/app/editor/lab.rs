@@ -1,0 +1,188 @@
+//! The Layout lab: the layout being edited run against real recorded attacks (every turn of
+//! the replays in a folder in which a player sent mobile units), and the engine's suggestions
+//! of what to build. The engine work runs on a thread of its own (the window stays live,
+//! progress is shown, Cancel stops it); results come back over a channel.
+
+use crossbeam_channel::{Receiver, TryRecvError};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use terminal_core::engine::Config;
+use terminal_core::engine::geometry::Player;
+use terminal_core::layout::Layout;
+use terminal_core::layout::stress::{
+    AttackError, AttackFilter, AttackSet, Defence, HpModel, RunError, StressReport, load_attacks, run,
+};
+use terminal_core::layout::suggest::{SuggestOptions, Suggestion, suggest};
+
+/// Why a lab run gave no result.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    #[error("{}: {source}", folder.display())]
+    Folder { folder: PathBuf, source: std::io::Error },
+    #[error("no replay (.replay or .replay.gz) under {}", .0.display())]
+    NoReplays(PathBuf),
+    #[error("no attack of this ruleset in {} replays under {} ({} skipped: another ruleset or unreadable)", .replays, .folder.display(), .skipped)]
+    NoAttacks { folder: PathBuf, replays: usize, skipped: usize },
+    #[error(transparent)]
+    Attacks(#[from] AttackError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error("the lab's thread stopped without a result (a bug)")]
+    WorkerGone,
+    #[error("SP budget: a positive number")]
+    Budget,
+}
+
+/// What a finished job gives.
+pub enum LabResult {
+    Report { attacks: Arc<AttackSet>, report: StressReport, layout: Layout },
+    Suggestion { attacks: Arc<AttackSet>, suggestion: Suggestion },
+}
+
+/// A job on the lab's thread.
+pub struct LabJob {
+    pub what: &'static str,
+    cancel: Arc<AtomicBool>,
+    done: Arc<AtomicUsize>,
+    total: Arc<AtomicUsize>,
+    result: Receiver<Result<LabResult, LabError>>,
+}
+
+impl LabJob {
+    /// Work done, of how much (attacks run, or replays read, or candidates weighed).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The result, once there is one.
+    pub fn poll(&self) -> Option<Result<LabResult, LabError>> {
+        match self.result.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err(LabError::WorkerGone)),
+        }
+    }
+}
+
+/// What a job is asked to do.
+pub struct LabRequest {
+    pub folder: PathBuf,
+    pub layout: Layout,
+    pub seat: Player,
+    pub config: Arc<Config>,
+    /// Attacks already read from this folder under this ruleset.
+    pub cached: Option<Arc<AttackSet>>,
+    /// `Some`: suggest within this SP budget; `None`: a stress run.
+    pub budget: Option<f32>,
+    /// Wakes the window when the job ends (None in tests).
+    pub repaint: Option<egui::Context>,
+}
+
+/// Starts a job on its own thread.
+pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    let job = LabJob {
+        what: if request.budget.is_some() { "Suggesting" } else { "Stress test" },
+        cancel: Arc::new(AtomicBool::new(false)),
+        done: Arc::new(AtomicUsize::new(0)),
+        total: Arc::new(AtomicUsize::new(0)),
+        result: rx,
+    };
+    let (cancel, done, total) = (job.cancel.clone(), job.done.clone(), job.total.clone());
+    std::thread::Builder::new().name("layout-lab".into()).spawn(move || {
+        let repaint = request.repaint.clone();
+        let progress = |d: usize, t: usize| {
+            done.store(d, Ordering::Relaxed);
+            total.store(t, Ordering::Relaxed);
+            if let Some(ctx) = &repaint {
+                ctx.request_repaint();
+            }
+        };
+        let result = work(request, &progress, &cancel);
+        let _ = tx.send(result);
+        if let Some(ctx) = &repaint {
+            ctx.request_repaint();
+        }
+    })?;
+    Ok(job)
+}
+
+fn work(
+    request: LabRequest,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &AtomicBool,
+) -> Result<LabResult, LabError> {
+    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let attacks = match request.cached {
+        Some(a) => a,
+        None => Arc::new(read_attacks(&request.folder, &request.config, jobs, progress, cancel)?),
+    };
+    match request.budget {
+        None => {
+            let defence = Defence::from_layout(&request.layout, request.seat, &request.config);
+            let report = run(&attacks.attacks, &defence, HpModel::Unlimited, jobs, progress, cancel)?;
+            Ok(LabResult::Report { attacks, report, layout: request.layout })
+        }
+        Some(budget) => {
+            let options = SuggestOptions { budget, max_steps: 5, jobs, ..SuggestOptions::default() };
+            let step_progress =
+                |p: terminal_core::layout::suggest::SuggestProgress| progress(p.candidates_done, p.candidates);
+            let suggestion = suggest(
+                &attacks.attacks,
+                &request.layout,
+                request.seat,
+                &request.config,
+                &options,
+                &step_progress,
+                cancel,
+            )?;
+            Ok(LabResult::Suggestion { attacks, suggestion })
+        }
+    }
+}
+
+fn read_attacks(
+    folder: &Path,
+    config: &Arc<Config>,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &AtomicBool,
+) -> Result<AttackSet, LabError> {
+    let mut files = Vec::new();
+    replay_files(folder, &mut files)?;
+    if files.is_empty() {
+        return Err(LabError::NoReplays(folder.to_path_buf()));
+    }
+    files.sort();
+    let filter = AttackFilter { config: Arc::clone(config), any_ruleset: false };
+    let set = load_attacks(&files, &filter, jobs, progress, cancel)?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(LabError::Run(RunError::Cancelled));
+    }
+    if set.attacks.is_empty() {
+        return Err(LabError::NoAttacks {
+            folder: folder.to_path_buf(),
+            replays: files.len(),
+            skipped: set.skipped.len(),
+        });
+    }
+    Ok(set)
+}
+
+fn replay_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LabError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| LabError::Folder { folder: dir.to_path_buf(), source })?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            replay_files(&path, out)?;
+        } else if terminal_core::files::is_replay(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
