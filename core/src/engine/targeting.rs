@@ -1,4 +1,4 @@
-//! An explaining variant of the engine's target choice (MECHANICS.md §10): which unit an
+//! An explaining variant of the engine's target choice (docs/mechanics.md, Targeting): which unit an
 //! attacker picks and which criterion of the targeting order decided it. Used by the
 //! debugger; the engine records it per attack when `Game::target_log` is enabled.
 
@@ -80,7 +80,7 @@ pub struct TargetChoice {
     pub criterion: Criterion,
 }
 
-/// The targeting key (MECHANICS.md §10); the smaller key wins: mobile units before
+/// The targeting key (docs/mechanics.md, Targeting); the smaller key wins: mobile units before
 /// structures, nearest, weakest, nearest the attacker's own back row, nearest a side edge,
 /// newest. The engine's tick and the explaining variant both use it.
 pub(crate) type Key = (bool, i32, f32, i32, i32, u64);

@@ -5,7 +5,7 @@ use crate::engine::game::Rejection;
 use crate::engine::geometry::Player;
 use std::path::PathBuf;
 
-/// A command the engine refused (PROTOCOL.md §6.3). `command` is in the player's own view.
+/// A command the engine refused (docs/protocol.md, Applying commands). `command` is in the player's own view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RejectedCommand {
     pub turn: i32,
@@ -14,7 +14,7 @@ pub struct RejectedCommand {
     pub reason: Rejection,
 }
 
-/// A reply line (or one of its entries) that could not be read as commands (H-P5).
+/// A reply line (or one of its entries) that could not be read as commands (docs/protocol.md, Reading the reply).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineIssue {
     pub turn: i32,

@@ -2,8 +2,9 @@
 //! its own view), collect the replies under the time rules, drive the engine, write the
 //! replay frame by frame, and end both process groups.
 //!
-//! Deviation from H-P2: the official engine waits `waitTimeStartGame` ms after starting
-//! the algos, drops what they printed, then sends the config line. We send the config line
+//! A deviation from the official start-up (docs/protocol.md, Starting an algo): the
+//! official engine waits `waitTimeStartGame` ms after starting the algos, drops what they
+//! printed, then sends the config line. We send the config line
 //! at once; each turn frame reaches an algo once it has read everything before it, and
 //! what an algo printed before turn 0's frame reached it is start-up output, logged and
 //! never taken as a reply (`progress.rs`). To keep the official treatment of slow
