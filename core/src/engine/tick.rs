@@ -469,7 +469,7 @@ fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: Tar
         }
         // The key's first two parts (structure?, distance) often decide alone: skip the
         // full key of a unit already worse on them.
-        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.0, k.1)) {
+        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.structure, k.distance2)) {
             continue;
         }
         let key = target_key(a, t, d2, rules);
