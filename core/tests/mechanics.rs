@@ -1,4 +1,4 @@
-//! Each mechanic pinned by a small hand-made scenario (MECHANICS.md).
+//! Each mechanic pinned by a small hand-made scenario (docs/mechanics.md).
 
 use std::sync::Arc;
 use terminal_core::engine::commands::Command;
@@ -148,7 +148,7 @@ fn self_destruct_needs_the_required_steps() {
 
 #[test]
 fn shield_amount_grows_with_the_supports_row() {
-    // special-2025 upgraded Support: 4 + 0.4 per row; row 9 → 7.6000004 (REPLAY.md §4).
+    // special-2025 upgraded Support: 4 + 0.4 per row; row 9 → 7.6000004 (docs/config.md, Shield amount).
     let mut g = game("special-2025");
     apply(&mut g, &[Command::spawn(SUPPORT, 13, 9), Command::upgrade(13, 9)], &[]);
     apply(&mut g, &[Command::spawn(SCOUT, 13, 0)], &[]);

@@ -1,5 +1,5 @@
 //! Integration tests of the runner: real matches between the test algos of `tests/algos/`,
-//! asserting the official treatment of every misbehaviour (PROTOCOL.md §5–§9).
+//! asserting the official treatment of every misbehaviour (docs/protocol.md).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -261,7 +261,7 @@ fn start_up_output_is_not_taken_as_a_reply() {
 
 /// A banner printed without a newline (`printf 'Loading...'` in `run.sh`) is glued to the
 /// turn-0 build line: to a reader of lines that is one line, ended after turn 0's frame, so
-/// it is the build line — unreadable as a whole (H-P5), and the game goes on: no timeout, no
+/// it is the build line — unreadable as a whole (docs/protocol.md, Reading the reply), and the game goes on: no timeout, no
 /// crash, the deploy line and every later turn read as usual.
 #[test]
 fn a_banner_without_a_newline_costs_only_the_line_it_is_glued_to() {
@@ -303,7 +303,7 @@ fn stray_stdout_lines_shift_the_commands() {
     assert!(!r.players[0].crashed);
     assert!(r.turns >= 2);
     // Turn 0 is answered properly; at turn 1 the queued stray lines of turn 0's action
-    // frames are taken as the reply (H-P4).
+    // frames are taken as the reply (docs/protocol.md, Reading the reply).
     let turn1: Vec<_> = r.line_issues.iter().filter(|i| i.player == Player::One && i.turn == 1).collect();
     assert_eq!(turn1.len(), 2, "{:?}", r.line_issues);
     assert!(r.line_issues.iter().all(|i| i.turn > 0));

@@ -1,106 +1,146 @@
 //! `terminal-studio arena`: run an arena (progress bars, summary table), write it as a
 //! plan (`--plan`), or merge result files (`--merge`).
 
-use super::error::CliError;
+use super::error::{CliError, Outcome};
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
-use terminal_core::arena::ghosts::{
-    GhostChoice, GhostGame, compare, csv as ghosts_csv, ghost_games, report as ghosts_report,
-};
+use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED, absolute};
+use terminal_core::arena::ghosts::{GhostChoice, compare, csv as ghosts_csv, report as ghosts_report};
 use terminal_core::arena::jobfile::{PlanOptions, plan_lines};
 use terminal_core::arena::merge::merge;
 use terminal_core::arena::report::{outcome_text, table, write_csv};
-use terminal_core::arena::{
-    ArenaEvent, ArenaSpec, Entrant, Format, Plan, SprtParams, StopReason, algo_label, default_jobs, start_arena,
-    summarize,
-};
-use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
+use terminal_core::arena::{ArenaEvent, ArenaSpec, BuiltArena, Opponents, StopReason, start_arena, summarize};
+use terminal_core::engine::geometry::Player;
 use terminal_core::files::write_atomic;
 
+#[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
+    /// Algo folders (or start scripts); with --merge, result files or folders.
     pub algos: Vec<PathBuf>,
+    /// Games per pairing (rounded up to even: seats swapped equally).
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
     pub games: u32,
+    /// Matches at once (default: the number of cores).
+    #[arg(long)]
     pub jobs: Option<usize>,
+    /// A preset name or a game-configs.json file.
+    #[arg(long)]
     pub config: Option<String>,
+    /// Output folder (default ./arena).
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Gauntlet: every algo plays this baseline (instead of a round-robin).
+    #[arg(long, value_name = "BASELINE")]
     pub vs: Option<PathBuf>,
-    /// A gauntlet against the ghosts of the replays in this folder.
-    pub vs_ghosts: Option<(PathBuf, GhostChoice)>,
+    /// Gauntlet against ghosts: the one algo plays a recorded player of every replay in
+    /// DIR (the ghost keeps its seat; one game each) under each replay's own ruleset
+    /// unless --config is given, and is compared with the recorded player it replaces.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["vs", "plan", "merge", "sprt"])]
+    pub vs_ghosts: Option<PathBuf>,
+    /// With --vs-ghosts: the ghost is player N of every replay (default 2).
+    #[arg(long, value_name = "N", requires = "vs_ghosts", conflicts_with = "opponent_of", value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub seat: Option<u8>,
+    /// With --vs-ghosts: the ghost is, in each replay, the opponent of the player NAME
+    /// (a player's own ladder replays: the algo takes NAME's seat).
+    #[arg(long, value_name = "NAME", requires = "vs_ghosts")]
+    pub opponent_of: Option<String>,
+    /// Continue the arena in --out, skipping the matches already in results.jsonl.
+    #[arg(long)]
     pub resume: bool,
+    /// Stop early when the SPRT decides (two algos): `--sprt` (0,100,0.05,0.05) or
+    /// `--sprt=ELO0,ELO1,ALPHA,BETA`.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "", value_name = "ELO0,ELO1,ALPHA,BETA")]
     pub sprt: Option<String>,
+    /// Seed of the first pair of games (games 2k and 2k+1 get seed + k).
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    #[command(flatten)]
     pub limits: TimeLimitArgs,
+    /// Write the arena as a job list (OUT/plan.txt and stdout): one `match` line per game.
+    #[arg(long, conflicts_with_all = ["merge", "resume"])]
     pub plan: bool,
+    /// Combine result files (*.jsonl under the given folders) into one summary.
+    #[arg(long)]
     pub merge: bool,
 }
 
 pub const DEFAULT_OUT: &str = "arena";
 
-pub fn run(args: ArenaArgs) -> ExitCode {
-    let r = if args.merge {
-        run_merge(&args)
-    } else if args.plan {
-        run_plan(&args)
-    } else {
-        run_arena(&args)
-    };
-    match r {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+impl ArenaArgs {
+    fn out_dir(&self) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT))
+    }
+
+    /// Who the algos play: `--vs-ghosts` (with `--seat` or `--opponent-of`), `--vs`, or
+    /// each other.
+    fn opponents(&self) -> Opponents {
+        match (&self.vs_ghosts, &self.vs) {
+            (Some(dir), _) => {
+                let choice = match (&self.opponent_of, self.seat) {
+                    (Some(name), _) => GhostChoice::OpponentOf(name.clone()),
+                    (None, Some(1)) => GhostChoice::Seat(Player::One),
+                    (None, _) => GhostChoice::Seat(Player::Two),
+                };
+                Opponents::Ghosts { dir: dir.clone(), choice }
+            }
+            // The baseline is appended to the algos (see `arena`).
+            (None, Some(_)) => Opponents::Gauntlet { baseline: self.algos.len() },
+            (None, None) => Opponents::RoundRobin,
         }
+    }
+
+    /// The arena these arguments describe, checked by the core's one builder.
+    fn arena(&self) -> Result<BuiltArena, CliError> {
+        let algos = self.algos.iter().chain(&self.vs).cloned();
+        let built = ArenaSpec::builder(algos, self.out_dir())
+            .opponents(self.opponents())
+            .games(self.games)
+            .seed(self.seed)
+            .ruleset(self.config.clone())
+            .jobs(self.jobs.unwrap_or(0))
+            .resume(self.resume)
+            .soft_ms(self.limits.soft_ms)
+            .max_ms(self.limits.max_ms)
+            .startup_ms(self.limits.startup_ms)
+            .sprt(self.sprt.clone())
+            .build()?;
+        Ok(built)
     }
 }
 
-fn absolute(p: &Path) -> PathBuf {
-    p.canonicalize().unwrap_or_else(|_| std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()))
+pub fn run(args: &ArenaArgs) -> Result<Outcome, CliError> {
+    if args.merge {
+        run_merge(args)
+    } else if args.plan {
+        run_plan(args)
+    } else {
+        run_arena(args)
+    }
 }
 
-/// Refuses a path that does not exist; warns that an algo folder without a start script
-/// fails to load in every game, as on the official engine.
-fn warn_if_failing_to_load(path: &Path) -> Result<(), CliError> {
-    if let Some(why) = terminal_core::runner::check_algo_arg(path)? {
-        eprintln!("warning: {why}: this player fails to load in every game (FailedToLoad, crashed at turn 0)");
+/// Warns that an algo folder without a start script fails to load in every game, as on the
+/// official engine (the arena plays it all the same).
+fn warn_if_failing_to_load(algos: &[PathBuf]) -> Result<(), CliError> {
+    for path in algos {
+        if let Some(why) = terminal_core::runner::check_algo_arg(path)? {
+            eprintln!("warning: {why}: this player fails to load in every game (FailedToLoad, crashed at turn 0)");
+        }
     }
     Ok(())
 }
 
-fn build_plan(args: &ArenaArgs) -> Result<Plan, CliError> {
-    let mut paths: Vec<PathBuf> = args.algos.clone();
-    let format = match &args.vs {
-        Some(b) => {
-            paths.push(b.clone());
-            Format::Gauntlet { baseline: paths.len() - 1 }
-        }
-        None => Format::RoundRobin,
-    };
-    let mut entrants = Vec::new();
-    for p in paths {
-        warn_if_failing_to_load(&p)?;
-        let path = absolute(&p);
-        entrants.push(Entrant { label: algo_label(&path), path });
-    }
-    Ok(Plan::new(entrants, format, args.games, args.seed)?)
-}
-
-fn out_dir(args: &ArenaArgs) -> PathBuf {
-    args.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT))
-}
-
-fn run_plan(args: &ArenaArgs) -> Result<ExitCode, CliError> {
-    let plan = build_plan(args)?;
-    let out = absolute(&out_dir(args));
+fn run_plan(args: &ArenaArgs) -> Result<Outcome, CliError> {
+    warn_if_failing_to_load(&args.algos)?;
+    let plan = args.arena()?.spec.plan;
+    let out = absolute(&args.out_dir());
     for sub in ["matches", "results"] {
-        std::fs::create_dir_all(out.join(sub)).map_err(CliError::io(out.join(sub)))?;
+        std::fs::create_dir_all(out.join(sub)).map_err(CliError::write("make the folder", out.join(sub)))?;
     }
-    let exe = std::env::current_exe().map_err(CliError::io("(this program's own executable)"))?;
+    let exe = std::env::current_exe().map_err(CliError::write("find", "this program's own executable"))?;
     let opts = PlanOptions {
         config: args.config.as_deref().map(|c| {
             if Path::new(c).exists() { absolute(Path::new(c)).to_string_lossy().into_owned() } else { c.to_string() }
@@ -113,7 +153,7 @@ fn run_plan(args: &ArenaArgs) -> Result<ExitCode, CliError> {
     let mut text = lines.join("\n");
     text.push('\n');
     let path = out.join("plan.txt");
-    write_atomic(&path, text.as_bytes()).map_err(CliError::io(&path))?;
+    write_atomic(&path, text.as_bytes()).map_err(CliError::write("write the plan", &path))?;
     print!("{text}");
     eprintln!(
         "plan: {} games ({} pairings x {}) written to {}; results go to {}/results/, merge with `terminal-studio arena --merge {}`",
@@ -124,10 +164,10 @@ fn run_plan(args: &ArenaArgs) -> Result<ExitCode, CliError> {
         out.display(),
         out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
-fn run_merge(args: &ArenaArgs) -> Result<ExitCode, CliError> {
+fn run_merge(args: &ArenaArgs) -> Result<Outcome, CliError> {
     if args.algos.is_empty() {
         return Err(CliError::Usage("--merge needs result files or folders"));
     }
@@ -157,7 +197,7 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, CliError> {
             text.push('\n');
         }
         let merged = out.join("merged.jsonl");
-        write_atomic(&merged, text.as_bytes()).map_err(CliError::io(&merged))?;
+        write_atomic(&merged, text.as_bytes()).map_err(CliError::write("write the merged results", &merged))?;
         let csv = write_csv(out, &s)?;
         out!(
             "written: {}, {}",
@@ -165,47 +205,16 @@ fn run_merge(args: &ArenaArgs) -> Result<ExitCode, CliError> {
             csv.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
-/// The games against ghosts, after saying which replays cannot be played.
-fn ghost_games_of(args: &ArenaArgs) -> Result<Option<Vec<GhostGame>>, CliError> {
-    let Some((dir, choice)) = &args.vs_ghosts else { return Ok(None) };
-    if args.algos.len() != 1 {
-        return Err(CliError::Usage("--vs-ghosts plays one algo against the ghosts: give exactly one algo"));
-    }
-    let (games, skipped) = ghost_games(dir, choice)?;
-    for (f, why) in &skipped {
+fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
+    warn_if_failing_to_load(&args.algos)?;
+    let BuiltArena { spec, ghost_games, skipped_replays } = args.arena()?;
+    for (f, why) in &skipped_replays {
         eprintln!("skipped {}: {why}", f.display());
     }
-    if games.is_empty() {
-        return Err(CliError::Usage("--vs-ghosts: no replay in that folder can be played (see above)"));
-    }
-    Ok(Some(games))
-}
-
-fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
-    let ghosts = ghost_games_of(args)?;
-    let plan = match &ghosts {
-        Some(games) => {
-            let path = &args.algos[0];
-            warn_if_failing_to_load(path)?;
-            let path = absolute(path);
-            Plan::vs_ghosts(Entrant { label: algo_label(&path), path }, games, args.seed)?
-        }
-        None => build_plan(args)?,
-    };
-    let config = load_config(args.config.as_deref().unwrap_or(DEFAULT_PRESET))?;
-    config.check_simulated()?;
-    let mut spec = ArenaSpec::new(plan, Arc::new(config), out_dir(args));
-    spec.ghost_rulesets = args.config.is_none();
     let first_label = spec.plan.entrants[0].label.clone();
-    spec.jobs = args.jobs.unwrap_or_else(default_jobs);
-    spec.resume = args.resume;
-    spec.soft_ms = args.limits.soft_ms;
-    spec.max_ms = args.limits.max_ms;
-    spec.startup_ms = args.limits.startup_ms;
-    spec.sprt = args.sprt.as_deref().map(SprtParams::parse).transpose()?;
     let handle = start_arena(spec)?;
 
     // Ctrl-C / SIGTERM / SIGHUP cancel the arena: the algos run in their own process
@@ -291,11 +300,12 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
         None => handle.wait()?,
     };
     print!("{}", outcome_text(&outcome));
-    if let Some(games) = &ghosts {
-        let rows = compare(games, &outcome.records);
+    if !ghost_games.is_empty() {
+        let rows = compare(&ghost_games, &outcome.records);
         print!("\n{}", ghosts_report(&first_label, &rows));
         let path = outcome.results_path.with_file_name("ghosts.csv");
-        write_atomic(&path, ghosts_csv(&rows).as_bytes()).map_err(CliError::io(&path))?;
+        write_atomic(&path, ghosts_csv(&rows).as_bytes())
+            .map_err(CliError::write("write the ghost comparison", &path))?;
         out!("ghost comparison: {}", path.display());
     }
     out!(
@@ -304,8 +314,8 @@ fn run_arena(args: &ArenaArgs) -> Result<ExitCode, CliError> {
         outcome.csv_paths.iter().map(|p| format!(", {}", p.display())).collect::<String>()
     );
     Ok(match outcome.stop {
-        StopReason::Completed | StopReason::Sprt(_) => ExitCode::SUCCESS,
-        StopReason::Cancelled => ExitCode::from(130),
-        StopReason::Error(_) => ExitCode::FAILURE,
+        StopReason::Completed | StopReason::Sprt(_) => Outcome::Done,
+        StopReason::Cancelled => Outcome::Interrupted,
+        StopReason::Error(_) => Outcome::Found,
     })
 }

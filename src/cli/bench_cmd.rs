@@ -1,37 +1,37 @@
 //! `terminal-studio bench`: turns/s and frames/s re-simulating a replay's turns.
 
-use std::path::Path;
-use std::process::ExitCode;
+use super::error::{CliError, Outcome};
+use std::path::PathBuf;
 use terminal_core::replay::read_replay;
 use terminal_core::verify::bench::{prepare_turns, simulate_turns};
 
-pub fn run(path: &Path, seconds: f64, rounds_wanted: Option<u64>) -> ExitCode {
-    let replay = match read_replay(path) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let turns = match prepare_turns(&replay) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
-    println!("{}: {} turns; running for {seconds:.1}s on one thread", path.display(), turns.len());
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    pub replay: PathBuf,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Run exactly this many rounds instead (for instruction counting).
+    #[arg(long)]
+    pub rounds: Option<u64>,
+}
+
+pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
+    let path = &args.replay;
+    let replay = read_replay(path)?;
+    let turns = prepare_turns(&replay).map_err(|source| CliError::Rebuild { path: path.clone(), source })?;
+    out!("{}: {} turns; running for {:.1}s on one thread", path.display(), turns.len(), args.seconds);
     let started = std::time::Instant::now();
     let (mut total_turns, mut total_frames) = (0u64, 0u64);
     let mut rounds = 0u64;
-    while rounds_wanted.map_or(started.elapsed().as_secs_f64() < seconds, |n| rounds < n) {
+    while args.rounds.map_or(started.elapsed().as_secs_f64() < args.seconds, |n| rounds < n) {
         let (t, f) = simulate_turns(&turns);
         total_turns += t;
         total_frames += f;
         rounds += 1;
     }
     let secs = started.elapsed().as_secs_f64();
-    println!("rounds: {rounds} turns: {total_turns} frames: {total_frames} seconds: {secs:.3}");
-    println!("turns/s: {:.0} frames/s: {:.0}", total_turns as f64 / secs, total_frames as f64 / secs);
-    ExitCode::SUCCESS
+    out!("rounds: {rounds} turns: {total_turns} frames: {total_frames} seconds: {secs:.3}");
+    out!("turns/s: {:.0} frames/s: {:.0}", total_turns as f64 / secs, total_frames as f64 / secs);
+    Ok(Outcome::Done)
 }

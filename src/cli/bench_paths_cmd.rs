@@ -1,25 +1,28 @@
 //! `terminal-studio bench-paths`: the editor's per-edit cost of recomputing all 56 edge paths.
 
-use std::path::Path;
-use std::process::ExitCode;
+use super::error::{CliError, Outcome};
+use std::path::PathBuf;
 use std::time::Instant;
 use terminal_core::engine::presets::{DEFAULT_PRESET, preset};
 use terminal_core::layout::Layout;
 use terminal_core::layout::analysis::{Analysis, edge_paths};
 use terminal_core::layout::files::load_layout;
 
-pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
-    let layout = match layout {
-        Some(p) => match load_layout(p) {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(2);
-            }
-        },
+#[derive(clap::Args, Debug)]
+pub struct BenchPathsArgs {
+    /// A layout file (default: an empty board).
+    pub layout: Option<PathBuf>,
+    /// Repetitions.
+    #[arg(long, default_value_t = 2000)]
+    pub iterations: usize,
+}
+
+pub fn run(args: &BenchPathsArgs) -> Result<Outcome, CliError> {
+    let layout = match &args.layout {
+        Some(p) => load_layout(p)?,
         None => Layout::default(),
     };
-    let iterations = iterations.max(1);
+    let iterations = args.iterations.max(1);
     let mut samples = Vec::with_capacity(iterations);
     let mut paths = 0;
     for _ in 0..iterations {
@@ -41,7 +44,7 @@ pub fn run(layout: Option<&Path>, iterations: usize) -> ExitCode {
         }
         report("full analysis", &mut full);
     }
-    ExitCode::SUCCESS
+    Ok(Outcome::Done)
 }
 
 fn report(what: &str, samples: &mut [f64]) {

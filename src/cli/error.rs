@@ -1,16 +1,58 @@
-//! Errors of the command line: the core's errors, worded with the flags a user typed.
+//! Errors of the command line and the exit status of every command.
+//!
+//! One convention for all commands: 0 the command did what was asked; 1 it ran and found a
+//! difference or a failure (a diverged replay, a match or an arena that could not finish); 2
+//! the input or the usage is wrong (a missing file, an unknown preset, flags that do not go
+//! together, and clap's own errors). Two statuses come from the shell's conventions: 130 when
+//! a signal interrupted the command, 141 when the reader of its output went away.
 
 use std::path::PathBuf;
-use terminal_core::arena::{ArenaError, PlanError, SprtParseError};
+use std::process::ExitCode;
+use terminal_core::arena::{ArenaError, ArenaSpecError};
 use terminal_core::engine::config::{ConfigLoadError, UnsimulatedRules};
-use terminal_core::runner::{GhostError, LocateError};
+use terminal_core::layout::files::LayoutFileError;
+use terminal_core::replay::ReplayError;
+use terminal_core::runner::{GhostError, LocateError, RunnerError};
+use terminal_core::verify::rebuild::RebuildError;
+
+/// Done: the command did what was asked.
+pub const EXIT_DONE: u8 = 0;
+/// The command ran and found a difference or a failure.
+pub const EXIT_FOUND: u8 = 1;
+/// Bad input or usage (clap exits with it too).
+pub const EXIT_USAGE: u8 = 2;
+/// A signal (Ctrl+C, SIGTERM, SIGHUP) interrupted the command: 128 + SIGINT.
+pub const EXIT_INTERRUPTED: u8 = 130;
+/// The reader of stdout closed the pipe: 128 + SIGPIPE, what a shell shows for it.
+pub const EXIT_CLOSED_PIPE: u8 = 141;
+
+/// How a command that ran ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    /// It ran and found a difference or a failure (already reported).
+    Found,
+    Interrupted,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(o: Outcome) -> ExitCode {
+        ExitCode::from(match o {
+            Outcome::Done => EXIT_DONE,
+            Outcome::Found => EXIT_FOUND,
+            Outcome::Interrupted => EXIT_INTERRUPTED,
+        })
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
+    #[error(transparent)]
+    Stress(#[from] super::stress_cmd::StressInputError),
+    #[error(transparent)]
+    ArenaSettings(#[from] ArenaSpecError),
     #[error("{}", arena_text(.0))]
     Arena(#[from] ArenaError),
-    #[error(transparent)]
-    Plan(#[from] PlanError),
     #[error(transparent)]
     Config(#[from] ConfigLoadError),
     #[error(transparent)]
@@ -19,25 +61,71 @@ pub enum CliError {
     Algo(#[from] LocateError),
     #[error(transparent)]
     Ghost(#[from] GhostError),
-    #[error("--sprt: {0}")]
-    Sprt(#[from] SprtParseError),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("{}: {source}", path.display())]
+    Rebuild { path: PathBuf, source: RebuildError },
+    #[error(transparent)]
+    Layout(#[from] LayoutFileError),
+    #[error("{}: no turn {turn} (turns 0–{last})", path.display())]
+    NoSuchTurn { path: PathBuf, turn: i32, last: i32 },
+    #[error("{}: turn {turn} has frames 0–{last}", path.display())]
+    NoSuchFrame { path: PathBuf, turn: i32, last: usize },
+    #[error("no replay files (*.replay, *.replay.gz) under {}", list(paths))]
+    NoReplays { paths: Vec<PathBuf> },
+    /// The match could not be played (its algos' misbehaviour is a result, not this).
+    #[error(transparent)]
+    Match(#[from] RunnerError),
     #[error("cannot serialise a result record: {0}")]
     Record(#[from] serde_json::Error),
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    /// Writing an output (or making its folder) failed while the command ran.
+    #[error("cannot {doing} {}: {source}", path.display())]
+    Write { doing: &'static str, path: PathBuf, source: std::io::Error },
     /// The arguments do not make sense together; the text says which.
     #[error("{0}")]
     Usage(&'static str),
 }
 
 impl CliError {
-    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CliError {
+    /// Tags a failed write with what was being written and where.
+    pub fn write(doing: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CliError {
         let path = path.into();
-        move |source| CliError::Io { path, source }
+        move |source| CliError::Write { doing, path, source }
+    }
+
+    /// [`EXIT_FOUND`] for a failure while running, [`EXIT_USAGE`] for input or usage.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            CliError::Match(_) | CliError::Record(_) | CliError::Write { .. } => EXIT_FOUND,
+            CliError::Stress(super::stress_cmd::StressInputError::Run(_)) => EXIT_FOUND,
+            CliError::Stress(_) => EXIT_USAGE,
+            CliError::Arena(e) => match e {
+                ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,
+                ArenaError::Io { .. } | ArenaError::Record(_) | ArenaError::Thread { .. } | ArenaError::Panicked(_) => {
+                    EXIT_FOUND
+                }
+            },
+            CliError::ArenaSettings(_)
+            | CliError::Config(_)
+            | CliError::Unsimulated(_)
+            | CliError::Algo(_)
+            | CliError::Ghost(_)
+            | CliError::Replay(_)
+            | CliError::Rebuild { .. }
+            | CliError::Layout(_)
+            | CliError::NoSuchTurn { .. }
+            | CliError::NoSuchFrame { .. }
+            | CliError::NoReplays { .. }
+            | CliError::Usage(_) => EXIT_USAGE,
+        }
     }
 }
 
-/// The arena's words, with the flag that resumes a run where the GUI has a checkbox.
+fn list(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The arena's words, with the flags that resume a run or choose another folder.
 fn arena_text(e: &ArenaError) -> String {
     match e {
         ArenaError::ResultsPresent { results, count } => format!(

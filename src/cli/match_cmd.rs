@@ -1,10 +1,9 @@
 //! `terminal-studio match`: a thin shell over the runner.
 
-use super::error::CliError;
+use super::error::{CliError, Outcome};
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use terminal_core::arena::files::append_record;
 use terminal_core::arena::{MatchRecord, RecordHead, algo_label};
@@ -15,33 +14,48 @@ use terminal_core::runner::{
     MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, check_algo_arg, run_match_blocking, start_match,
 };
 
+#[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// As typed: algo paths or `ghost:REPLAY[:1|2]`.
-    pub seats: [String; 2],
+    /// Player 1: an algo folder or start script, or `ghost:REPLAY[:1|2]`.
+    pub seat1: String,
+    /// Player 2, the same way.
+    pub seat2: String,
+    /// A preset name or a game-configs.json file (default: a ghost's replay config, else
+    /// base-s6).
+    #[arg(long)]
     pub config: Option<String>,
+    /// The replay file to write (must not exist).
+    #[arg(long, conflicts_with = "out")]
     pub replay: Option<PathBuf>,
+    /// Folder for the replay (unique file name); default ./replays.
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Seed exported to both algos (TERMINAL_STUDIO_SEED, ALGO_SEED).
+    #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
     pub limits: TimeLimitArgs,
+    /// Echo the algos' stderr and the runner's messages live.
+    #[arg(long, short)]
     pub verbose: bool,
+    /// Append the result as one JSON line (the arena's results.jsonl record) to this file.
+    #[arg(long)]
     pub result_json: Option<PathBuf>,
+    /// The job id written in that record (arena plans set it; default `<algo1>__<algo2>__g0`).
+    #[arg(long)]
     pub job_id: Option<String>,
 }
 
-pub fn run(args: MatchArgs) -> ExitCode {
-    let (seats, config) = match seats_and_config(&args) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let head = record_head(&args, &seats);
+/// Plays the match. A match the runner could not play (its replay could not be written, …)
+/// is [`CliError::Match`]; whatever the algos do is the result.
+pub fn run(args: &MatchArgs) -> Result<Outcome, CliError> {
+    let (seats, config) = seats_and_config(args)?;
+    let head = record_head(args, &seats);
     let [seat1, seat2] = seats;
     let mut spec = MatchSpec::new(seat1, seat2, config);
-    spec.replay = match (args.replay, args.out) {
-        (Some(path), _) => ReplayTarget::File(path),
-        (None, Some(dir)) => ReplayTarget::Dir(dir),
+    spec.replay = match (&args.replay, &args.out) {
+        (Some(path), _) => ReplayTarget::File(path.clone()),
+        (None, Some(dir)) => ReplayTarget::Dir(dir.clone()),
         (None, None) => ReplayTarget::Dir(PathBuf::from("replays")),
     };
     spec.seed = args.seed;
@@ -54,62 +68,54 @@ pub fn run(args: MatchArgs) -> ExitCode {
             Err(RunnerError::Cancelled) => None,
             Err(e) => Some(MatchRecord::from_error(head, e)),
         };
-        if let Some(rec) = rec
-            && let Err(e) = append_record(path, &rec)
-        {
-            eprintln!("error: cannot write the result line: {e}");
-            return ExitCode::FAILURE;
+        if let Some(rec) = rec {
+            append_record(path, &rec).map_err(CliError::Arena)?;
         }
     }
-    match result {
-        Ok(result) => {
-            out!("{}", result.summary());
-            out!("replay: {}", result.replay_path.display());
-            if args.verbose {
-                let o = result.overhead;
-                eprintln!(
-                    "runner overhead: {:.0} µs/turn wall mean, {} µs max; {:.0} µs/turn CPU; {} turns",
-                    o.mean_us(),
-                    o.max_turn_us,
-                    o.cpu_mean_us(),
-                    o.turns
-                );
-            }
-            ExitCode::SUCCESS
-        }
+    let result = match result {
+        Ok(result) => result,
         Err(RunnerError::Cancelled) => {
             eprintln!("interrupted: the algos were stopped; the replay keeps the frames played");
-            ExitCode::from(130)
+            return Ok(Outcome::Interrupted);
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => return Err(e.into()),
+    };
+    out!("{}", result.summary());
+    out!("replay: {}", result.replay_path.display());
+    if args.verbose {
+        let o = result.overhead;
+        eprintln!(
+            "runner overhead: {:.0} µs/turn wall mean, {} µs max; {:.0} µs/turn CPU; {} turns",
+            o.mean_us(),
+            o.max_turn_us,
+            o.cpu_mean_us(),
+            o.turns
+        );
     }
+    Ok(Outcome::Done)
 }
 
 /// The seats as typed, checked before anything starts (a typo in an algo path is an error,
 /// not a match the missing player loses; a folder without run.sh plays as FailedToLoad), and the ruleset: `--config`, else the first
 /// ghost's replay config, else the default preset.
 fn seats_and_config(args: &MatchArgs) -> Result<([SeatSpec; 2], Arc<Config>), CliError> {
-    let mut seats = Vec::with_capacity(2);
-    for arg in &args.seats {
+    let seat = |arg: &str| -> Result<SeatSpec, CliError> {
         let seat = SeatSpec::parse(arg)?;
         if let SeatSpec::Algo(path) = &seat
             && let Some(why) = check_algo_arg(path)?
         {
             eprintln!("warning: {why}: this player fails to load (FailedToLoad, crashed at turn 0)");
         }
-        seats.push(seat);
-    }
+        Ok(seat)
+    };
+    let seats = [seat(&args.seat1)?, seat(&args.seat2)?];
     let config = match (&args.config, seats.iter().find_map(SeatSpec::ghost)) {
         (Some(c), _) => Arc::new(load_config(c)?),
         (None, Some(g)) => Arc::clone(&g.config),
         (None, None) => Arc::new(load_config(DEFAULT_PRESET)?),
     };
     config.check_simulated()?;
-    let [a, b]: [SeatSpec; 2] = seats.try_into().map_err(|_| CliError::Usage("a match has two seats"))?;
-    Ok(([a, b], config))
+    Ok((seats, config))
 }
 
 /// The identity of the match in its `--result-json` record.

@@ -1,34 +1,35 @@
 //! `terminal-studio show FILE --turn N [--frame K]`: a frame of a replay as text.
 
-use std::path::Path;
-use std::process::ExitCode;
+use super::error::{CliError, Outcome};
+use std::path::PathBuf;
 use terminal_core::replay::read_replay;
 use terminal_core::session::board_text::render_frame;
 use terminal_core::session::history::History;
 
-pub fn run(path: &Path, turn: i32, frame: usize) -> ExitCode {
-    let replay = match read_replay(path) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let history = History::new(replay);
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    pub replay: PathBuf,
+    #[arg(long)]
+    pub turn: i32,
+    /// Frame within the turn: 0 = turn frame, k = action frame k − 1.
+    #[arg(long, default_value_t = 0)]
+    pub frame: usize,
+}
+
+pub fn run(args: &ShowArgs) -> Result<Outcome, CliError> {
+    let history = History::new(read_replay(&args.replay)?);
+    let turn = args.turn;
     let Some(pos) = history.turn_position(turn) else {
         let last = history.turns.last().map_or(-1, |t| t.turn);
-        eprintln!("{}: no turn {turn} (turns 0–{last})", path.display());
-        return ExitCode::from(2);
+        return Err(CliError::NoSuchTurn { path: args.replay.clone(), turn, last });
     };
     let span = history.turns[pos];
-    if frame >= span.len {
-        eprintln!("{}: turn {turn} has frames 0–{}", path.display(), span.len - 1);
-        return ExitCode::from(2);
+    let frame = history.index_of(pos, args.frame).and_then(|i| history.frame(i));
+    match frame {
+        Some(f) if args.frame < span.len => {
+            print!("{}", render_frame(f));
+            Ok(Outcome::Done)
+        }
+        _ => Err(CliError::NoSuchFrame { path: args.replay.clone(), turn, last: span.len.saturating_sub(1) }),
     }
-    let Some(f) = history.index_of(pos, frame).and_then(|i| history.frame(i)) else {
-        eprintln!("{}: frame not found", path.display());
-        return ExitCode::from(2);
-    };
-    print!("{}", render_frame(f));
-    ExitCode::SUCCESS
 }

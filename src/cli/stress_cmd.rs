@@ -4,7 +4,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
+use super::{CliError, Outcome};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -59,20 +59,14 @@ pub struct StressArgs {
     pub jobs: Option<usize>,
 }
 
-/// Exit codes: 0 the layout lost no HP to any attack, 1 it lost HP to some, 2 bad input.
-pub fn run(args: StressArgs) -> ExitCode {
-    match run_checked(&args) {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
-    }
+/// Done when the layout lost no HP to any attack, Found when it lost HP to some.
+pub fn run(args: &StressArgs) -> Result<Outcome, CliError> {
+    Ok(run_checked(args)?)
 }
 
 /// Why the command could not run; each names the file or flag.
 #[derive(Debug, thiserror::Error)]
-enum StressInputError {
+pub enum StressInputError {
     #[error(transparent)]
     Layout(#[from] terminal_core::layout::files::LayoutFileError),
     #[error("--config: {0}")]
@@ -93,7 +87,7 @@ enum StressInputError {
     Json(#[from] serde_json::Error),
 }
 
-fn run_checked(args: &StressArgs) -> Result<ExitCode, StressInputError> {
+fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let layout = load_layout(&args.layout)?;
     let spec = args.config.clone().or_else(|| layout.config.clone()).unwrap_or_else(|| DEFAULT_PRESET.to_string());
     let config = Arc::new(load_config(&spec)?);
@@ -178,7 +172,7 @@ fn run_checked(args: &StressArgs) -> Result<ExitCode, StressInputError> {
             print_suggestion(s, *secs);
         }
     }
-    Ok(if report.totals.hp_lost > 0.0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if report.totals.hp_lost > 0.0 { Outcome::Found } else { Outcome::Done })
 }
 
 struct Context<'a> {

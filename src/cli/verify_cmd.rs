@@ -1,8 +1,8 @@
 //! `terminal-studio verify`: fidelity on real replays.
 
+use super::error::{CliError, Outcome};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use terminal_core::runner::ghost::ghost_report;
 use terminal_core::verify::{ReplayReport, Status, collect_replays, verify_file};
 
@@ -43,23 +43,36 @@ pub fn verify_all(
     reports.into_iter().flatten().collect()
 }
 
-/// `ghosts`: instead of re-simulating each turn from the replay, play the replay's two
-/// players as ghosts against each other through the runner and compare the whole new replay.
-pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool, ghosts: bool) -> ExitCode {
-    let files = collect_replays(paths);
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Replay files or folders (searched recursively for *.replay and *.replay.gz).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// One JSON object per replay, then a summary object.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Print only diverged replays and the summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Play each replay's two players as ghosts against each other through the runner
+    /// and compare the new replay with the recorded one, frame by frame.
+    #[arg(long)]
+    pub ghosts: bool,
+}
+
+/// Verifies every replay; a diverged replay or one that cannot be read is [`Outcome::Found`].
+pub fn run(args: &VerifyArgs) -> Result<Outcome, CliError> {
+    let (json, quiet) = (args.json, args.quiet);
+    let files = collect_replays(&args.paths);
     if files.is_empty() {
-        eprintln!("no replay files found under {paths:?}");
-        return ExitCode::from(2);
+        return Err(CliError::NoReplays { paths: args.paths.clone() });
     }
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let started = std::time::Instant::now();
-    let scratch = match ghosts.then(tempfile_dir).transpose() {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: cannot make a folder for the ghost replays: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let scratch = if args.ghosts { Some(tempfile_dir()?) } else { None };
     let check = |f: &Path| match &scratch {
         Some(dir) => ghost_report(f, dir),
         None => verify_file(f),
@@ -163,12 +176,12 @@ pub fn run(paths: &[PathBuf], json: bool, jobs: Option<usize>, quiet: bool, ghos
     if let Some(dir) = &scratch {
         let _ = std::fs::remove_dir(dir);
     }
-    if total.diverged == 0 && total.errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    Ok(if total.diverged == 0 && total.errors == 0 { Outcome::Done } else { Outcome::Found })
 }
 
 /// A fresh folder under the system's temp folder for the ghost replays of one run.
-fn tempfile_dir() -> std::io::Result<PathBuf> {
+fn tempfile_dir() -> Result<PathBuf, CliError> {
     let dir = std::env::temp_dir().join(format!("terminal-studio-ghosts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir).map_err(CliError::write("make the folder for the ghost replays", &dir))?;
     Ok(dir)
 }

@@ -1,12 +1,15 @@
 //! The arena: many matches among algos, in parallel, with results on disk as
 //! each match ends and statistics a careful player can trust.
 //!
-//! Files: `plan` (which games, seats, seeds), `record` (one match as a JSON line),
-//! `files` (append + fsync, read back, atomic writes), `pool` (worker threads, the
-//! collector, cancel / pause, resume), `events` (what the GUI receives), `stats` (Wilson,
-//! per-algo and per-pairing tallies, Bradley–Terry Elo with bootstrap, SPRT), `report`
-//! (CSV and text table), `jobfile` (`--plan` command lines), `merge` (`--merge`).
+//! Files: `builder` (a user's settings checked into an `ArenaSpec`), `plan` (which games,
+//! seats, seeds), `record` (one match as a JSON line), `files` (append + fsync, read back,
+//! atomic writes), `pool` (worker threads, the collector, cancel / pause, resume), `events`
+//! (what the GUI receives), `stats` (Wilson, per-algo and per-pairing tallies, Bradley–Terry
+//! Elo with bootstrap, SPRT), `report` (CSV and text table), `jobfile` (the command lines of
+//! a plan run elsewhere), `merge` (result files combined), `ghosts` (a gauntlet against
+//! recorded players).
 
+pub mod builder;
 pub mod error;
 pub mod events;
 pub mod files;
@@ -19,6 +22,7 @@ pub mod record;
 pub mod report;
 pub mod stats;
 
+pub use builder::{ArenaBuilder, ArenaSpecError, BuiltArena, Opponents};
 pub use error::{ArenaError, PlanError, SprtParseError};
 pub use events::{ArenaEvent, ArenaOutcome, SprtStatus, StopReason};
 pub use plan::{Entrant, Format, Job, Plan};

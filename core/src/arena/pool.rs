@@ -292,7 +292,7 @@ fn run(
     let outside = records.iter().filter(|r| !planned.contains(r.job_id.as_str())).count();
     if outside > 0 {
         let _ = tx.send(ArenaEvent::Warning(format!(
-            "{outside} records in {} are not jobs of this plan (another --games or other algos?): kept in the summary",
+            "{outside} records in {} are not jobs of this plan (another number of games or other algos?): kept in the summary",
             results_path.display()
         )));
     }
@@ -310,7 +310,7 @@ fn run(
             }
             Some(_) => {}
             None => {
-                let _ = tx.send(ArenaEvent::Warning("--sprt needs exactly two algos: ignored".into()));
+                let _ = tx.send(ArenaEvent::Warning("an SPRT early stop needs exactly two algos: ignored".into()));
             }
         }
     }

@@ -185,7 +185,9 @@ mod tests {
             seed: Some(1),
             replay: "r.replay".into(),
         };
-        let rec = MatchRecord::from_error(head, &RunnerError::Io("disk full".into()));
+        let disk_full = std::io::Error::new(std::io::ErrorKind::StorageFull, "disk full");
+        let rec = MatchRecord::from_error(head, &RunnerError::io("write the replay", "r.replay")(disk_full));
+        assert_eq!(rec.error.as_deref(), Some("cannot write the replay r.replay: disk full"));
         let line = rec.to_line().expect("line");
         let back: MatchRecord = serde_json::from_str(&line).expect("parse");
         assert_eq!(back, rec);

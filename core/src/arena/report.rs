@@ -193,7 +193,7 @@ pub fn outcome_text(o: &ArenaOutcome) -> String {
     let mut out = String::new();
     let how = match &o.stop {
         StopReason::Completed => "completed".to_string(),
-        StopReason::Cancelled => "cancelled (run again with --resume to continue)".to_string(),
+        StopReason::Cancelled => "cancelled (resume the arena to continue)".to_string(),
         StopReason::Sprt(SprtDecision::AcceptH1) => "stopped early by the SPRT: H1 accepted".to_string(),
         StopReason::Sprt(SprtDecision::AcceptH0) => "stopped early by the SPRT: H0 accepted".to_string(),
         StopReason::Sprt(SprtDecision::Continue) => "stopped".to_string(),

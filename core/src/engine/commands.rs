@@ -1,4 +1,5 @@
-//! Player commands: parsing the two reply lines and the command kinds (PROTOCOL.md §5–6).
+//! Player commands: parsing the two reply lines and the command kinds (docs/protocol.md:
+//! The reply, Reading the reply, Applying commands).
 
 use super::config::{Config, REMOVE, UPGRADE};
 use super::geometry::Tile;
@@ -39,9 +40,9 @@ pub struct LineProblem {
     pub message: String,
 }
 
-/// Parses one reply line leniently (H-P5): a line that is not a JSON list of lists yields no
-/// commands; a malformed entry is skipped; coordinates are truncated to integers; the
-/// shorthand is matched by substring (H-P6). Returns the commands and the problems found.
+/// Parses one reply line leniently (docs/protocol.md, Reading the reply): a line that is
+/// not a JSON list of lists yields no commands; a malformed entry is skipped; coordinates
+/// are truncated to integers; the shorthand is matched by substring. Returns the commands and the problems found.
 pub fn parse_line(config: &Config, line: &str) -> (Vec<Command>, Vec<LineProblem>) {
     let mut commands = Vec::new();
     let mut problems = Vec::new();

@@ -1,6 +1,6 @@
 //! Season compatibility mode below 5 with a current-format config: the official engine then
 //! plays the 2018–2019 protocol and rules, and first rewrites the config in the 2018–2019
-//! keys. What it writes is known from the real replays in `compat-mode-4` (PROTOCOL.md §10,
+//! keys. What it writes is known from the real replays in `compat-mode-4` (docs/protocol.md, Legacy compatibility mode;
 //! docs/fidelity.md): the config line they carry is that rewrite, and this module reproduces
 //! it key for key — including what it loses (the Support's shield, upgrades, refund and
 //! removal settings, which come back from the `mechanics` defaults).
@@ -63,7 +63,8 @@ fn legacy_unit(index: usize, u: &Value) -> Value {
             m.insert("cost".into(), f(number(u, "cost1")));
             m.insert("getHitRadius".into(), f(number(u, "getHitRadius")));
             if index == 1 {
-                // The real rewrite carries no shield: `shieldAmount` is 0 (PROTOCOL.md §10).
+                // The real rewrite carries no shield: `shieldAmount` is 0 (docs/protocol.md, Legacy
+                // compatibility mode).
                 m.insert("shieldAmount".into(), f(0.0));
             }
             m.insert("display".into(), text(u, "display"));

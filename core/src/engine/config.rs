@@ -1,4 +1,4 @@
-//! `game-configs.json`: every number the engine uses, read from the config (CONFIG.md).
+//! `game-configs.json`: every number the engine uses, read from the config (docs/config.md).
 
 use super::mechanics::{LegacyBuild, Mechanics};
 use serde_json::{Map, Value};
@@ -154,7 +154,7 @@ pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
 }
 
 /// Squared reaches precomputed for every (acting form, target form) pair, so the hot loops
-/// compare integers only. The target's hit radius is added (H-C8).
+/// compare integers only. The target's hit radius is added (docs/config.md, Reach).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReachTable {
     /// Per form: has an attack / a shield (hot-loop filters).
@@ -218,7 +218,7 @@ pub struct Config {
     pub legacy: bool,
     /// The 2018–2019 `mechanics` block, already folded into `units` where it applies.
     pub mechanics: Option<Mechanics>,
-    /// Health at or below which a unit is dead: 0.001 (H-M1); 0 for the 2018–2019 engines,
+    /// Health at or below which a unit is dead: 0.001 (docs/mechanics.md, Assumptions); 0 for the 2018–2019 engines,
     /// where a Ping left with 1.3e-5 health stays on the board.
     pub death_threshold: f32,
     /// The parsed JSON as read, echoed to algos and written into replays.
@@ -361,7 +361,7 @@ fn read_unit(
     set!(sd_range, "selfDestructRange");
     set!(sd_steps_required, "selfDestructStepsRequired", int);
     if let Some(index) = legacy_index {
-        // 2018–2019 keys (CONFIG.md §7).
+        // 2018–2019 keys (docs/config.md, The 2018–2019 format).
         u.is_structure = index < SCOUT;
         if let Some(c) = num(obj, "cost", path)? {
             if u.is_structure { u.cost_sp = c } else { u.cost_mp = c }
@@ -541,7 +541,7 @@ impl Config {
         }
     }
 
-    /// MP income credited at the start of turn `turn` (CONFIG.md §6.3).
+    /// MP income credited at the start of turn `turn` (docs/config.md, MP income and cap).
     pub fn mp_income(&self, turn: i32) -> f32 {
         let r = &self.resources;
         if turn < r.round_start_mp_ramp || r.turn_interval_mp_schedule <= 0 {
@@ -552,7 +552,7 @@ impl Config {
         }
     }
 
-    /// The MP cap in force at turn `turn` (H-C3).
+    /// The MP cap in force at turn `turn` (docs/config.md, MP income and cap).
     pub fn mp_cap(&self, turn: i32) -> f32 {
         let r = &self.resources;
         if r.mp_cap_growth_rate > 0.0
@@ -567,7 +567,8 @@ impl Config {
         }
     }
 
-    /// Resolves a command shorthand: the first entry whose shorthand contains `token` (H-P6).
+    /// Resolves a command shorthand: the first entry whose shorthand contains `token`
+    /// (docs/protocol.md, Reading the reply).
     pub fn resolve_shorthand(&self, token: &str) -> Option<usize> {
         if token.is_empty() {
             return None;

@@ -1,5 +1,5 @@
 //! What the engine sends each turn and tick: frames, stats, unit lists and events
-//! (PROTOCOL.md §4, REPLAY.md §4). The replay reader and writer use the same types.
+//! (docs/protocol.md, Frames; docs/replay-format.md). The replay reader and writer use the same types.
 
 use super::geometry::{Player, Tile};
 use serde::{Deserialize, Serialize};
@@ -193,7 +193,7 @@ impl Events {
     }
 }
 
-/// Per-player totals of `endStats` (REPLAY.md §5).
+/// Per-player totals of `endStats` (docs/replay-format.md, `endStats`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PlayerEndStats {
     pub points_scored: f32,

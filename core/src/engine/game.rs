@@ -1,4 +1,4 @@
-//! The game state and the turn loop (MECHANICS.md §3): turn frames, command application,
+//! The game state and the turn loop (docs/mechanics.md, Turn loop): turn frames, command application,
 //! action ticks, restore, removals and the end of the game.
 
 use super::commands::{Command, CommandKind};
@@ -88,7 +88,7 @@ pub struct Game {
     /// Events accumulated for the next frame.
     pub events: Events,
     pub over: bool,
-    /// Reproduce the early-2020 engine build (REPLAY.md §6): upgrades echoed as `spawn` of
+    /// Reproduce the early-2020 engine build (docs/replay-format.md, Eras): upgrades echoed as `spawn` of
     /// the base type, and structures left on board count their current form's price only.
     pub early_2020: bool,
     /// 2018–2019 rules: each removal mark is a unit of its own, with its own id
@@ -125,7 +125,7 @@ pub(crate) struct RoleIndex {
     pub structures: Option<Box<StructureIndex>>,
 }
 
-/// How the attack step rules out an attacker before searching its reach (MECHANICS.md §10):
+/// How the attack step rules out an attacker before searching its reach (docs/mechanics.md, Targeting):
 /// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AttackCheck {
@@ -444,7 +444,7 @@ impl Game {
         id
     }
 
-    /// Validates, pays for and applies one command (PROTOCOL.md §6.3).
+    /// Validates, pays for and applies one command (docs/protocol.md, Applying commands).
     pub fn apply_command(&mut self, p: Player, c: Command) -> Result<(), Rejection> {
         let t = c.tile;
         if !t.in_play() {
@@ -692,7 +692,7 @@ impl Game {
     // ----- end of turn ---------------------------------------------------------------
 
     /// Restore (decay, income, cap, SP income), then either ends the game at the turn
-    /// limit or starts the next turn with its due removals (MECHANICS.md §3 steps 6, 1).
+    /// limit or starts the next turn with its due removals (docs/mechanics.md, Turn loop, steps 6 and 1).
     pub fn end_turn(&mut self) {
         if self.over {
             return;
@@ -751,7 +751,7 @@ impl Game {
         }
     }
 
-    /// Resource generators pay out at restore, after income (H-C4).
+    /// Resource generators pay out at restore, after income (docs/config.md, Turn-start resources).
     fn pay_generators(&mut self) {
         let mut gained = [(0.0f32, 0.0f32); 2];
         for u in self.units.iter().filter(|u| u.is_structure) {
@@ -772,7 +772,7 @@ impl Game {
     // ----- end of game ---------------------------------------------------------------
 
     /// The winner: higher HP; equal HP (or both ≤ 0) → lower total computation time;
-    /// equal times → player 1 (H-P11; both observed cases went to player 1).
+    /// equal times → player 1 (both observed cases went to player 1: docs/protocol.md, Winner).
     pub fn winner(&self) -> Player {
         let (a, b) = (&self.players[0], &self.players[1]);
         let (ha, hb) = (a.stats.hp, b.stats.hp);

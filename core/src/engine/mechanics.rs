@@ -1,4 +1,4 @@
-//! The `mechanics` block of 2018–2019 configs (CONFIG.md §7): refunds, removal delay,
+//! The `mechanics` block of 2018–2019 configs (docs/config.md, The 2018–2019 format): refunds, removal delay,
 //! self-destructs and shield decay, which the current format keeps per unit instead.
 //! Every key is read; a value whose rule the engine does not know is reported by
 //! `unsimulated`, so such a config is refused rather than played under other rules.

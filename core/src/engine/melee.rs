@@ -1,4 +1,4 @@
-//! The melee answer of the 2018–2019 engines (REPLAY.md §4, docs/fidelity.md): in every
+//! The melee answer of the 2018–2019 engines (docs/replay-format.md, Events; docs/fidelity.md): in every
 //! action frame, each unit within reach of a unit that can act on it (an enemy that could
 //! attack it, a friendly Support that could shield it) answers that unit with a melee hit.
 //! `meleeMultiplier` is 0 in every known config, so the hits deal no damage; they still

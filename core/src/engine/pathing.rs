@@ -1,4 +1,4 @@
-//! Pathfinding (MECHANICS.md §6): destination with the deepest-tile fallback, BFS distances,
+//! Pathfinding (docs/mechanics.md, Pathfinding): destination with the deepest-tile fallback, BFS distances,
 //! and the official step tie-breaks. Distance fields are cached per board.
 
 use super::geometry::{BOARD_SIZE, CELLS, Edge, Tile};
@@ -230,7 +230,7 @@ impl Pathfinder {
         // One candidate: take it. Several: keep those on the other axis than the previous
         // step (vertical for a unit that has not moved yet); of two opposite ones take the
         // one toward the target; if none is on the other axis take the last in x+1, x−1,
-        // y+1, y−1 (H-M3).
+        // y+1, y−1 (docs/mechanics.md, Assumptions).
         let horizontal = |right: bool| if right { step(1, 0) } else { step(-1, 0) };
         let vertical = |up: bool| if up { step(0, 1) } else { step(0, -1) };
         match count {
@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn fresh_unit_steps_vertically_first() {
-        // MECHANICS.md §6.4: a Scout at (24,10) bound for TOP_LEFT steps to (24,11).
+        // docs/mechanics.md, Pathfinding: a Scout at (24,10) bound for TOP_LEFT steps to (24,11).
         let mut p = open();
         assert_eq!(p.next_step(Tile::new(24, 10), Edge::TopLeft, Axis::None), Some(Tile::new(24, 11)));
         assert_eq!(p.next_step(Tile::new(24, 10), Edge::TopLeft, Axis::Vertical), Some(Tile::new(23, 10)));

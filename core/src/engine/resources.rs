@@ -1,4 +1,4 @@
-//! Resource arithmetic: 32-bit floats rounded half up to one decimal (CONFIG.md §6.4).
+//! Resource arithmetic: 32-bit floats rounded half up to one decimal (docs/config.md, Rounding).
 
 /// `R(v)`: one-decimal rounding, half up, every step in 32-bit floats.
 pub fn round1(v: f32) -> f32 {

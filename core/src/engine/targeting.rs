@@ -1,4 +1,4 @@
-//! An explaining variant of the engine's target choice (MECHANICS.md §10): which unit an
+//! An explaining variant of the engine's target choice (docs/mechanics.md, Targeting): which unit an
 //! attacker picks and which criterion of the targeting order decided it. Used by the
 //! debugger; the engine records it per attack when `Game::target_log` is enabled.
 
@@ -80,10 +80,23 @@ pub struct TargetChoice {
     pub criterion: Criterion,
 }
 
-/// The targeting key (MECHANICS.md §10); the smaller key wins: mobile units before
-/// structures, nearest, weakest, nearest the attacker's own back row, nearest a side edge,
-/// newest. The engine's tick and the explaining variant both use it.
-pub(crate) type Key = (bool, i32, f32, i32, i32, u64);
+/// The targeting key (docs/mechanics.md, Targeting): the smaller key wins, compared field by
+/// field in this order. The engine's tick and the explaining variant both use it.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub(crate) struct Key {
+    /// Mobile units (false) before structures.
+    pub structure: bool,
+    /// Nearest: the squared distance.
+    pub distance2: i32,
+    /// Weakest: the health targeting sees.
+    pub health: f32,
+    /// Nearest the attacker's own back row: `y` for a player-1 attacker, `−y` for player 2.
+    pub row: i32,
+    /// Nearest a side edge: minus the distance from the middle column, doubled.
+    pub side: i32,
+    /// Newest: the id's rank, reversed.
+    pub newest: u64,
+}
 
 /// The key of target `t` for attacker `a` at squared distance `d2` under `rules`.
 #[inline]
@@ -91,7 +104,14 @@ pub(crate) fn target_key(a: &Unit, t: &Unit, d2: i32, rules: TargetRules) -> Key
     let row = if a.owner == Player::One { t.tile.y } else { -t.tile.y };
     let side = -(2 * t.tile.x - 27).abs();
     let health = if rules.health_without_shields { t.base_health } else { t.health };
-    (t.is_structure, d2, health, row, side, u64::MAX - id_order(t.id, rules.ids_as_text))
+    Key {
+        structure: t.is_structure,
+        distance2: d2,
+        health,
+        row,
+        side,
+        newest: u64::MAX - id_order(t.id, rules.ids_as_text),
+    }
 }
 
 /// The rank of an id in the last tie-break; the highest rank wins. Current engines compare
@@ -131,15 +151,15 @@ fn less(a: &Key, b: &Key) -> bool {
 
 /// The first key component in which `best` and `other` differ.
 fn deciding(best: &Key, other: &Key) -> Criterion {
-    if best.0 != other.0 {
+    if best.structure != other.structure {
         Criterion::MobileBeforeStructure
-    } else if best.1 != other.1 {
+    } else if best.distance2 != other.distance2 {
         Criterion::Distance
-    } else if best.2 != other.2 {
+    } else if best.health != other.health {
         Criterion::Health
-    } else if best.3 != other.3 {
+    } else if best.row != other.row {
         Criterion::Row
-    } else if best.4 != other.4 {
+    } else if best.side != other.side {
         Criterion::Side
     } else {
         Criterion::Id

@@ -1,4 +1,4 @@
-//! One engine tick of the action phase (MECHANICS.md §4): movement, shields, breaches,
+//! One engine tick of the action phase (docs/mechanics.md, One tick): movement, shields, breaches,
 //! self-destructs, attacks, clean-up.
 
 use super::config::{Config, UnitStats};
@@ -13,7 +13,7 @@ use super::targeting::{Key, TargetRules, target_key};
 use super::unit::{Axis, Fate, Unit};
 use std::sync::Arc;
 
-/// Step decisions use a small tolerance for speeds that are not binary fractions (H-M6).
+/// Step decisions use a small tolerance for speeds that are not binary fractions (docs/mechanics.md, Assumptions).
 const BUILDUP_THRESHOLD: f32 = 0.9999;
 
 impl Game {
@@ -458,7 +458,7 @@ fn end_path(u: &mut Unit) {
     u.fate = if u.target_edge.contains(u.tile) { Fate::Breaching } else { Fate::SelfDestructing };
 }
 
-/// Picks the target of `a` among the units in reach (MECHANICS.md §10): mobile units before
+/// Picks the target of `a` among the units in reach (docs/mechanics.md, Targeting): mobile units before
 /// structures, then the smallest `target_key`.
 fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: TargetRules) -> Option<usize> {
     let mut best: Option<(usize, Key)> = None;
@@ -469,7 +469,7 @@ fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: Tar
         }
         // The key's first two parts (structure?, distance) often decide alone: skip the
         // full key of a unit already worse on them.
-        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.0, k.1)) {
+        if best.as_ref().is_some_and(|(_, k)| (t.is_structure, d2) > (k.structure, k.distance2)) {
             continue;
         }
         let key = target_key(a, t, d2, rules);

@@ -4,7 +4,7 @@ use super::geometry::{Edge, Player, Tile};
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-/// The axis of a unit's previous step (path tie-breaks, MECHANICS.md §6.3).
+/// The axis of a unit's previous step (path tie-breaks, docs/mechanics.md, Pathfinding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Axis {
     /// Has not stepped yet.
@@ -25,7 +25,7 @@ pub enum Fate {
     SelfDestructing,
 }
 
-/// Health at or below which a unit is dead (H-M1).
+/// Health at or below which a unit is dead (docs/mechanics.md, Death and Assumptions).
 pub const DEATH_THRESHOLD: f32 = 0.001;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,7 +119,7 @@ impl Unit {
         self.refresh_health();
     }
 
-    /// Applies a hit. A hit that the remaining shields absorb eats them oldest first (H-M2);
+    /// Applies a hit. A hit that the remaining shields absorb eats them oldest first (docs/mechanics.md, Assumptions);
     /// a larger hit clears them and takes `f32(damage − Σ shields)` from base health.
     /// (This exact recipe matches all 1.59 million shielded unit-frames of our corpus.)
     pub fn take_damage(&mut self, damage: f32) {
@@ -147,7 +147,7 @@ impl Unit {
         self.refresh_health();
     }
 
-    /// A unit is dead when its health is at or below 0.001 (H-M1): a live-2022 replay shows
+    /// A unit is dead when its health is at or below 0.001 (docs/mechanics.md, Assumptions): a live-2022 replay shows
     /// a Demolisher left with 9.5e-7 health removed as dead.
     pub fn is_dead(&self) -> bool {
         self.health <= DEATH_THRESHOLD

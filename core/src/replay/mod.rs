@@ -1,4 +1,4 @@
-//! `.replay` files (REPLAY.md): a robust reader (plain or gzip, current and legacy formats)
+//! `.replay` files (docs/replay-format.md): a robust reader (plain or gzip, current and legacy formats)
 //! and a writer that produces the official format.
 
 pub mod follow;

@@ -1,4 +1,4 @@
-//! Reading replays: every variant of REPLAY.md §2 and §7, never a panic on bad input.
+//! Reading replays: every variant of docs/replay-format.md (Layout, Reading robustly), never a panic on bad input.
 
 use super::parse::parse_frame;
 use crate::engine::config::Config;

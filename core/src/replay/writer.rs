@@ -1,4 +1,4 @@
-//! Writing frames and replays in the official format (REPLAY.md §2, PROTOCOL.md §4).
+//! Writing frames and replays in the official format (docs/replay-format.md, Layout; docs/protocol.md, Frames).
 
 use crate::engine::config::Config;
 use crate::engine::frame::*;

@@ -1,5 +1,5 @@
 //! The runner: plays two real algo folders through our engine, as a drop-in for
-//! the official local engine (PROTOCOL.md). A library API first — [`start_match`] with
+//! the official local engine (docs/protocol.md). A library API first — [`start_match`] with
 //! events and cancellation, [`run_match_blocking`] for the command line.
 //!
 //! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and

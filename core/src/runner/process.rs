@@ -38,7 +38,7 @@ const STDOUT_QUEUE: usize = 4096;
 const STDIN_BACKLOG: usize = 64 << 20;
 
 /// Where an algo lives: its start script, the folder, and its name (the folder's name,
-/// PROTOCOL.md §2).
+/// docs/protocol.md, Starting an algo).
 #[derive(Debug, Clone)]
 pub struct AlgoLocation {
     pub script: PathBuf,

@@ -1,8 +1,10 @@
-//! Waiting for an algo's two reply lines after a turn frame (PROTOCOL.md §5, §6.1, §7).
+//! Waiting for an algo's two reply lines after a turn frame (docs/protocol.md: The reply,
+//! Reading the reply, Time limits and crashes).
 //!
-//! The algo's stdout is a queue of lines (H-P4): after a turn frame the next two queued
-//! lines are the build and deploy lines, whenever they were written; stray lines printed
-//! during action frames are therefore consumed as the next turn's commands. Lines written
+//! The algo's stdout is a queue of lines (docs/protocol.md, Reading the reply): after a
+//! turn frame the next two queued lines are the build and deploy lines, whenever they were
+//! written; stray lines printed during action frames are therefore consumed as the next
+//! turn's commands. Lines written
 //! before turn 0's frame reached the algo are start-up output, not replies (`progress.rs`).
 
 use super::process::{StartUpOutput, StdoutMsg};

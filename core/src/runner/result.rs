@@ -4,8 +4,9 @@ use crate::engine::commands::Command;
 use crate::engine::game::Rejection;
 use crate::engine::geometry::Player;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-/// A command the engine refused (PROTOCOL.md §6.3). `command` is in the player's own view.
+/// A command the engine refused (docs/protocol.md, Applying commands). `command` is in the player's own view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RejectedCommand {
     pub turn: i32,
@@ -14,7 +15,7 @@ pub struct RejectedCommand {
     pub reason: Rejection,
 }
 
-/// A reply line (or one of its entries) that could not be read as commands (H-P5).
+/// A reply line (or one of its entries) that could not be read as commands (docs/protocol.md, Reading the reply).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineIssue {
     pub turn: i32,
@@ -160,16 +161,26 @@ impl MatchResult {
 
 /// Why a match could not be run (algo misbehaviour is never an error: it is part of the
 /// result).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RunnerError {
     #[error("config: {0}")]
     Config(String),
     #[error("replay: {0}")]
     Replay(String),
-    #[error("{0}")]
-    Io(String),
+    /// A file of the match could not be written; the `io::Error` is shared so that the
+    /// error, like the events carrying it, can be cloned.
+    #[error("cannot {doing} {}: {source}", path.display())]
+    Io { doing: &'static str, path: PathBuf, source: Arc<std::io::Error> },
     #[error("match cancelled")]
     Cancelled,
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl RunnerError {
+    /// Tags an I/O error with what was being done and the file.
+    pub fn io(doing: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> RunnerError {
+        let path = path.into();
+        move |source| RunnerError::Io { doing, path, source: Arc::new(source) }
+    }
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-/// The name of a player whose algo could not be started (PROTOCOL.md §2).
+/// The name of a player whose algo could not be started (docs/protocol.md, Starting an algo).
 pub const FAILED_TO_LOAD: &str = "FailedToLoad";
 
 pub struct Seat {

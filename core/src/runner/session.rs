@@ -2,8 +2,9 @@
 //! its own view), collect the replies under the time rules, drive the engine, write the
 //! replay frame by frame, and end both process groups.
 //!
-//! Deviation from H-P2: the official engine waits `waitTimeStartGame` ms after starting
-//! the algos, drops what they printed, then sends the config line. We send the config line
+//! A deviation from the official start-up (docs/protocol.md, Starting an algo): the
+//! official engine waits `waitTimeStartGame` ms after starting the algos, drops what they
+//! printed, then sends the config line. We send the config line
 //! at once; each turn frame reaches an algo once it has read everything before it, and
 //! what an algo printed before turn 0's frame reached it is start-up output, logged and
 //! never taken as a reply (`progress.rs`). To keep the official treatment of slow
@@ -60,7 +61,7 @@ fn open_replay(spec: &MatchSpec, config: &Config, names: &[String; 2]) -> Result
             if path.exists() {
                 return Err(RunnerError::Replay(format!("{} already exists", path.display())));
             }
-            ReplayWriter::create(path, config).map_err(|e| RunnerError::Replay(format!("{}: {e}", path.display())))
+            ReplayWriter::create(path, config).map_err(RunnerError::io("create the replay", path))
         }
         ReplayTarget::Dir(dir) => {
             let mut last = None;
@@ -69,7 +70,7 @@ fn open_replay(spec: &MatchSpec, config: &Config, names: &[String; 2]) -> Result
                 match ReplayWriter::create(&path, config) {
                     Ok(w) => return Ok(w),
                     Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-                    Err(e) => return Err(RunnerError::Replay(format!("{}: {e}", path.display()))),
+                    Err(e) => return Err(RunnerError::io("create the replay", path)(e)),
                 }
             }
             Err(RunnerError::Replay(format!("{}: no free file name ({last:?})", dir.display())))
@@ -95,9 +96,11 @@ impl Session<'_> {
         let legacy = self.config.legacy;
         let times = self.config.timing.store_bot_times;
         let line: Arc<str> = frame_to_json(&frame, legacy, times).into();
-        self.writer
-            .write_line(&line)
-            .map_err(|e| RunnerError::Replay(format!("{}: {e}", self.writer.path().display())))?;
+        self.writer.write_line(&line).map_err(|source| RunnerError::Io {
+            doing: "write the replay",
+            path: self.writer.path().to_path_buf(),
+            source: Arc::new(source),
+        })?;
         // Turn frames are held until the algo has read what came before (`progress.rs`).
         let turn_frame = (frame.turn_info.phase == Phase::Deploy).then_some(frame.turn_info.turn);
         let send = |p: &mut super::process::AlgoProcess, line: Arc<str>| match turn_frame {
@@ -325,7 +328,7 @@ impl Session<'_> {
 /// Runs one match to the end on the calling thread.
 pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
     let started = Instant::now();
-    let config = effective_config(spec).map_err(RunnerError::Config)?;
+    let config = effective_config(spec).map_err(|e| RunnerError::Config(e.to_string()))?;
     config.check_simulated().map_err(|e| RunnerError::Config(e.to_string()))?;
     let limits = time_limits(spec, &config);
     let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
@@ -477,7 +480,7 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     session.emit(end)?;
     let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
     let replay_path: PathBuf =
-        writer.finish(spec.sync_replay).map_err(|e| RunnerError::Replay(format!("{}: {e}", replay_path.display())))?;
+        writer.finish(spec.sync_replay).map_err(RunnerError::io("finish the replay", &replay_path))?;
 
     for s in seats.iter_mut() {
         s.close_stdin();

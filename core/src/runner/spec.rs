@@ -1,7 +1,7 @@
 //! What to run: the match specification, time limits and replay naming.
 
 use super::seat_spec::SeatSpec;
-use crate::engine::config::Config;
+use crate::engine::config::{Config, ConfigError};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -84,17 +84,17 @@ pub struct TimeLimits {
 /// The config with the spec's time-limit overrides written into `timingAndReplay`. A
 /// limit asked for wins over the config's `waitForever`, which would disable it: it is
 /// set to `false` (`overrides_wait_forever` tells the log).
-pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, String> {
+pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, ConfigError> {
     if spec.soft_ms.is_none() && spec.max_ms.is_none() {
         return Ok(Arc::clone(&spec.config));
     }
     let mut raw = spec.config.raw.clone();
     let Some(root) = raw.as_object_mut() else {
-        return Err("the config is not a JSON object".into());
+        return Err(ConfigError { field: String::new(), message: "the config is not a JSON object".into() });
     };
     let timing = root.entry("timingAndReplay").or_insert_with(|| Value::Object(Map::new()));
     let Some(timing) = timing.as_object_mut() else {
-        return Err("timingAndReplay is not an object".into());
+        return Err(ConfigError { field: "timingAndReplay".into(), message: "not an object".into() });
     };
     if let Some(v) = spec.soft_ms {
         timing.insert("waitTimeBotSoft".into(), Value::from(v));
@@ -105,7 +105,7 @@ pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, String> {
     if overrides_wait_forever(spec) {
         timing.insert("waitForever".into(), Value::from(false));
     }
-    Config::from_value(raw).map(Arc::new).map_err(|e| e.to_string())
+    Config::from_value(raw).map(Arc::new)
 }
 
 /// The spec asks for a time limit over a config whose `waitForever` would disable it.

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 /// Longest stderr line looked at (longer lines are cut; the excess counts as dropped).
 const MAX_LINE: usize = 64 * 1024;
-/// Longest line echoed live (the official engine is believed to cut at 2,000, H-P3).
+/// Longest line echoed live (the official engine is believed to cut at 2,000: docs/protocol.md, Assumptions).
 const ECHO_MAX: usize = 2000;
 /// Annotation bytes kept per algo.
 const ANNOTATION_CAP: u64 = 8 << 20;

@@ -1,4 +1,4 @@
-//! Player 2's view of a frame (PROTOCOL.md §9, H-P12): every algo plays from the bottom.
+//! Player 2's view of a frame (docs/protocol.md, Player 2's view): every algo plays from the bottom.
 //! The engine works in player 1's view; player 2 receives each frame with the players
 //! swapped and every coordinate rotated by 180°.
 

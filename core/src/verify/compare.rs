@@ -1,4 +1,4 @@
-//! Frame comparison as REPLAY.md §4 prescribes: ordered lists as sequences, the lists the
+//! Frame comparison as docs/replay-format.md (Comparing two replays) says: ordered lists as sequences, the lists the
 //! engine does not order as multisets; floats compared exactly as `f32`.
 
 use crate::engine::frame::*;

@@ -1,5 +1,5 @@
 //! The verifier: re-simulates every turn of a real replay from its turn frame and compares
-//! every following frame (REPLAY.md §8).
+//! every following frame (docs/replay-format.md, A replay as ground truth).
 
 pub mod bench;
 mod compare;
@@ -195,7 +195,7 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
     report.first_divergence = first;
     if early_2020 {
         report.reason = Some(
-            "early-2020 engine build (upgrades echoed as base-type spawns, REPLAY.md §6): simulated with its targeting rules (health without shields, ids compared as text; docs/fidelity.md)".into(),
+            "early-2020 engine build (upgrades echoed as base-type spawns, docs/replay-format.md): simulated with its targeting rules (health without shields, ids compared as text; docs/fidelity.md)".into(),
         );
     }
 }

@@ -62,7 +62,7 @@ impl TurnInputs {
 /// Reconstructs the commands of a turn from action frame 0's spawn events: per player the
 /// entries before that player's first mobile unit form the build line, the rest the deploy
 /// line. A structure spawn on a tile already holding the same player's structure is an
-/// upgrade (the early-2020 convention, REPLAY.md §6).
+/// upgrade (the early-2020 convention, docs/replay-format.md, Eras).
 pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInputs {
     let mut inputs = TurnInputs::default();
     let Some(frame0) = replay.frames.get(turn_frame + 1).filter(|f| f.turn_info.phase == Phase::Action) else {

@@ -520,7 +520,7 @@ impl ArenaTab {
             ui.radio_value(&mut self.form.gauntlet, false, "Round robin")
                 .on_hover_text("Every algo against every other");
             ui.radio_value(&mut self.form.gauntlet, true, "Gauntlet")
-                .on_hover_text("Every algo against the baseline only (--vs)");
+                .on_hover_text("Every algo against the baseline only");
         });
         if self.form.gauntlet {
             let selected = self.form.algos.get(self.form.baseline).map(|p| algo_label(p)).unwrap_or_else(|| "–".into());

@@ -46,7 +46,7 @@ impl Viewer {
         let legacy = self.is_legacy();
         let name = |t: u8| unit_name(t as usize, legacy);
         for s in &e.spawn {
-            // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (REPLAY.md §6).
+            // Types 6 and 7 are the removal mark and the upgrade echoed as spawns (docs/replay-format.md, Eras).
             let text = match s.unit_type {
                 REMOVE_TYPE => format!("marks {},{} for removal (#{})", s.tile.x, s.tile.y, s.id),
                 UPGRADE_TYPE => format!("upgrades {},{} (new id #{})", s.tile.x, s.tile.y, s.id),

@@ -1,5 +1,5 @@
 """Minimal stdlib-only helper library for Terminal test algos (written from
-/work/shared/spec/PROTOCOL.md and MECHANICS.md; no third-party code).
+docs/protocol.md and docs/mechanics.md; no third-party code).
 
 Usage from an algo file:
 
@@ -21,7 +21,7 @@ ends the program. Everything for humans goes to stderr (debug()).
 import json
 import sys
 
-# Unit type indices (PROTOCOL.md / CONFIG.md §3).
+# Unit type indices (docs/config.md, Unit types).
 WALL, SUPPORT, TURRET, SCOUT, DEMOLISHER, INTERCEPTOR, REMOVE, UPGRADE = range(8)
 STRUCTURE_TYPES = (WALL, SUPPORT, TURRET)
 MOBILE_TYPES = (SCOUT, DEMOLISHER, INTERCEPTOR)
@@ -38,7 +38,7 @@ def debug(*args):
 # ---------------------------------------------------------------- board
 
 def in_arena(x, y):
-    """Tile (x, y) is in play (MECHANICS.md §1)."""
+    """Tile (x, y) is in play (docs/mechanics.md, Board)."""
     if not (isinstance(x, int) and isinstance(y, int)):
         return False
     if y < 0 or y > 27:
@@ -126,7 +126,7 @@ class Config:
         """(SP, MP) price of a unit: cost1 = SP, cost2 = MP (absent = 0)."""
         u = self.unit(type_index)
         if "cost1" not in u and "cost2" not in u and "cost" in u:
-            # Legacy format (CONFIG.md §7): one `cost`, SP for structures, MP for mobiles.
+            # Legacy format (docs/config.md, The 2018–2019 format): one `cost`, SP for structures, MP for mobiles.
             c = float(u["cost"])
             return (0.0, c) if self.is_mobile(type_index) else (c, 0.0)
         return float(u.get("cost1", 0.0)), float(u.get("cost2", 0.0))
