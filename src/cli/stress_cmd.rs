@@ -1,10 +1,10 @@
 //! `terminal-studio stress`: a base layout against every recorded attack of real replays
 //! (the layout lab), and with `--suggest` the changes that most reduce the HP it loses.
 
+use super::{CliError, Outcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use super::{CliError, Outcome};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -4,33 +4,26 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use std::sync::Arc;
-use terminal_core::arena::{ArenaSpec, Entrant, Format, Plan, SprtParams, algo_label, default_jobs};
-use terminal_core::engine::presets::load_config;
+use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, default_jobs};
 
-/// What is wrong with the form, in the words of its fields.
+/// What is wrong with the form: a field that does not read, or what the arena's builder
+/// refuses (in the words of algos, games and rulesets, as the command line says it too).
 #[derive(Debug, thiserror::Error)]
 pub enum FormError {
     #[error("Games per pairing: a positive number")]
     Games,
     #[error("Jobs: a number (0 = all cores)")]
     Jobs,
-    #[error("Ruleset: {0}")]
-    Ruleset(String),
     #[error("{0}: milliseconds (a positive number), or empty for the ruleset's")]
     Limit(&'static str),
     #[error("Seed: a whole number")]
     Seed,
     #[error("Gauntlet: pick the baseline")]
     Baseline,
-    #[error("SPRT: only for exactly two algos")]
-    SprtAlgos,
-    #[error("SPRT: {0}")]
-    Sprt(String),
     #[error("Resume: set the output folder of the arena to continue")]
     ResumeWithoutFolder,
-    #[error("Arena: {0}")]
-    Plan(String),
+    #[error("Arena not started: {0}")]
+    Spec(#[from] ArenaSpecError),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,40 +89,37 @@ impl ArenaForm {
 
 impl ArenaForm {
     /// The arena the form describes, with the entrants' labels in the form's order; a fresh
-    /// folder from `fresh_out` when no output folder is given.
+    /// folder from `fresh_out` when no output folder is given. Built by the core's builder,
+    /// as the command line builds its arenas.
     pub fn to_spec(&self, resume: bool, fresh_out: fn() -> PathBuf) -> Result<(ArenaSpec, Vec<String>), FormError> {
         let games: u32 = self.games.trim().parse().ok().filter(|g| *g > 0).ok_or(FormError::Games)?;
         let jobs: usize = self.jobs.trim().parse().map_err(|_| FormError::Jobs)?;
-        let config = load_config(&self.ruleset).map_err(|e| FormError::Ruleset(e.to_string()))?;
-        config.check_simulated().map_err(|e| FormError::Ruleset(e.to_string()))?;
         let soft_ms = limit(&self.soft_ms, "Soft limit")?;
         let max_ms = limit(&self.max_ms, "Hard limit")?;
         let seed = self.seed.trim().parse::<u64>().map_err(|_| FormError::Seed)?;
-        let format = match self.gauntlet {
+        let opponents = match self.gauntlet {
             true if self.baseline >= self.algos.len() => return Err(FormError::Baseline),
-            true => Format::Gauntlet { baseline: self.baseline },
-            false => Format::RoundRobin,
-        };
-        let sprt = match self.sprt {
-            true if self.algos.len() != 2 => return Err(FormError::SprtAlgos),
-            true => Some(SprtParams::parse(&self.sprt_params).map_err(|e| FormError::Sprt(e.to_string()))?),
-            false => None,
+            true => Opponents::Gauntlet { baseline: self.baseline },
+            false => Opponents::RoundRobin,
         };
         if resume && self.out.trim().is_empty() {
             return Err(FormError::ResumeWithoutFolder);
         }
-        let entrants: Vec<Entrant> =
-            self.algos.iter().map(|p| Entrant { label: algo_label(p), path: p.clone() }).collect();
-        let order = entrants.iter().map(|e| e.label.clone()).collect();
-        let plan = Plan::new(entrants, format, games, seed).map_err(|e| FormError::Plan(e.to_string()))?;
         let out = if self.out.trim().is_empty() { fresh_out() } else { PathBuf::from(self.out.trim()) };
-        let mut spec = ArenaSpec::new(plan, Arc::new(config), out);
-        spec.jobs = jobs;
-        spec.soft_ms = soft_ms;
-        spec.max_ms = max_ms;
-        spec.sprt = sprt;
-        spec.resume = resume;
-        Ok((spec, order))
+        let ruleset = Some(self.ruleset.trim().to_string()).filter(|r| !r.is_empty());
+        let built = ArenaSpec::builder(self.algos.clone(), out)
+            .opponents(opponents)
+            .games(games)
+            .seed(seed)
+            .jobs(jobs)
+            .ruleset(ruleset)
+            .resume(resume)
+            .soft_ms(soft_ms)
+            .max_ms(max_ms)
+            .sprt(self.sprt.then(|| self.sprt_params.clone()))
+            .build()?;
+        let order = built.spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
+        Ok((built.spec, order))
     }
 }
 
