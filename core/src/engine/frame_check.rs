@@ -109,11 +109,43 @@ pub fn check_frame(config: &Config, frame: &Frame) -> Result<(), FrameError> {
             return Err(fail(format!("{key}[3]"), FrameProblem::TimeOutOfRange(s.time_ms)));
         }
     }
-    check_units(config, frame).map_err(|(field, problem)| fail(field, problem))?;
-    check_events(frame).map_err(|(field, problem)| fail(field, problem))
+    check_units(config, frame).map_err(|(spot, problem)| fail(spot.path(), problem))?;
+    check_events(frame).map_err(|(spot, problem)| fail(spot.path(), problem))
 }
 
-type Found = (String, FrameProblem);
+/// Where in a frame a problem is: spelled out as a JSON path only when one is reported
+/// (the reader checks every frame of every replay).
+#[derive(Debug, Clone, Copy)]
+enum Spot {
+    Units { player: usize },
+    Unit { player: usize, list: usize, entry: usize, part: Option<usize> },
+    Event { name: &'static str, index: usize },
+}
+
+impl Spot {
+    fn unit(player: Player, list: usize, entry: usize) -> Spot {
+        Spot::Unit { player: player.index(), list, entry, part: None }
+    }
+
+    fn part(self, part: usize) -> Spot {
+        match self {
+            Spot::Unit { player, list, entry, .. } => Spot::Unit { player, list, entry, part: Some(part) },
+            other => other,
+        }
+    }
+
+    fn path(self) -> String {
+        let key = |player: usize| ["p1Units", "p2Units"][player];
+        match self {
+            Spot::Units { player } => key(player).to_string(),
+            Spot::Unit { player, list, entry, part: None } => format!("{}[{list}][{entry}]", key(player)),
+            Spot::Unit { player, list, entry, part: Some(k) } => format!("{}[{list}][{entry}][{k}]", key(player)),
+            Spot::Event { name, index } => format!("events.{name}[{index}]"),
+        }
+    }
+}
+
+type Found = (Spot, FrameProblem);
 
 fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
     let lists_expected = if config.legacy { UNIT_LISTS - 1 } else { UNIT_LISTS };
@@ -122,18 +154,20 @@ fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
     let mut ids: Vec<u32> = Vec::new();
     let mut structures: Vec<(u32, Player)> = Vec::new();
     for p in Player::both() {
-        let key = ["p1Units", "p2Units"][p.index()];
         let lists = frame.units_of(p);
         // Missing lists are empty (the reader's rule); a list beyond the era's would hold
         // units of a type the ruleset does not have.
         if lists.len() > lists_expected {
-            return Err((key.into(), FrameProblem::ListCount { found: lists.len(), expected: lists_expected }));
+            return Err((
+                Spot::Units { player: p.index() },
+                FrameProblem::ListCount { found: lists.len(), expected: lists_expected },
+            ));
         }
         for (t, list) in lists.iter().enumerate().take(UNIT_TYPES) {
             let is_structure = config.unit(t).is_structure;
             for (j, e) in list.iter().enumerate() {
-                let field = format!("{key}[{t}][{j}]");
-                check_entry(e, &field)?;
+                let field = Spot::unit(p, t, j);
+                check_entry(e, field)?;
                 if e.health < 0.0 {
                     return Err((field, FrameProblem::NegativeHealth(e.health)));
                 }
@@ -155,18 +189,17 @@ fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
     ids.sort_unstable();
     if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
         let id = w[0];
-        let field = first_field_with_id(frame, id).unwrap_or_default();
+        let field = second_entry_with_id(frame, id).unwrap_or(Spot::Units { player: 0 });
         return Err((field, FrameProblem::DuplicateId(id)));
     }
     structures.sort_unstable_by_key(|&(id, _)| id);
     let owns_structure =
         |id: u32, p: Player| structures.binary_search_by_key(&id, |&(id, _)| id).is_ok_and(|i| structures[i].1 == p);
     for p in Player::both() {
-        let key = ["p1Units", "p2Units"][p.index()];
         let lists = frame.units_of(p);
         for (j, e) in lists.get(REMOVE).into_iter().flatten().enumerate() {
-            let field = format!("{key}[{REMOVE}][{j}]");
-            check_entry(e, &field)?;
+            let field = Spot::unit(p, REMOVE, j);
+            check_entry(e, field)?;
             if !p.owns(e.tile) {
                 return Err((field, FrameProblem::WrongHalf { tile: e.tile, owner: p }));
             }
@@ -185,8 +218,8 @@ fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
             }
         }
         for (j, e) in lists.get(UPGRADE).into_iter().flatten().enumerate() {
-            let field = format!("{key}[{UPGRADE}][{j}]");
-            check_entry(e, &field)?;
+            let field = Spot::unit(p, UPGRADE, j);
+            check_entry(e, field)?;
             if !p.owns(e.tile) {
                 return Err((field, FrameProblem::WrongHalf { tile: e.tile, owner: p }));
             }
@@ -199,28 +232,28 @@ fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
 }
 
 /// The checks every unit list entry shares: on the board, finite health, id in range.
-fn check_entry(e: &super::frame::UnitEntry, field: &str) -> Result<(), Found> {
+fn check_entry(e: &super::frame::UnitEntry, field: Spot) -> Result<(), Found> {
     if !e.tile.in_play() {
-        return Err((field.into(), FrameProblem::OffBoard(e.tile)));
+        return Err((field, FrameProblem::OffBoard(e.tile)));
     }
     if !e.health.is_finite() {
-        return Err((format!("{field}[2]"), FrameProblem::NotFinite(e.health)));
+        return Err((field.part(2), FrameProblem::NotFinite(e.health)));
     }
     if e.id > MAX_ID {
-        return Err((format!("{field}[3]"), FrameProblem::IdOutOfRange(e.id)));
+        return Err((field.part(3), FrameProblem::IdOutOfRange(e.id)));
     }
     Ok(())
 }
 
 /// The second unit list entry (of types 0–5) carrying `id`, for naming a duplicate.
-fn first_field_with_id(frame: &Frame, id: u32) -> Option<String> {
+fn second_entry_with_id(frame: &Frame, id: u32) -> Option<Spot> {
     let mut seen = false;
     for p in Player::both() {
         for (t, list) in frame.units_of(p).iter().enumerate().take(UNIT_TYPES) {
             for (j, e) in list.iter().enumerate() {
                 if e.id == id {
                     if seen {
-                        return Some(format!("{}[{t}][{j}]", ["p1Units", "p2Units"][p.index()]));
+                        return Some(Spot::unit(p, t, j));
                     }
                     seen = true;
                 }
@@ -234,7 +267,7 @@ fn first_field_with_id(frame: &Frame, id: u32) -> Option<String> {
 /// rebuild reads the spawns as the turn's commands.
 fn check_events(frame: &Frame) -> Result<(), Found> {
     let ev = &frame.events;
-    let tiles = |field: String, tiles: &[Tile], id: u32, figure: f32| -> Result<(), Found> {
+    let tiles = |field: Spot, tiles: &[Tile], id: u32, figure: f32| -> Result<(), Found> {
         if let Some(&t) = tiles.iter().find(|t| !t.in_play()) {
             return Err((field, FrameProblem::OffBoard(t)));
         }
@@ -246,7 +279,7 @@ fn check_events(frame: &Frame) -> Result<(), Found> {
         }
         Ok(())
     };
-    let field = |name: &str, i: usize| format!("events.{name}[{i}]");
+    let field = |name: &'static str, index: usize| Spot::Event { name, index };
     for (i, e) in ev.spawn.iter().enumerate() {
         tiles(field("spawn", i), &[e.tile], e.id, 0.0)?;
     }
