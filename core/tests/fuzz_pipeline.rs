@@ -6,7 +6,7 @@
 //! debugger session (from a file and live) and the rebuild behind the Python `State`. Each
 //! ends with a result or an error, never a panic, never a hang.
 //!
-//! `TS_FUZZ_CASES=N` runs N cases (default 48, a fixed seed); `TS_FUZZ_SEED` picks another seed.
+//! `TS_FUZZ_CASES=N` runs N cases (default 256, a fixed seed); `TS_FUZZ_SEED` picks another seed.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, TestRunner};
@@ -495,7 +495,7 @@ fn env_number(name: &str) -> Option<u64> {
 
 #[test]
 fn mutated_frames_end_in_a_result_or_an_error_at_every_entry_point() {
-    let cases = env_number("TS_FUZZ_CASES").unwrap_or(48) as u32;
+    let cases = env_number("TS_FUZZ_CASES").unwrap_or(256) as u32;
     let seed = env_number("TS_FUZZ_SEED").unwrap_or(26);
     sources();
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -506,6 +506,7 @@ fn mutated_frames_end_in_a_result_or_an_error_at_every_entry_point() {
     let mut runner = TestRunner::new_with_rng(config, rng);
     let counter = std::sync::atomic::AtomicUsize::new(0);
     let refused = std::sync::atomic::AtomicUsize::new(0);
+    let entry_points = std::sync::atomic::AtomicUsize::new(0);
     let strategy = (any::<usize>(), any::<usize>(), any::<usize>(), proptest::collection::vec(mutation(), 1..4));
     let result = runner.run(&strategy, |(source, turn, which, mutations)| {
         let index = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -514,14 +515,18 @@ fn mutated_frames_end_in_a_result_or_an_error_at_every_entry_point() {
             refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         match drive_bounded(case, dir.path().to_path_buf(), index) {
-            Ok(_) => Ok(()),
+            Ok(n) => {
+                entry_points.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            }
             Err(e) => Err(TestCaseError::fail(e)),
         }
     });
     let tried = counter.load(std::sync::atomic::Ordering::Relaxed);
     let refused = refused.load(std::sync::atomic::Ordering::Relaxed);
+    let entry_points = entry_points.load(std::sync::atomic::Ordering::Relaxed);
     eprintln!(
-        "fuzz: {tried} cases tried (seed {seed}), {refused} with a frame the check refuses, 11 entry points each"
+        "fuzz: {tried} cases tried (seed {seed}), {refused} with a frame the check refuses, {entry_points} entry points each"
     );
     if let Err(e) = result {
         panic!("{e}");
