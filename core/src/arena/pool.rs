@@ -460,6 +460,10 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
 /// Plays one job of the arena: its seats, its ruleset, its replay file.
 fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> Result<MatchResult, RunnerError> {
     let (e1, e2) = (&spec.plan.entrants[job.seat1], &spec.plan.entrants[job.seat2]);
+    #[cfg(test)]
+    if [e1, e2].iter().any(|e| e.label == tests::PANIC_ON_PURPOSE) {
+        panic!("a job broke on purpose");
+    }
     let seats = [e1, e2].map(|e| SeatSpec::parse(&e.path.to_string_lossy()));
     let [seat1, seat2] = match seats {
         [Ok(a), Ok(b)] => [a, b],
@@ -481,4 +485,37 @@ fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> 
     // one fsync (≈ 10 ms here, more under load) on each match's critical path.
     ms.sync_replay = false;
     start_match(ms).wait_unless(&control.cancelled, |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::plan::Entrant;
+
+    /// An entrant with this label makes its jobs panic (`play_job`).
+    pub(super) const PANIC_ON_PURPOSE: &str = "panic-on-purpose";
+
+    #[test]
+    fn a_job_that_panics_is_recorded_with_what_it_was_doing_and_the_arena_goes_on() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let entrants = vec![
+            Entrant { path: dir.path().join("a"), label: PANIC_ON_PURPOSE.into() },
+            Entrant { path: dir.path().join("b"), label: "b".into() },
+        ];
+        let plan = Plan::new(entrants, Format::RoundRobin, 2, 1).expect("a plan");
+        let config = Arc::new(crate::engine::presets::preset("base-s6").expect("the base-s6 preset"));
+        let mut spec = ArenaSpec::new(plan, config, dir.path().join("out"));
+        spec.jobs = 2;
+        let outcome = run_arena(spec, |_| {}).expect("the arena ends");
+        assert_eq!(outcome.records.len(), 2, "every job recorded");
+        for r in &outcome.records {
+            let error = r.error.as_deref().unwrap_or_default();
+            assert!(
+                error.starts_with("the match stopped on a bug while playing ")
+                    && error.ends_with(": a job broke on purpose"),
+                "{error}"
+            );
+            assert!(error.contains(&r.job_id), "{error}");
+        }
+    }
 }
