@@ -7,6 +7,7 @@ pub mod arena;
 pub mod engine;
 pub mod files;
 pub mod layout;
+pub mod panics;
 pub mod replay;
 pub mod runner;
 pub mod session;

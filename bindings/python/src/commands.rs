@@ -211,6 +211,7 @@ fn code_of(why: EngineRejection) -> &'static str {
         EngineRejection::AlreadyMarked => "already_marked",
         EngineRejection::RemovalsDisabled => "removals_disabled",
         EngineRejection::WrongLine => "wrong_line",
+        EngineRejection::UnknownUnitType => "unknown_unit_type",
     }
 }
 

@@ -1,5 +1,6 @@
 //! What can stop an arena from starting or its files from being read and written.
 
+pub use crate::panics::panic_text;
 use std::path::PathBuf;
 
 /// An arena error the caller can match; every file error names the file.
@@ -58,13 +59,4 @@ pub enum SprtParseError {
     AlphaBeta,
     #[error("elo1 must be greater than elo0")]
     EloOrder,
-}
-
-/// A panic payload as text (panics carry a `&str` or a `String`).
-pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".into())
 }

@@ -9,7 +9,8 @@ use super::record::{MatchRecord, RecordHead};
 use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
-use crate::runner::{MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
+use crate::panics::catch_panic;
+use crate::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -178,7 +179,12 @@ pub fn start_arena(spec: ArenaSpec) -> Result<ArenaHandle, ArenaError> {
     let c = Arc::clone(&control);
     let thread = std::thread::Builder::new()
         .name("arena".into())
-        .spawn(move || run(spec, prior, &tx, &c))
+        .spawn(move || {
+            catch_panic(|| run(spec, prior, &tx, &c)).unwrap_or_else(|message| {
+                let _ = tx.send(ArenaEvent::Warning(format!("the arena stopped on a bug: {message}")));
+                Err(ArenaError::Panicked(message))
+            })
+        })
         .map_err(|source| ArenaError::Thread { what: "main", source })?;
     Ok(ArenaHandle { events: rx, control, thread: Some(thread) })
 }
@@ -423,7 +429,6 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         let _ = results.send(WorkerMsg::Started(job.id.clone(), w));
         let (e1, e2) = (&spec.plan.entrants[job.seat1], &spec.plan.entrants[job.seat2]);
         let replay = replay_path(&dir, &job);
-        let seats = [e1, e2].map(|e| SeatSpec::parse(&e.path.to_string_lossy()));
         let head = RecordHead {
             job_id: job.id.clone(),
             game: job.game,
@@ -434,32 +439,12 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
             seed: Some(job.seed),
             replay: replay.to_string_lossy().into_owned(),
         };
-        let [seat1, seat2] = match seats {
-            [Ok(a), Ok(b)] => [a, b],
-            [Err(e), _] | [_, Err(e)] => {
-                if !report(MatchRecord::from_error(head, &RunnerError::Replay(e.to_string()))) {
-                    return;
-                }
-                continue;
-            }
-        };
-        // A ghost plays under its replay's ruleset unless the arena names one.
-        let config = match (&spec.ghost_rulesets, seat1.ghost().or(seat2.ghost())) {
-            (true, Some(g)) => Arc::clone(&g.config),
-            _ => Arc::clone(&spec.config),
-        };
-        let mut ms = MatchSpec::new(seat1, seat2, config);
-        ms.replay = ReplayTarget::File(replay.clone());
-        ms.seed = Some(job.seed);
-        ms.soft_ms = spec.soft_ms;
-        ms.max_ms = spec.max_ms;
-        ms.startup_ms = spec.startup_ms;
-        ms.env = spec.env.clone();
-        // The result line is synced by the collector; syncing every replay too would put
-        // one fsync (≈ 10 ms here, more under load) on each match's critical path.
-        ms.sync_replay = false;
-        let result = start_match(ms).wait_unless(&control.cancelled, |_| {});
-        let rec = match result {
+        // A bug while preparing or playing the job is recorded as its error, and the worker
+        // takes the next job: the arena never loses a worker silently.
+        let played = catch_panic(|| play_job(spec, &job, replay, control)).unwrap_or_else(|message| {
+            Err(RunnerError::Panicked { doing: format!("playing {} (job {})", head.replay, job.id), message })
+        });
+        let rec = match played {
             Ok(r) => MatchRecord::from_result(head, &r),
             // Not recorded: `--resume` plays it again.
             Err(RunnerError::Cancelled) => return,
@@ -468,6 +453,69 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         // Labels are the arena's (the folder names), whatever the runner called them.
         if !report(rec) {
             return;
+        }
+    }
+}
+
+/// Plays one job of the arena: its seats, its ruleset, its replay file.
+fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> Result<MatchResult, RunnerError> {
+    let (e1, e2) = (&spec.plan.entrants[job.seat1], &spec.plan.entrants[job.seat2]);
+    #[cfg(test)]
+    if [e1, e2].iter().any(|e| e.label == tests::PANIC_ON_PURPOSE) {
+        panic!("a job broke on purpose");
+    }
+    let seats = [e1, e2].map(|e| SeatSpec::parse(&e.path.to_string_lossy()));
+    let [seat1, seat2] = match seats {
+        [Ok(a), Ok(b)] => [a, b],
+        [Err(e), _] | [_, Err(e)] => return Err(RunnerError::Replay(e.to_string())),
+    };
+    // A ghost plays under its replay's ruleset unless the arena names one.
+    let config = match (&spec.ghost_rulesets, seat1.ghost().or(seat2.ghost())) {
+        (true, Some(g)) => Arc::clone(&g.config),
+        _ => Arc::clone(&spec.config),
+    };
+    let mut ms = MatchSpec::new(seat1, seat2, config);
+    ms.replay = ReplayTarget::File(replay);
+    ms.seed = Some(job.seed);
+    ms.soft_ms = spec.soft_ms;
+    ms.max_ms = spec.max_ms;
+    ms.startup_ms = spec.startup_ms;
+    ms.env = spec.env.clone();
+    // The result line is synced by the collector; syncing every replay too would put
+    // one fsync (≈ 10 ms here, more under load) on each match's critical path.
+    ms.sync_replay = false;
+    start_match(ms).wait_unless(&control.cancelled, |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::plan::Entrant;
+
+    /// An entrant with this label makes its jobs panic (`play_job`).
+    pub(super) const PANIC_ON_PURPOSE: &str = "panic-on-purpose";
+
+    #[test]
+    fn a_job_that_panics_is_recorded_with_what_it_was_doing_and_the_arena_goes_on() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let entrants = vec![
+            Entrant { path: dir.path().join("a"), label: PANIC_ON_PURPOSE.into() },
+            Entrant { path: dir.path().join("b"), label: "b".into() },
+        ];
+        let plan = Plan::new(entrants, Format::RoundRobin, 2, 1).expect("a plan");
+        let config = Arc::new(crate::engine::presets::preset("base-s6").expect("the base-s6 preset"));
+        let mut spec = ArenaSpec::new(plan, config, dir.path().join("out"));
+        spec.jobs = 2;
+        let outcome = run_arena(spec, |_| {}).expect("the arena ends");
+        assert_eq!(outcome.records.len(), 2, "every job recorded");
+        for r in &outcome.records {
+            let error = r.error.as_deref().unwrap_or_default();
+            assert!(
+                error.starts_with("the match stopped on a bug while playing ")
+                    && error.ends_with(": a job broke on purpose"),
+                "{error}"
+            );
+            assert!(error.contains(&r.job_id), "{error}");
         }
     }
 }

@@ -46,6 +46,8 @@ pub enum Rejection {
     /// The config's `mechanics.destroyOwnUnitsEnabled` is false.
     RemovalsDisabled,
     WrongLine,
+    /// The unit type is not one of the ruleset's.
+    UnknownUnitType,
 }
 
 impl std::fmt::Display for Rejection {
@@ -62,6 +64,7 @@ impl std::fmt::Display for Rejection {
             Rejection::AlreadyMarked => "structure is already marked for removal",
             Rejection::RemovalsDisabled => "removals are disabled by the config (mechanics.destroyOwnUnitsEnabled)",
             Rejection::WrongLine => "not allowed on this line",
+            Rejection::UnknownUnitType => "no unit of this type in the ruleset",
         };
         f.write_str(s)
     }
@@ -397,8 +400,18 @@ impl Game {
         }
     }
 
-    /// Inserts a unit keeping ascending id order.
+    /// Inserts a unit keeping ascending id order. The unit must stand on the board, and a
+    /// structure on a free tile: what comes from outside is checked before it gets here
+    /// (`frame_check`, `apply_command`).
     pub fn insert_unit(&mut self, unit: Unit) {
+        debug_assert!(unit.tile.in_play(), "unit {} inserted off the board at {}", unit.id, unit.tile);
+        debug_assert!(
+            !unit.is_structure || self.structure_at[unit.tile.index()] == 0,
+            "structure {} inserted on {}, which holds structure {}",
+            unit.id,
+            unit.tile,
+            self.structure_at[unit.tile.index()]
+        );
         self.roles.valid = false;
         self.clean_up_due = true;
         if unit.is_structure {
@@ -456,7 +469,7 @@ impl Game {
         let config = Arc::clone(&self.config);
         match c.kind {
             CommandKind::Spawn(unit_type) => {
-                let stats = config.unit(unit_type as usize);
+                let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
                 if self.structure_on(t).is_some() {
                     return Err(Rejection::Occupied);
                 }

@@ -5,6 +5,7 @@ pub mod commands;
 pub mod compat_mode;
 pub mod config;
 pub mod frame;
+pub mod frame_check;
 pub mod game;
 pub mod geometry;
 mod legacy_attacks;

@@ -3,6 +3,7 @@
 use super::parse::parse_frame;
 use crate::engine::config::Config;
 use crate::engine::frame::Frame;
+use crate::engine::frame_check::check_frame;
 use crate::engine::mechanics::LegacyBuild;
 use serde_json::Value;
 use std::fmt;
@@ -179,6 +180,12 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
     if older_build && let Some(m) = config.mechanics.as_mut() {
         m.build = LegacyBuild::August2018;
+    }
+    // A frame that parses can still lie (a tile off the board, a structure on the wrong
+    // half, a figure that is not finite): refused here, naming its line, before anything
+    // builds a game from it.
+    for (frame, &line) in frames.iter().zip(&frame_lines) {
+        check_frame(&config, frame).map_err(|e| fail(Some(line), &e.field, format!("{}: {}", e.place, e.problem)))?;
     }
     Ok(Replay { source: path.to_path_buf(), config, config_line, frames, frame_lines, legacy, truncated_at })
 }

@@ -3,8 +3,10 @@
 
 use super::events::{EventSink, MatchEvent};
 use super::result::{MatchResult, RunnerError};
+use super::seat_spec::SeatSpec;
 use super::session;
 use super::spec::MatchSpec;
+use crate::panics::catch_panic;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
@@ -77,12 +79,33 @@ impl Drop for MatchHandle {
 
 /// Starts a match on its own thread.
 pub fn start_match(spec: MatchSpec) -> MatchHandle {
+    let doing = format!("playing {}", describe_seats(&spec));
+    start_on_thread(doing, move |sink, cancel| session::run(&spec, sink, cancel))
+}
+
+/// "A against B", from the seats of a match.
+fn describe_seats(spec: &MatchSpec) -> String {
+    let [a, b] = spec.seats.each_ref().map(|s| match s {
+        SeatSpec::Algo(path) => path.display().to_string(),
+        SeatSpec::Ghost(g) => g.describe(),
+        SeatSpec::Human(_) => "a person".to_string(),
+    });
+    format!("{a} against {b}")
+}
+
+/// Runs `run` on the match thread; its result (or its panic, as `RunnerError::Panicked`
+/// naming `doing`) is the last event.
+fn start_on_thread(
+    doing: String,
+    run: impl FnOnce(&EventSink, &Receiver<()>) -> Result<MatchResult, RunnerError> + Send + 'static,
+) -> MatchHandle {
     let (tx, rx) = crossbeam_channel::bounded(EVENT_CAPACITY);
     let (cancel_tx, cancel_rx) = crossbeam_channel::bounded::<()>(1);
     let sink = EventSink::new(tx);
     let fallback = sink.clone();
     let thread = std::thread::Builder::new().name("terminal-match".into()).spawn(move || {
-        let r = session::run(&spec, &sink, &cancel_rx);
+        let r = catch_panic(|| run(&sink, &cancel_rx))
+            .unwrap_or_else(|message| Err(RunnerError::Panicked { doing, message }));
         match &r {
             Ok(res) => sink.send(MatchEvent::Finished(Box::new(res.clone()))),
             Err(e) => sink.send(MatchEvent::Failed(e.clone())),
@@ -104,4 +127,29 @@ pub fn start_match(spec: MatchSpec) -> MatchHandle {
 pub fn run_match_blocking(spec: MatchSpec) -> Result<MatchResult, RunnerError> {
     let (_keep, cancel_rx) = crossbeam_channel::bounded::<()>(1);
     session::run(&spec, &EventSink::none(), &cancel_rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_on_the_match_thread_ends_the_match_with_what_it_was_doing() {
+        let handle = start_on_thread("playing a test".into(), |_, _| panic!("the match broke on purpose"));
+        let last = handle.events.iter().last();
+        let want =
+            RunnerError::Panicked { doing: "playing a test".into(), message: "the match broke on purpose".into() };
+        match last {
+            Some(MatchEvent::Failed(e)) => {
+                assert_eq!(e, want);
+                assert_eq!(
+                    e.to_string(),
+                    "the match stopped on a bug while playing a test: the match broke on purpose"
+                );
+            }
+            other => panic!("expected Failed(Panicked), got {other:?}"),
+        }
+        let again = start_on_thread("playing a test".into(), |_, _| panic!("the match broke on purpose"));
+        assert_eq!(again.wait().map(|_| ()), Err(want));
+    }
 }

@@ -175,6 +175,9 @@ pub enum RunnerError {
     Cancelled,
     #[error("internal error: {0}")]
     Internal(String),
+    /// The match thread stopped on a bug: what it was doing and the panic's message.
+    #[error("the match stopped on a bug while {doing}: {message}")]
+    Panicked { doing: String, message: String },
 }
 
 impl RunnerError {

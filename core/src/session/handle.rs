@@ -35,7 +35,7 @@ impl SessionHandle {
                 }
             };
             while let Ok(request) = req_rx.recv() {
-                if !worker.handle(request, &mut emit) {
+                if !worker.handle_reporting_panics(request, &mut emit) {
                     break;
                 }
             }
@@ -103,10 +103,11 @@ impl Session {
         Session { worker: Worker::default() }
     }
 
-    /// Handles one request and returns the events it produced.
+    /// Handles one request and returns the events it produced (a panic in it comes out as
+    /// `SessionError::WorkerPanicked`, as from the thread).
     pub fn request(&mut self, request: Request) -> Vec<Event> {
         let mut out = Vec::new();
-        self.worker.handle(request, &mut |e| out.push(e));
+        self.worker.handle_reporting_panics(request, &mut |e| out.push(e));
         out
     }
 
@@ -122,5 +123,57 @@ impl Session {
 
     pub fn companions(&self) -> &super::companions::Companions {
         &self.worker.companions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::SessionError;
+    use std::time::{Duration, Instant};
+
+    /// The first error event from the worker, waiting at most a minute.
+    fn next_error(session: &SessionHandle) -> SessionError {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(Event::Error(e)) = session.try_recv() {
+                return e;
+            }
+            assert!(Instant::now() < deadline, "no error event from the worker");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn a_panic_on_the_worker_thread_is_reported_and_the_worker_goes_on() {
+        let session = SessionHandle::spawn(Box::new(|| {})).expect("the worker thread");
+        assert!(session.send(Request::PanicForTest("broken on purpose".into())).is_ok());
+        let e = next_error(&session);
+        assert_eq!(
+            e,
+            SessionError::WorkerPanicked {
+                doing: "a test of the panic report".into(),
+                message: "broken on purpose".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the simulation stopped on a bug while a test of the panic report: broken on purpose"
+        );
+        // Still answering.
+        assert!(session.send(Request::LoadTurn { turn: 3 }).is_ok());
+        assert_eq!(next_error(&session), SessionError::NoReplay);
+        assert!(session.is_running());
+        session.shutdown();
+    }
+
+    #[test]
+    fn a_panic_in_the_inline_session_comes_out_as_the_same_event() {
+        let mut session = Session::inline();
+        let events = session.request(Request::PanicForTest("inline on purpose".into()));
+        assert!(
+            matches!(events.as_slice(), [Event::Error(SessionError::WorkerPanicked { message, .. })] if message == "inline on purpose"),
+            "{events:?}"
+        );
     }
 }

@@ -4,6 +4,7 @@ use super::debug::{FrameDebug, PlayedCommands};
 use super::summary::ReplaySummary;
 use super::whatif::{WhatIfError, WhatIfSpec, WhatIfTry};
 use crate::engine::frame::Frame;
+use crate::engine::frame_check::FrameError;
 use crate::engine::{Config, Game};
 use crate::replay::ReplayError;
 use std::path::PathBuf;
@@ -49,6 +50,37 @@ pub enum Request {
     AppendFrames(Vec<Frame>),
     /// Stop the worker.
     Shutdown,
+    /// Panics with this message: tests of the panic report.
+    #[cfg(test)]
+    PanicForTest(String),
+}
+
+impl Request {
+    /// What the worker is doing while it handles this request, for a report if it fails.
+    pub fn describe(&self) -> String {
+        match self {
+            Request::LoadReplay(path) => format!("opening {}", path.display()),
+            Request::LoadTurn { turn } => format!("showing turn {turn}"),
+            Request::Seek { turn, frame } => format!("showing frame {frame} of turn {turn}"),
+            Request::Step => "stepping forward".into(),
+            Request::StepBack => "stepping back".into(),
+            Request::RunToEndOfTurn => "running to the end of the turn".into(),
+            Request::RunWhatIf { source, label, .. } => {
+                let from = match source {
+                    WhatIfSource::CurrentTurn => "the turn shown".to_string(),
+                    WhatIfSource::ReplayTurn(turn) => format!("turn {turn}"),
+                    WhatIfSource::Layout(game) => format!("a layout at turn {}", game.turn),
+                };
+                format!("running what-if \"{label}\" from {from}")
+            }
+            Request::WatchTry { index, frame } => format!("showing frame {frame} of try {}", index + 1),
+            Request::StartLive { source, .. } => format!("starting to follow the live match {}", source.display()),
+            Request::AppendFrames(frames) => format!("adding {} frames of the live match", frames.len()),
+            Request::Shutdown => "stopping".into(),
+            #[cfg(test)]
+            Request::PanicForTest(_) => "a test of the panic report".into(),
+        }
+    }
 }
 
 /// One frame as the viewer shows it: the replay's frame plus the debugger data.
@@ -109,4 +141,10 @@ pub enum SessionError {
     WhatIf(#[from] WhatIfError),
     #[error("frames arrived for a live match that was not started")]
     NotLive,
+    /// A frame of the live match lies (a tile off the board…): left out of the history.
+    #[error("{}: live frame {index}: {error}", file.display())]
+    InvalidLiveFrame { file: PathBuf, index: usize, error: FrameError },
+    /// The worker stopped on a bug while handling a request; it goes on with the next one.
+    #[error("the simulation stopped on a bug while {doing}: {message}")]
+    WorkerPanicked { doing: String, message: String },
 }

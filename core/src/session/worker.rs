@@ -7,6 +7,8 @@ use super::protocol::{Event, FrameView, Request, SessionError, WhatIfSource};
 use super::summary::summarize;
 use super::whatif::{self, WhatIfError, WhatIfSpec, WhatIfTry};
 use crate::engine::frame::Phase;
+use crate::engine::frame_check::check_frame;
+use crate::panics::catch_panic;
 use crate::replay::read_replay;
 use crate::verify::game_at_turn_frame;
 use std::path::Path;
@@ -26,10 +28,27 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
+    /// Handles one request like `handle`, but a panic in it becomes an `Event::Error`
+    /// naming the request and the panic's message, and the worker carries on.
+    pub fn handle_reporting_panics(&mut self, request: Request, emit: &mut dyn FnMut(Event)) -> bool {
+        let doing = request.describe();
+        match catch_panic(|| self.handle(request, emit)) {
+            Ok(go_on) => go_on,
+            Err(message) => {
+                // The turn's debugger data may be half-built.
+                self.turn_debug = None;
+                emit(Event::Error(SessionError::WorkerPanicked { doing, message }));
+                true
+            }
+        }
+    }
+
     /// Handles one request; returns false on `Shutdown`.
     pub fn handle(&mut self, request: Request, emit: &mut dyn FnMut(Event)) -> bool {
         match request {
             Request::Shutdown => return false,
+            #[cfg(test)]
+            Request::PanicForTest(message) => panic!("{message}"),
             Request::LoadReplay(path) => self.load(&path, emit),
             Request::LoadTurn { turn } => self.seek_turn(turn, 0, emit),
             Request::Seek { turn, frame } => self.seek_turn(turn, frame, emit),
@@ -59,8 +78,16 @@ impl Worker {
             }
             Request::AppendFrames(frames) => match self.history.as_mut().filter(|h| h.live_names.is_some()) {
                 Some(h) => {
-                    let new_turn = frames.iter().any(|f| f.turn_info.phase != Phase::Action);
+                    let mut new_turn = false;
                     for f in frames {
+                        // A frame that lies is left out: the viewer and the debugger's rebuild
+                        // index the board by its tiles.
+                        if let Err(error) = check_frame(&h.config, &f) {
+                            let (file, index) = (h.replay.source.clone(), h.replay.frames.len());
+                            emit(Event::Error(SessionError::InvalidLiveFrame { file, index, error }));
+                            continue;
+                        }
+                        new_turn |= f.turn_info.phase != Phase::Action;
                         h.push(f);
                     }
                     // The algos' stderr and annotations grow beside the replay as it is written:

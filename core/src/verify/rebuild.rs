@@ -4,6 +4,7 @@
 use crate::engine::commands::{Command, CommandKind};
 use crate::engine::config::{Config, REMOVE, UPGRADE};
 use crate::engine::frame::{Frame, Phase};
+use crate::engine::frame_check::{FrameError, MAX_ID, check_frame};
 use crate::engine::game::{Game, PlayerState};
 use crate::engine::geometry::{Edge, Player};
 use crate::engine::unit::Unit;
@@ -114,6 +115,12 @@ pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInput
 pub enum RebuildError {
     #[error("turn {turn}: removal mark for unknown structure {id}")]
     UnknownRemovalMark { turn: i32, id: u32 },
+    /// The frame lies about the board (a tile off it, a figure not finite…).
+    #[error(transparent)]
+    InvalidFrame(#[from] FrameError),
+    /// The frame at `index` of a replay is not a turn frame.
+    #[error("frame {index} is not a turn frame")]
+    NotATurnFrame { index: usize },
 }
 
 /// The game as it stands at a replay's turn frame (index `start`), plus that turn's inputs.
@@ -125,7 +132,15 @@ pub fn game_at_turn_frame(
     max_ids: &[u32],
     carry: Option<[PlayerState; 2]>,
 ) -> Result<(Game, TurnInputs), RebuildError> {
-    let frame = &replay.frames[start];
+    let frame = replay
+        .frames
+        .get(start)
+        .filter(|f| f.turn_info.phase == Phase::Deploy)
+        .ok_or(RebuildError::NotATurnFrame { index: start })?;
+    // The turn's inputs are read from the action frame after it: checked as well.
+    if let Some(next) = replay.frames.get(start + 1) {
+        check_frame(config, next)?;
+    }
     let mut game = game_from_turn_frame(config, frame, max_ids.get(start).copied().unwrap_or(0))?;
     if let Some(players) = carry {
         for (p, carried) in game.players.iter_mut().zip(players) {
@@ -149,14 +164,16 @@ pub fn game_at_turn_frame(
 /// The game as one turn frame shows it: its structures and mobile units (ids, health,
 /// upgrades, removal marks) and both players' stats, in its deploy phase. New units get
 /// ids above `max_id`. What the frame does not show (frame counters, names, totals of the
-/// turns before) starts from zero.
+/// turns before) starts from zero. The frame is checked first (`check_frame`): the engine
+/// trusts every tile and figure it is given.
 pub fn game_from_turn_frame(config: &Arc<Config>, frame: &Frame, max_id: u32) -> Result<Game, RebuildError> {
+    check_frame(config, frame)?;
     let mut game = Game::new(Arc::clone(config));
     let turn = frame.turn_info.turn;
     game.turn = turn;
     game.action_frame = -1;
     game.frames_sent = frame.turn_info.total_frame.unwrap_or(0) + 1;
-    game.next_id = max_id + 1;
+    game.next_id = max_id.min(MAX_ID) + 1;
     for p in Player::both() {
         let i = p.index();
         game.players[i].stats = frame.stats[i];
