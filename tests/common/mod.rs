@@ -3,4 +3,5 @@
 
 pub mod corpus;
 pub mod harness;
+pub mod lying;
 pub mod processes;

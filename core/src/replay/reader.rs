@@ -109,7 +109,11 @@ fn gunzip_what_is_there(bytes: &[u8]) -> std::io::Result<(std::borrow::Cow<'_, [
     let mut out = Vec::new();
     match flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out) {
         Ok(_) => Ok((std::borrow::Cow::Owned(out), false)),
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof || e.to_string().contains("incomplete") => {
+        // Cut before any data (inside the gzip header, say): nothing to read, an error.
+        Err(e)
+            if !out.is_empty()
+                && (e.kind() == std::io::ErrorKind::UnexpectedEof || e.to_string().contains("incomplete")) =>
+        {
             Ok((std::borrow::Cow::Owned(out), true))
         }
         Err(e) => Err(e),

@@ -50,8 +50,8 @@ pub enum Request {
     AppendFrames(Vec<Frame>),
     /// Stop the worker.
     Shutdown,
-    /// Panics with this message: tests of the panic report.
-    #[cfg(test)]
+    /// Panics with this message: lets the tests (the core's and the studio's) check that a
+    /// panic in the worker reaches the user. Nothing else sends it.
     PanicForTest(String),
 }
 
@@ -77,7 +77,6 @@ impl Request {
             Request::StartLive { source, .. } => format!("starting to follow the live match {}", source.display()),
             Request::AppendFrames(frames) => format!("adding {} frames of the live match", frames.len()),
             Request::Shutdown => "stopping".into(),
-            #[cfg(test)]
             Request::PanicForTest(_) => "a test of the panic report".into(),
         }
     }
