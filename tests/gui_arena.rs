@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 mod common;
 use common::corpus::{algo, replay};
 use common::harness::{LARGE, step_until, studio, type_into};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use terminal_core::arena::{SprtDecision, StopReason};
 use terminal_studio::app::StudioApp;
@@ -70,7 +70,7 @@ fn run_a_two_algo_arena_from_the_tab() {
     h.query_all_by_label_contains(" · g").next().expect("a match row").click();
     h.run_ok();
     assert_eq!(h.state().view(), View::Debugger);
-    let opened = h.state().viewer().path().clone().expect("a replay opened in the viewer");
+    let opened = h.state().viewer().path().map(Path::to_path_buf).expect("a replay opened in the viewer");
     assert!(opened.ends_with(&first.replay), "{} vs {}", opened.display(), first.replay);
 }
 

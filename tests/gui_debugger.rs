@@ -95,7 +95,7 @@ fn a_stack_reads_as_count_times_health_and_the_inspector_lists_all_of_it() {
     open(&mut h, BUSY);
     find_frame(&mut h, "a stack of mobile units", |app| stack_tile(app).is_some());
     let (tile, n) = stack_tile(h.state()).expect("found");
-    let (_, v) = h.state().viewer().current().clone().expect("a frame");
+    let (_, v) = h.state().viewer().current().cloned().expect("a frame");
     let stack: Vec<_> = v.debug.mobiles.iter().filter(|m| m.tile == tile).cloned().collect();
     assert!(stack.len() >= n, "engine data for each unit of the stack");
     let label = h.state().viewer().board_labels().iter().find(|(t, _)| t.starts_with(&format!("{n}×"))).cloned();

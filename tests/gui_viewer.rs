@@ -40,7 +40,7 @@ fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
 fn open_at(h: &mut Harness<'_, StudioApp>, path: PathBuf, turn: i32, frame: usize) {
     h.state_mut().apply(Command::File(FileCommand::OpenReplay(path)));
     h.run();
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: turn, frame: frame });
+    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame });
     h.run();
 }
 
@@ -620,7 +620,7 @@ fn debugger_threat_follows_the_shown_frame_of_a_replay() {
     use terminal_studio::app::board::threat as threat_view;
     let mut h = harness(false);
     let seek = |h: &mut Harness<'_, StudioApp>, turn: i32| {
-        h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: turn, frame: 0 });
+        h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame: 0 });
         h.run();
         assert_eq!(h.state().viewer().turn(), Some(turn));
     };

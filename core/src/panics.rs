@@ -10,8 +10,16 @@ pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "no message".into())
 }
 
-/// Runs `f`, catching a panic as its message. The caller's state may be half-updated after
-/// a panic: callers reset what `f` was building.
-pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| panic_text(payload.as_ref()))
+/// A panic caught in a worker thread, with its message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Panicked {
+    pub message: String,
+}
+
+/// Runs `f`, catching a panic. The caller's state may be half-updated after a panic:
+/// callers reset what `f` was building.
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .map_err(|payload| Panicked { message: panic_text(payload.as_ref()) })
 }

@@ -1,7 +1,7 @@
 //! Commands as algos write them (`[shorthand, x, y]` entries, as a list, a JSON line or a
 //! `Commands` parsed once) and the engine's verdict on each.
 
-use crate::error::BindingError;
+use crate::error::{BindingError, EntryError};
 use crate::rules::Rules;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -71,7 +71,7 @@ pub fn read_commands(config: &Config, obj: Option<&Bound<'_, PyAny>>) -> PyResul
     let mut list = Vec::with_capacity(obj.len().unwrap_or(0));
     for (entry, item) in entries.enumerate() {
         let item = item?;
-        let command = entry_of(config, &item).map_err(|message| BindingError::Command { entry, message })?;
+        let command = entry_of(config, &item).map_err(|problem| BindingError::Command { entry, problem })?;
         list.push(command);
     }
     Ok(list.into())
@@ -82,8 +82,10 @@ fn describe(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// One `[shorthand, x, y]` entry read from a Python list or tuple.
-fn entry_of<'py>(config: &Config, entry: &Bound<'py, PyAny>) -> Result<Command, String> {
-    let item = |i: usize, got: PyResult<Bound<'py, PyAny>>| got.map_err(|e| format!("field {i}: {e}"));
+fn entry_of<'py>(config: &Config, entry: &Bound<'py, PyAny>) -> Result<Command, EntryError> {
+    let item = |i: usize, got: PyResult<Bound<'py, PyAny>>| {
+        got.map_err(|e| EntryError::Field { field: i, message: e.to_string() })
+    };
     let (kind, x, y) = if let Ok(list) = entry.cast::<PyList>()
         && list.len() >= 3
     {
@@ -93,24 +95,24 @@ fn entry_of<'py>(config: &Config, entry: &Bound<'py, PyAny>) -> Result<Command, 
     {
         (item(0, tuple.get_item(0))?, item(1, tuple.get_item(1))?, item(2, tuple.get_item(2))?)
     } else {
-        return Err(format!("expected [shorthand, x, y], found {}", describe(entry)));
+        return Err(EntryError::Shape(describe(entry)));
     };
     let index = if let Ok(token) = kind.cast::<PyString>() {
-        let token = token.to_cow().map_err(|e| e.to_string())?;
-        config.resolve_shorthand(&token).ok_or_else(|| format!("unknown shorthand {token:?}"))?
+        let token = token.to_cow().map_err(|e| EntryError::Field { field: 0, message: e.to_string() })?;
+        config.resolve_shorthand(&token).ok_or_else(|| EntryError::UnknownShorthand(token.to_string()))?
     } else if let Ok(number) = kind.extract::<i64>() {
         usize::try_from(number)
             .ok()
             .filter(|&t| t <= UPGRADE)
-            .ok_or_else(|| format!("unit type {number} out of range 0–7"))?
+            .ok_or_else(|| EntryError::UnitType(number.to_string()))?
     } else {
-        return Err(format!("the shorthand must be a string or a unit type number, found {}", describe(&kind)));
+        return Err(EntryError::ShorthandType(describe(&kind)));
     };
-    let coordinate = |value: &Bound<'_, PyAny>, name: &str| {
+    let coordinate = |value: &Bound<'_, PyAny>, name: &'static str| {
         value
             .extract::<f64>()
             .map(|v| v.trunc() as i32)
-            .map_err(|_| format!("{name} must be a number, found {}", describe(value)))
+            .map_err(|_| EntryError::Coordinate { name, found: describe(value) })
     };
     Ok(Command { kind: kind_of(index), tile: Tile::new(coordinate(&x, "x")?, coordinate(&y, "y")?) })
 }
@@ -135,31 +137,28 @@ pub fn parse_commands(config: &Config, value: &Value) -> Result<Vec<Command>, Bi
     entries
         .iter()
         .enumerate()
-        .map(|(entry, e)| parse_entry(config, e).map_err(|message| BindingError::Command { entry, message }))
+        .map(|(entry, e)| parse_entry(config, e).map_err(|problem| BindingError::Command { entry, problem }))
         .collect()
 }
 
-fn parse_entry(config: &Config, entry: &Value) -> Result<Command, String> {
-    let fields = entry
-        .as_array()
-        .filter(|f| f.len() >= 3)
-        .ok_or_else(|| format!("expected [shorthand, x, y], found {entry}"))?;
+fn parse_entry(config: &Config, entry: &Value) -> Result<Command, EntryError> {
+    let fields = entry.as_array().filter(|f| f.len() >= 3).ok_or_else(|| EntryError::Shape(entry.to_string()))?;
     let index = match &fields[0] {
         Value::String(token) => {
-            config.resolve_shorthand(token).ok_or_else(|| format!("unknown shorthand {token:?}"))?
+            config.resolve_shorthand(token).ok_or_else(|| EntryError::UnknownShorthand(token.clone()))?
         }
         Value::Number(n) => n
             .as_u64()
             .map(|t| t as usize)
             .filter(|&t| t <= UPGRADE)
-            .ok_or_else(|| format!("unit type {n} out of range 0–7"))?,
-        other => return Err(format!("the shorthand must be a string or a unit type number, found {other}")),
+            .ok_or_else(|| EntryError::UnitType(n.to_string()))?,
+        other => return Err(EntryError::ShorthandType(other.to_string())),
     };
-    let coordinate = |i: usize, name: &str| {
+    let coordinate = |i: usize, name: &'static str| {
         fields[i]
             .as_f64()
             .map(|v| v.trunc() as i32)
-            .ok_or_else(|| format!("{name} must be a number, found {}", fields[i]))
+            .ok_or_else(|| EntryError::Coordinate { name, found: fields[i].to_string() })
     };
     Ok(Command { kind: kind_of(index), tile: Tile::new(coordinate(1, "x")?, coordinate(2, "y")?) })
 }

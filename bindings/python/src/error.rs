@@ -31,8 +31,8 @@ pub enum BindingError {
     Rebuild(#[from] RebuildError),
     #[error("commands: {0}")]
     Commands(String),
-    #[error("commands[{entry}]: {message}")]
-    Command { entry: usize, message: String },
+    #[error("commands[{entry}]: {problem}")]
+    Command { entry: usize, problem: EntryError },
     #[error("player must be 1 (the algo, at the bottom) or 2 (the opponent), got {0}")]
     Player(i64),
     #[error("seat must be 1 or 2, got {0}")]
@@ -66,4 +66,21 @@ impl From<BindingError> for PyErr {
             _ => PyValueError::new_err(e.to_string()),
         }
     }
+}
+
+/// What is wrong with one `[shorthand, x, y]` entry.
+#[derive(Debug, thiserror::Error)]
+pub enum EntryError {
+    #[error("expected [shorthand, x, y], found {0}")]
+    Shape(String),
+    #[error("field {field}: {message}")]
+    Field { field: usize, message: String },
+    #[error("unknown shorthand {0:?}")]
+    UnknownShorthand(String),
+    #[error("unit type {0} out of range 0–7")]
+    UnitType(String),
+    #[error("the shorthand must be a string or a unit type number, found {0}")]
+    ShorthandType(String),
+    #[error("{name} must be a number, found {found}")]
+    Coordinate { name: &'static str, found: String },
 }

@@ -9,7 +9,7 @@ use super::record::{MatchRecord, RecordHead};
 use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
-use crate::panics::catch_panic;
+use crate::panics::{Panicked, catch_panic};
 use crate::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
@@ -180,7 +180,7 @@ pub fn start_arena(spec: ArenaSpec) -> Result<ArenaHandle, ArenaError> {
     let thread = std::thread::Builder::new()
         .name("arena".into())
         .spawn(move || {
-            catch_panic(|| run(spec, prior, &tx, &c)).unwrap_or_else(|message| {
+            catch_panic(|| run(spec, prior, &tx, &c)).unwrap_or_else(|Panicked { message }| {
                 let _ = tx.send(ArenaEvent::Warning(format!("the arena stopped on a bug: {message}")));
                 Err(ArenaError::Panicked(message))
             })
@@ -441,7 +441,7 @@ fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<Wor
         };
         // A bug while preparing or playing the job is recorded as its error, and the worker
         // takes the next job: the arena never loses a worker silently.
-        let played = catch_panic(|| play_job(spec, &job, replay, control)).unwrap_or_else(|message| {
+        let played = catch_panic(|| play_job(spec, &job, replay, control)).unwrap_or_else(|Panicked { message }| {
             Err(RunnerError::Panicked { doing: format!("playing {} (job {})", head.replay, job.id), message })
         });
         let rec = match played {

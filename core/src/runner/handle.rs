@@ -6,7 +6,7 @@ use super::result::{MatchResult, RunnerError};
 use super::seat_spec::SeatSpec;
 use super::session;
 use super::spec::MatchSpec;
-use crate::panics::catch_panic;
+use crate::panics::{Panicked, catch_panic};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
@@ -105,7 +105,7 @@ fn start_on_thread(
     let fallback = sink.clone();
     let thread = std::thread::Builder::new().name("terminal-match".into()).spawn(move || {
         let r = catch_panic(|| run(&sink, &cancel_rx))
-            .unwrap_or_else(|message| Err(RunnerError::Panicked { doing, message }));
+            .unwrap_or_else(|Panicked { message }| Err(RunnerError::Panicked { doing, message }));
         match &r {
             Ok(res) => sink.send(MatchEvent::Finished(Box::new(res.clone()))),
             Err(e) => sink.send(MatchEvent::Failed(e.clone())),

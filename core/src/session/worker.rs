@@ -8,7 +8,7 @@ use super::summary::summarize;
 use super::whatif::{self, WhatIfError, WhatIfSpec, WhatIfTry};
 use crate::engine::frame::Phase;
 use crate::engine::frame_check::check_frame;
-use crate::panics::catch_panic;
+use crate::panics::{Panicked, catch_panic};
 use crate::replay::read_replay;
 use crate::verify::game_at_turn_frame;
 use std::path::Path;
@@ -34,7 +34,7 @@ impl Worker {
         let doing = request.describe();
         match catch_panic(|| self.handle(request, emit)) {
             Ok(go_on) => go_on,
-            Err(message) => {
+            Err(Panicked { message }) => {
                 // The turn's debugger data may be half-built.
                 self.turn_debug = None;
                 emit(Event::Error(SessionError::WorkerPanicked { doing, message }));

@@ -55,25 +55,6 @@ impl crate::app::view::StudioView for ArenaTab {
     }
 }
 
-impl Default for ArenaTab {
-    fn default() -> Self {
-        ArenaTab {
-            form: ArenaForm::default(),
-            path_text: String::new(),
-            timing_of: None,
-            resume: false,
-            run: None,
-            records: Vec::new(),
-            summary: None,
-            outcome: None,
-            log: Vec::new(),
-            message: String::new(),
-            selected: Vec::new(),
-            compare: None,
-        }
-    }
-}
-
 // What is kept of the tab is its form.
 impl serde::Serialize for ArenaTab {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -138,6 +119,7 @@ struct Run {
 }
 
 /// The tab: the form (what is kept between runs), the run, the results, the comparison.
+#[derive(Default)]
 pub struct ArenaTab {
     pub form: ArenaForm,
     /// The algo path being typed.

@@ -5,7 +5,6 @@ use super::Editor;
 use crate::app::board::icons::{Icon, IconTextures};
 use crate::app::board::{self, BoardFrame, BoardGeometry, BoardUnit, Palette};
 use crate::app::command::{Command, EditorCommand};
-use crate::app::model::BoardView;
 use crate::app::model::{Edit, Overlays, Tool};
 use egui::{Color32, Stroke as PenStroke, Ui};
 use terminal_core::engine::geometry::{Edge, Player, Tile, all_tiles};
@@ -59,14 +58,14 @@ pub fn show(
     ui: &mut Ui,
     editor: &Editor,
     stroke: &mut Option<Stroke>,
-    view: &mut BoardView,
-    overlays: &Overlays,
+    prefs: &mut super::EditorPrefs,
     icons: Option<&IconTextures>,
     dark: bool,
     extra: &dyn Fn(&BoardFrame),
 ) -> CanvasOutput {
     let palette = Palette::new(dark);
-    let frame = board::begin(ui, view, palette);
+    let overlays = &prefs.overlays;
+    let frame = board::begin(ui, &mut prefs.board_view, palette);
     draw_overlays_under(&frame, editor, overlays);
     let units = editor.layout.structures.iter().map(|(t, s)| BoardUnit {
         tile: *t,

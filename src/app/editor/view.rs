@@ -142,16 +142,10 @@ impl EditorView {
             });
         });
         egui::CentralPanel::no_frame().show(ui, |ui| {
-            let out = canvas::show(
-                ui,
-                &self.editor,
-                &mut self.stroke,
-                &mut self.prefs.board_view,
-                &self.prefs.overlays,
-                cx.icons,
-                cx.dark(),
-                &|frame| self.lab.draw(frame),
-            );
+            let out =
+                canvas::show(ui, &self.editor, &mut self.stroke, &mut self.prefs, cx.icons, cx.dark(), &|frame| {
+                    self.lab.draw(frame)
+                });
             commands.extend(out.commands);
             self.hovered = out.hovered;
             self.geometry = Some(out.geometry);
