@@ -38,9 +38,9 @@ fn a_layout_is_stress_tested_against_real_attacks_and_a_suggestion_is_accepted()
 
     // The worst attack opens at its turn in the Debugger.
     let worst = lab.report().and_then(|r| r.worst(1).next()).expect("an attack that hurt");
-    let attack = lab.attack(worst).expect("the worst attack");
-    let (turn, label) = (attack.turn, format!("{} turn {}:", attack.file_name(), attack.turn));
-    h.get_by_label_contains(&label).click();
+    let turn = lab.attack(worst).expect("the worst attack").turn;
+    let label = lab.attack_label(worst).expect("its button");
+    h.get_by_label(&label).click();
     h.run();
     assert_eq!(h.state().view(), View::Debugger);
     assert_eq!(h.state().viewer().turn(), Some(turn), "{}", h.state().viewer().message());

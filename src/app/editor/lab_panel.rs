@@ -73,6 +73,24 @@ impl LabState {
         self.report.as_ref()
     }
 
+    /// A run or a suggestion to show on the board.
+    pub fn has_results(&self) -> bool {
+        self.report.is_some() || self.suggestion.as_ref().is_some_and(|s| !s.steps.is_empty())
+    }
+
+    /// The button text of attack `i` in the worst list: turn, harm, and the replay's name
+    /// shortened (the whole name is in its tooltip).
+    pub fn attack_label(&self, i: usize) -> Option<String> {
+        let (_, _, set) = self.attacks.as_ref()?;
+        let a = set.attacks.get(i)?;
+        let o = self.report.as_ref()?.outcomes.get(i)?;
+        let name = a.file_name();
+        let stem = name.trim_end_matches(".gz").trim_end_matches(".replay");
+        let short: String = stem.chars().rev().take(14).collect::<Vec<_>>().into_iter().rev().collect();
+        let dots = if short.len() < stem.len() { "…" } else { "" };
+        Some(format!("turn {}: -{:.0} HP, {} lost ({dots}{short})", a.turn, o.hp_lost, o.structures_lost))
+    }
+
     /// Attack `i` of the set last read.
     pub fn attack(&self, i: usize) -> Option<&terminal_core::layout::stress::Attack> {
         self.attacks.as_ref().and_then(|(_, _, set)| set.attacks.get(i))
@@ -274,11 +292,10 @@ impl LabState {
         }
         ui.checkbox(&mut self.heatmap, "Heatmap on the board");
         ui.label(RichText::new("Worst attacks").strong());
-        let Some((_, _, set)) = &self.attacks else { return out };
         for i in report.worst(5) {
-            let (Some(a), Some(o)) = (set.attacks.get(i), report.outcomes.get(i)) else { continue };
-            let text = format!("{} turn {}: -{:.0} HP, {} lost", a.file_name(), a.turn, o.hp_lost, o.structures_lost);
-            if ui.button(text).on_hover_text("Open this turn in the Debugger").clicked() {
+            let (Some(text), Some(a)) = (self.attack_label(i), self.attack(i)) else { continue };
+            let hint = format!("{}: open this turn in the Debugger", a.file_name());
+            if ui.button(text).on_hover_text(hint).clicked() {
                 out.push(LabAction::OpenAttack(i));
             }
         }

@@ -141,15 +141,26 @@ impl EditorView {
                 }
             });
         });
+        // The lab's heatmap replaces the coverage figures while it is shown: both would write
+        // on the same tiles.
+        let lab_on_board = self.prefs.lab_shown && self.lab.has_results();
+        let coverage = self.prefs.overlays.coverage;
+        if lab_on_board && self.lab.heatmap {
+            self.prefs.overlays.coverage = false;
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
-            let out =
-                canvas::show(ui, &self.editor, &mut self.stroke, &mut self.prefs, cx.icons, cx.dark(), &|frame| {
-                    self.lab.draw(frame)
-                });
+            let lab = &self.lab;
+            let draw_lab = |frame: &crate::app::board::BoardFrame| {
+                if lab_on_board {
+                    lab.draw(frame);
+                }
+            };
+            let out = canvas::show(ui, &self.editor, &mut self.stroke, &mut self.prefs, cx.icons, cx.dark(), &draw_lab);
             commands.extend(out.commands);
             self.hovered = out.hovered;
             self.geometry = Some(out.geometry);
         });
+        self.prefs.overlays.coverage = coverage;
         for action in lab_actions {
             commands.extend(self.lab.apply(action, &self.editor, ruleset, cx.window));
         }
