@@ -10,6 +10,7 @@ use egui_kittest::kittest::Queryable;
 mod common;
 use common::harness::{LARGE, step_until, studio};
 use std::path::PathBuf;
+use terminal_core::engine::geometry::{Player, Tile};
 use terminal_studio::app::model::View;
 
 fn layout(name: &str) -> PathBuf {
@@ -38,12 +39,25 @@ fn a_layout_is_stress_tested_against_real_attacks_and_a_suggestion_is_accepted()
 
     // The worst attack opens at its turn in the Debugger.
     let worst = lab.report().and_then(|r| r.worst(1).next()).expect("an attack that hurt");
-    let turn = lab.attack(worst).expect("the worst attack").turn;
+    let attack = lab.attack(worst).expect("the worst attack");
+    let (turn, defender) = (attack.turn, attack.defender());
     let label = lab.attack_label(worst).expect("its button");
+    let tested = h.state().editor().layout.clone();
     h.get_by_label(&label).click();
     h.run();
     assert_eq!(h.state().view(), View::Debugger);
     assert_eq!(h.state().viewer().turn(), Some(turn), "{}", h.state().viewer().message());
+    // …as a what-if with the layout in the defender's half, the defender's commands dropped.
+    let w = h.state().viewer().board_whatif().expect("a what-if on the attack's turn");
+    assert!(w.replace_commands[defender.index()], "the defender's own commands are left out");
+    let turned = |t: Tile| if defender == Player::One { t } else { t.rotated() };
+    let want: Vec<_> = tested.of(Player::One).map(|(t, s)| (turned(t), *s)).collect();
+    let got: Vec<_> = w.layout.of(defender).map(|(t, s)| (t, *s)).collect();
+    assert_eq!(got.len(), want.len(), "{}", h.state().viewer().message());
+    assert!(want.iter().all(|x| got.contains(x)), "the tested layout stands in the defender's half");
+    h.get_by_label("Run what-if").click();
+    h.run();
+    assert_eq!(h.state().viewer().tries().len(), 1, "{}", h.state().viewer().message());
 
     // Back in the editor: suggestions within 6 SP, the first accepted onto the board.
     h.get_by_label("Editor").click();

@@ -26,11 +26,6 @@ impl StudioApp {
                 Err(e) => self.rt.message = format!("Import failed: {e}"),
             },
             FileCommand::OpenReplay(p) => self.open_replay(&p),
-            FileCommand::OpenReplayAt(p, turn) => {
-                self.open_replay(&p);
-                // The session answers in order: the seek comes after the load.
-                let _ = self.state.viewer.apply(super::viewer::ViewerAction::Seek { turn, frame: 0 });
-            }
             FileCommand::Compare(a, b) => self.compare(&a, &b),
             FileCommand::CompareDialog => self.compare_dialog(),
         }

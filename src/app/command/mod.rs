@@ -55,8 +55,6 @@ pub enum FileCommand {
     ImportReplay(PathBuf),
     /// Open a replay in the Debugger.
     OpenReplay(PathBuf),
-    /// Open a replay in the Debugger at the first frame of a turn.
-    OpenReplayAt(PathBuf, i32),
     /// Two replays side by side (the Arena tab's comparison view).
     Compare(PathBuf, PathBuf),
     /// Ask for two replays, then compare them.
@@ -75,6 +73,14 @@ pub enum StudioCommand {
     WatchReplay(PathBuf),
     /// Open the editor's layout in the Debugger's what-if (a turn without a replay).
     SimulateLayout,
+    /// Open a recorded attack in the Debugger as a what-if: the replay at `turn` with
+    /// `defence` (already in `defender`'s half) in place of the defender's structures.
+    OpenAttackWhatIf {
+        replay: PathBuf,
+        turn: i32,
+        defender: Player,
+        defence: Box<terminal_core::layout::Layout>,
+    },
     /// Put text on the clipboard.
     CopyText(String),
     /// Remember a file in the recent-files menu.

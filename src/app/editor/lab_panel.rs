@@ -7,7 +7,7 @@
 use super::Editor;
 use super::lab::{self, LabError, LabJob, LabRequest, LabResult};
 use crate::app::board::BoardFrame;
-use crate::app::command::{Command, EditorCommand, FileCommand};
+use crate::app::command::{Command, EditorCommand, StudioCommand};
 use crate::app::model::Edit;
 use egui::{Color32, RichText, Stroke, Ui};
 use std::path::PathBuf;
@@ -39,6 +39,8 @@ pub struct LabState {
     /// Attacks read, by the folder and ruleset they were read for.
     attacks: Option<(PathBuf, String, Arc<AttackSet>)>,
     report: Option<StressReport>,
+    /// The layout the report was run on.
+    report_layout: Option<terminal_core::layout::Layout>,
     /// The totals of the run before the last one (comparing two layouts).
     previous: Option<Totals>,
     suggestion: Option<Suggestion>,
@@ -56,6 +58,7 @@ impl Default for LabState {
             job: None,
             attacks: None,
             report: None,
+            report_layout: None,
             previous: None,
             suggestion: None,
             seat: Player::One,
@@ -111,7 +114,8 @@ impl LabState {
         let Some(result) = self.job.as_ref().and_then(|j| j.poll()) else { return };
         self.job = None;
         match result {
-            Ok(LabResult::Report { attacks, report, .. }) => {
+            Ok(LabResult::Report { attacks, report, layout }) => {
+                self.report_layout = Some(layout);
                 self.keep_attacks(attacks);
                 self.previous = self.report.as_ref().map(|r| r.totals);
                 let t = &report.totals;
@@ -234,10 +238,20 @@ impl LabState {
         .to_vec()
     }
 
+    /// The attack as a what-if in the Debugger, the tested layout in the defender's half
+    /// (turned into that seat when the layout is the other seat's).
     fn open_attack(&mut self, i: usize) -> Vec<Command> {
-        let Some((_, _, set)) = &self.attacks else { return Vec::new() };
-        let Some(attack) = set.attacks.get(i) else { return Vec::new() };
-        vec![Command::File(FileCommand::OpenReplayAt(attack.replay.clone(), attack.turn))]
+        let (Some(attack), Some(layout)) = (self.attack(i), self.report_layout.as_ref()) else { return Vec::new() };
+        let defender = attack.defender();
+        let mut defence = terminal_core::layout::Layout { name: layout.name.clone(), ..Default::default() };
+        let turned = |t: Tile| if defender == self.seat { t } else { t.rotated() };
+        defence.structures.extend(layout.of(self.seat).map(|(t, s)| (turned(t), *s)));
+        vec![Command::Studio(StudioCommand::OpenAttackWhatIf {
+            replay: attack.replay.clone(),
+            turn: attack.turn,
+            defender,
+            defence: Box::new(defence),
+        })]
     }
 
     /// The lab's section of the editor's right panel.
@@ -294,7 +308,7 @@ impl LabState {
         ui.label(RichText::new("Worst attacks").strong());
         for i in report.worst(5) {
             let (Some(text), Some(a)) = (self.attack_label(i), self.attack(i)) else { continue };
-            let hint = format!("{}: open this turn in the Debugger", a.file_name());
+            let hint = format!("{}: open this turn in the Debugger as a what-if with your layout", a.file_name());
             if ui.button(text).on_hover_text(hint).clicked() {
                 out.push(LabAction::OpenAttack(i));
             }

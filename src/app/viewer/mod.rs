@@ -209,6 +209,9 @@ struct WhatIfState {
     board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
     pending_whatif_turn: Option<i32>,
+    /// That what-if puts this layout in this player's half (a recorded attack against a
+    /// layout of the Layout lab), and drops the player's own commands of the turn.
+    pending_defence: Option<(Player, terminal_core::layout::Layout)>,
 }
 
 impl Default for WhatIfState {
@@ -221,6 +224,7 @@ impl Default for WhatIfState {
             compare_side_panel: false,
             board_whatif: None,
             pending_whatif_turn: None,
+            pending_defence: None,
         }
     }
 }

@@ -90,8 +90,35 @@ impl Viewer {
         let played = std::sync::Arc::clone(&v.played);
         let mut w = whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played);
         w.legacy = self.is_legacy();
-        self.whatif.board_whatif = Some(w);
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
+        if let Some((defender, defence)) = self.whatif.pending_defence.take() {
+            w.layout.clear(defender);
+            w.layout.structures.extend(defence.of(defender).map(|(t, s)| (t, *s)));
+            w.replace_commands[defender.index()] = true;
+            self.message = format!(
+                "What-if on turn {turn}: {} in player {}'s half meets the recorded attack; Run what-if plays it",
+                if defence.name.is_empty() { "your layout" } else { defence.name.as_str() },
+                defender.number()
+            );
+        }
+        self.whatif.board_whatif = Some(w);
+    }
+
+    /// Opens a recorded attack as a what-if: the replay at `turn`, with `defence` (a layout
+    /// already in `defender`'s half) in place of the defender's structures and commands.
+    pub fn open_attack_whatif(
+        &mut self,
+        path: &std::path::Path,
+        turn: i32,
+        defender: terminal_core::engine::geometry::Player,
+        defence: terminal_core::layout::Layout,
+        ctx: Option<&egui::Context>,
+    ) {
+        self.open(path, ctx);
+        self.whatif.pending_defence = Some((defender, defence));
+        self.whatif.pending_whatif_turn = Some(turn);
+        // The session answers in order: the turn frame comes after the load.
+        self.request(Request::Seek { turn, frame: 0 });
     }
 
     /// Starts a what-if from an editor layout (the Editor's "Simulate in debugger").
