@@ -153,12 +153,12 @@ fn read_attacks(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &AtomicBool,
 ) -> Result<AttackSet, LabError> {
-    let mut files = Vec::new();
-    replay_files(folder, &mut files)?;
+    // A folder that cannot be read says why; the walk below skips what it cannot read.
+    std::fs::read_dir(folder).map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
+    let files = terminal_core::verify::collect_replays(&[folder.to_path_buf()]);
     if files.is_empty() {
         return Err(LabError::NoReplays(folder.to_path_buf()));
     }
-    files.sort();
     let filter = AttackFilter { config: Arc::clone(config), any_ruleset: false };
     let set = load_attacks(&files, &filter, jobs, progress, cancel)?;
     if cancel.load(Ordering::Relaxed) {
@@ -172,17 +172,4 @@ fn read_attacks(
         });
     }
     Ok(set)
-}
-
-fn replay_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LabError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| LabError::Folder { folder: dir.to_path_buf(), source })?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            replay_files(&path, out)?;
-        } else if terminal_core::files::is_replay(&path) {
-            out.push(path);
-        }
-    }
-    Ok(())
 }

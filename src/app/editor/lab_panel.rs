@@ -38,6 +38,8 @@ pub struct LabState {
     job: Option<LabJob>,
     /// Attacks read, by the folder and ruleset they were read for.
     attacks: Option<(PathBuf, String, Arc<AttackSet>)>,
+    /// The folder and ruleset of the running job: its attacks are kept under them.
+    job_key: Option<(PathBuf, String)>,
     report: Option<StressReport>,
     /// The layout the report was run on.
     report_layout: Option<terminal_core::layout::Layout>,
@@ -57,6 +59,7 @@ impl Default for LabState {
             heatmap: true,
             job: None,
             attacks: None,
+            job_key: None,
             report: None,
             report_layout: None,
             previous: None,
@@ -142,13 +145,16 @@ impl LabState {
                 };
                 self.suggestion = Some(suggestion);
             }
-            Err(e) => self.message = format!("Layout lab: {e}"),
+            Err(e) => {
+                self.job_key = None;
+                self.message = format!("Layout lab: {e}");
+            }
         }
     }
 
     fn keep_attacks(&mut self, attacks: Arc<AttackSet>) {
-        if let Some((_, _, kept)) = self.attacks.as_mut() {
-            *kept = attacks;
+        if let Some((folder, ruleset)) = self.job_key.take() {
+            self.attacks = Some((folder, ruleset, attacks));
         }
     }
 
@@ -163,11 +169,8 @@ impl LabState {
             Some((f, r, set)) if *f == folder && r == ruleset => Some(Arc::clone(set)),
             _ => None,
         };
-        if cached.is_none() {
-            // Placeholder until the read ends: the next run reuses what this one reads.
-            self.attacks = Some((folder.clone(), ruleset.to_string(), Arc::new(AttackSet::default())));
-        }
-        let cached = cached.filter(|set| !set.attacks.is_empty());
+        // The next run reuses what this one reads.
+        self.job_key = Some((folder.clone(), ruleset.to_string()));
         self.seat = editor.player;
         let request = LabRequest {
             folder,
@@ -255,7 +258,7 @@ impl LabState {
     }
 
     /// The lab's section of the editor's right panel.
-    pub fn show(&mut self, ui: &mut Ui, ruleset: &str, legacy: bool) -> Vec<LabAction> {
+    pub fn show(&mut self, ui: &mut Ui, ruleset: &str) -> Vec<LabAction> {
         let mut out = Vec::new();
         if self.folder.is_empty() {
             self.folder = LabState::default_folder(ruleset);
@@ -290,7 +293,7 @@ impl LabState {
             ui.label(&self.message);
         }
         out.extend(self.report_section(ui));
-        out.extend(self.suggestion_section(ui, legacy));
+        out.extend(self.suggestion_section(ui));
         out
     }
 
@@ -316,7 +319,7 @@ impl LabState {
         out
     }
 
-    fn suggestion_section(&mut self, ui: &mut Ui, _legacy: bool) -> Vec<LabAction> {
+    fn suggestion_section(&mut self, ui: &mut Ui) -> Vec<LabAction> {
         let mut out = Vec::new();
         let Some(s) = &self.suggestion else { return out };
         if s.steps.is_empty() {

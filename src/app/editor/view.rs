@@ -4,7 +4,7 @@
 
 use super::Editor;
 use super::canvas::{self, Stroke};
-use super::lab_panel::{LabAction, LabState};
+use super::lab_panel::LabState;
 use crate::app::board::BoardGeometry;
 use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, UiCommand};
 use crate::app::model::{BoardView, Edit, NO_UPGRADES, Overlays, Tool};
@@ -135,7 +135,7 @@ impl EditorView {
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if self.prefs.lab_shown {
-                    lab_actions = self.lab.show(ui, ruleset, self.editor.config.legacy);
+                    lab_actions = self.lab.show(ui, ruleset);
                 } else {
                     super::panels::info(ui, &self.editor, self.hovered);
                 }
@@ -165,11 +165,6 @@ impl EditorView {
             commands.extend(self.lab.apply(action, &self.editor, ruleset, cx.window));
         }
         commands
-    }
-
-    /// Acts on the lab as its widgets do (for tests and tools).
-    pub fn lab_act(&mut self, action: LabAction, ruleset: &str, window: Option<&egui::Context>) -> Vec<Command> {
-        self.lab.apply(action, &self.editor, ruleset, window)
     }
 }
 

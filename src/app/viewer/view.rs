@@ -1,7 +1,7 @@
 //! The viewer as a view of the studio (the Debugger and Replays tabs), and what the other
 //! views and the tests read of it.
 
-use super::{Viewer, ViewerAction, action_for};
+use super::{Viewer, action_for};
 use crate::app::command::{Command, StudioCommand, UiCommand};
 use crate::app::compare_view::CompareView;
 use crate::app::model::{BoardView, DebugOverlays, View};
@@ -142,10 +142,5 @@ impl Viewer {
     /// The window is cleared to the panel colour, so the panels can skip their fill.
     pub fn set_panels_on_clear_color(&mut self, on: bool) {
         self.panels_on_clear_color = on;
-    }
-
-    /// Carries out actions as the panels do (for the comparison's own controls and tests).
-    pub fn act(&mut self, actions: impl IntoIterator<Item = ViewerAction>) -> Vec<Command> {
-        actions.into_iter().flat_map(|a| self.apply(a)).collect()
     }
 }
