@@ -401,6 +401,19 @@ fn apply_mechanics(units: &mut [UnitStats], m: &Mechanics) {
     }
 }
 
+/// Unit names by type index, per era: the 2018–2019 rules had Filters, Encryptors,
+/// Destructors, Pings, EMPs and Scramblers (the configs of every era still carry those
+/// names in `display`).
+const UNIT_NAMES: [[&str; 6]; 2] = [
+    ["Wall", "Support", "Turret", "Scout", "Demolisher", "Interceptor"],
+    ["Filter", "Encryptor", "Destructor", "Ping", "EMP", "Scrambler"],
+];
+
+/// A unit type's name in the names of its era ("unit" for a type that is not a unit).
+pub fn unit_name(unit_type: usize, legacy: bool) -> &'static str {
+    UNIT_NAMES[usize::from(legacy)].get(unit_type).copied().unwrap_or("unit")
+}
+
 impl Config {
     /// Parses a config from JSON text (`origin` names the file in errors).
     pub fn from_json_str(text: &str) -> Result<Config, ConfigError> {

@@ -1,9 +1,11 @@
 //! `.replay` files (docs/replay-format.md): a robust reader (plain or gzip, current and legacy formats)
 //! and a writer that produces the official format.
 
+pub mod decision;
 pub mod follow;
 mod parse;
 pub mod reader;
+pub mod recap;
 pub mod writer;
 
 pub use parse::{FieldError, parse_frame};

@@ -1,11 +1,13 @@
 //! Progress of a running match, as typed events on a bounded channel.
 
 use super::result::{MatchResult, RunnerError};
+use super::spec::TimeLimits;
 use crate::engine::frame::{Frame, Phase};
 use crate::engine::geometry::Player;
 use crossbeam_channel::Sender;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The essentials of a frame, in player 1's view.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +56,19 @@ pub enum MatchEvent {
         player: Option<Player>,
         from_algo: bool,
         line: String,
+    },
+    /// A turn frame went to both seats at `at`: the match waits for their replies, within
+    /// `limits` (on turn 0 with the start-up allowance on top).
+    TurnSent {
+        turn: i32,
+        at: Instant,
+        limits: TimeLimits,
+    },
+    /// A seat's wait for `turn` is over, after `after_ms`: it replied, timed out or crashed.
+    Replied {
+        turn: i32,
+        player: Player,
+        after_ms: i64,
     },
     Finished(Box<MatchResult>),
     Failed(RunnerError),

@@ -11,7 +11,9 @@ use crossbeam_channel::{Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
-/// Capacity of the event channel (frame and log events beyond it are dropped).
+/// Capacity of the event channel (frame and log events beyond it are dropped), unless every
+/// frame is asked for: then the channel is unbounded, as a live view must see every frame and
+/// the match must never wait for it.
 pub const EVENT_CAPACITY: usize = 1024;
 
 /// A match running on its own thread. Dropping the handle cancels the match.
@@ -80,7 +82,8 @@ impl Drop for MatchHandle {
 /// Starts a match on its own thread.
 pub fn start_match(spec: MatchSpec) -> MatchHandle {
     let doing = format!("playing {}", describe_seats(&spec));
-    start_on_thread(doing, move |sink, cancel| session::run(&spec, sink, cancel))
+    let capacity = (!spec.every_frame_event).then_some(EVENT_CAPACITY);
+    start_on_thread(doing, capacity, move |sink, cancel| session::run(&spec, sink, cancel))
 }
 
 /// "A against B", from the seats of a match.
@@ -97,9 +100,13 @@ fn describe_seats(spec: &MatchSpec) -> String {
 /// naming `doing`) is the last event.
 fn start_on_thread(
     doing: String,
+    capacity: Option<usize>,
     run: impl FnOnce(&EventSink, &Receiver<()>) -> Result<MatchResult, RunnerError> + Send + 'static,
 ) -> MatchHandle {
-    let (tx, rx) = crossbeam_channel::bounded(EVENT_CAPACITY);
+    let (tx, rx) = match capacity {
+        Some(n) => crossbeam_channel::bounded(n),
+        None => crossbeam_channel::unbounded(),
+    };
     let (cancel_tx, cancel_rx) = crossbeam_channel::bounded::<()>(1);
     let sink = EventSink::new(tx);
     let fallback = sink.clone();
@@ -135,7 +142,8 @@ mod tests {
 
     #[test]
     fn a_panic_on_the_match_thread_ends_the_match_with_what_it_was_doing() {
-        let handle = start_on_thread("playing a test".into(), |_, _| panic!("the match broke on purpose"));
+        let handle =
+            start_on_thread("playing a test".into(), Some(EVENT_CAPACITY), |_, _| panic!("the match broke on purpose"));
         let last = handle.events.iter().last();
         let is_wanted = |e: &RunnerError| {
             matches!(e, RunnerError::Panicked { doing, message }
@@ -151,7 +159,8 @@ mod tests {
             }
             other => panic!("expected Failed(Panicked), got {other:?}"),
         }
-        let again = start_on_thread("playing a test".into(), |_, _| panic!("the match broke on purpose"));
+        let again =
+            start_on_thread("playing a test".into(), Some(EVENT_CAPACITY), |_, _| panic!("the match broke on purpose"));
         let e = again.wait().map(|_| ()).expect_err("the match failed");
         assert!(is_wanted(&e), "{e:?}");
     }

@@ -42,5 +42,5 @@ pub use process::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
 pub use seat_spec::{GHOST_PREFIX, SeatSpec};
-pub use spec::{DEFAULT_STDERR_CAP, MatchSpec, ReplayTarget, TimeLimits, sibling};
+pub use spec::{DEFAULT_STDERR_CAP, MatchSpec, ReplayTarget, TimeLimits, names_in_replay_path, sibling};
 pub use stderr::StderrSummary;

@@ -440,8 +440,14 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
         let mut startup = [Vec::new(), Vec::new()];
         let [s1, s2] = &session.seats;
+        events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
+        let replied = |p: Player| {
+            events.try_send(MatchEvent::Replied { turn, player: p, after_ms: ms(sent.elapsed()) });
+        };
         let r1 = s1.reply(turn, sent, deadline, cancel, &mut startup[0]);
+        replied(Player::One);
         let r2 = s2.reply(turn, sent, deadline, cancel, &mut startup[1]);
+        replied(Player::Two);
         let answered = Instant::now();
         let [o1, o2] = startup;
         session.log_startup(turn, Player::One, o1);

@@ -47,9 +47,9 @@ pub struct MatchSpec {
     /// costs about as much as a whole match of fast algos, and its result line (synced)
     /// is what a resume relies on.
     pub sync_replay: bool,
-    /// Every frame reaches the event receiver (a live view rebuilds the match from them); the
-    /// match waits for a receiver that falls behind. Off, frame events beyond the channel's
-    /// capacity are dropped and a slow receiver never stalls the match.
+    /// Every frame reaches the event receiver (a live view rebuilds the match from them): the
+    /// events queue without bound, so the match never waits for the view. Off, frame events
+    /// beyond the channel's capacity are dropped and a slow receiver never stalls the match.
     pub every_frame_event: bool,
 }
 
@@ -73,7 +73,7 @@ impl MatchSpec {
 }
 
 /// Time limits in force for a match.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeLimits {
     pub soft_ms: u64,
     /// `None` with `waitForever`.
@@ -140,6 +140,21 @@ pub fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
     dir.join(format!("{}-vs-{}-{ms}-{}-{n}.replay", sanitize(name1), sanitize(name2), std::process::id()))
 }
 
+/// The seat names a replay's file name was made from (`unique_replay_path`), for a replay that
+/// has no end frame to name its players: a stopped or crashed match.
+pub fn names_in_replay_path(path: &Path) -> Option<[String; 2]> {
+    let file = path.file_name()?.to_str()?;
+    let stem = file.strip_suffix(".gz").unwrap_or(file).strip_suffix(".replay")?;
+    let (first, rest) = stem.split_once("-vs-")?;
+    // `<name2>-<ms>-<pid>-<n>`: the three numbers come off the end.
+    let mut parts = rest.rsplitn(4, '-');
+    let numbers: Vec<&str> = parts.by_ref().take(3).collect();
+    let second = parts.next()?;
+    let all_digits = |s: &&str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (numbers.len() == 3 && numbers.iter().all(all_digits) && !first.is_empty() && !second.is_empty())
+        .then(|| [first.to_string(), second.to_string()])
+}
+
 /// A file beside the replay: `<replay file name><suffix>`.
 pub fn sibling(replay: &Path, suffix: &str) -> PathBuf {
     let mut s = replay.as_os_str().to_owned();
@@ -150,6 +165,17 @@ pub fn sibling(replay: &Path, suffix: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replay_file_name_gives_back_the_seat_names_it_was_made_from() {
+        let dir = Path::new("matches");
+        let made = unique_replay_path(dir, "You", "py-builder-vs-x");
+        assert_eq!(names_in_replay_path(&made), Some(["You".to_string(), "py-builder-vs-x".to_string()]));
+        let gz = PathBuf::from(format!("{}.gz", made.display()));
+        assert_eq!(names_in_replay_path(&gz).map(|n| n[0].clone()), Some("You".to_string()));
+        assert_eq!(names_in_replay_path(Path::new("a-vs-b.replay")), None, "no numbers: not one of ours");
+        assert_eq!(names_in_replay_path(Path::new("73v54.replay")), None);
+    }
 
     #[test]
     fn overrides_are_written_into_the_config() {

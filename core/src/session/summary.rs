@@ -74,7 +74,9 @@ pub fn summarize(history: &History) -> ReplaySummary {
     let mut names = match (end, &history.live_names) {
         (Some(e), _) => [e.players[0].name.clone(), e.players[1].name.clone()],
         (None, Some(names)) => names.clone(),
-        (None, None) => [String::new(), String::new()],
+        // A match stopped before its end frame: the names its file was given.
+        (None, None) => crate::runner::names_in_replay_path(&history.replay.source)
+            .unwrap_or_else(|| [String::new(), String::new()]),
     };
     // Some engine builds wrote end stats without names (the August 2018 one).
     for (name, fallback) in names.iter_mut().zip(["Player 1", "Player 2"]) {
