@@ -80,7 +80,7 @@ fn play_three_turns_as_a_person_against_py_builder() {
     let pos = tile_pos(&h, Tile::new(13, 20));
     click_at(&mut h, pos);
     assert!(
-        h.state().play().viewer.message().contains("not on player 1's half"),
+        h.state().play().viewer.message().contains("is on the other half"),
         "{}",
         h.state().play().viewer.message()
     );

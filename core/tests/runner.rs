@@ -481,6 +481,8 @@ fn start_match_streams_events_and_can_be_cancelled() {
     let handle = start_match(spec("py-idle", "py-builder", dir.path()));
     let mut frames = 0;
     let mut started = false;
+    // Per turn sent, the seats whose replies were read after it, in order.
+    let mut waits: Vec<(i32, Vec<u8>)> = Vec::new();
     let result = loop {
         match handle.events.recv_timeout(Duration::from_secs(30)) {
             Ok(MatchEvent::Started { names, .. }) => {
@@ -488,6 +490,14 @@ fn start_match_streams_events_and_can_be_cancelled() {
                 started = true;
             }
             Ok(MatchEvent::Frame { .. }) => frames += 1,
+            Ok(MatchEvent::TurnSent { turn, limits, .. }) => {
+                assert_eq!(limits.max_ms, Some(35_000), "the limits in force travel with the wait");
+                waits.push((turn, Vec::new()));
+            }
+            Ok(MatchEvent::Replied { turn, player, .. }) => match waits.last_mut() {
+                Some((t, seats)) if *t == turn => seats.push(player.number()),
+                _ => panic!("a reply to turn {turn} with no wait for it"),
+            },
             Ok(MatchEvent::Log { .. }) => {}
             Ok(MatchEvent::Finished(r)) => break r,
             Ok(MatchEvent::Failed(e)) => panic!("match failed: {e}"),
@@ -495,6 +505,10 @@ fn start_match_streams_events_and_can_be_cancelled() {
         }
     };
     assert!(started && frames > 0);
+    assert_eq!(waits.len(), usize::try_from(result.turns).unwrap_or(0) + 1, "one wait per turn: {waits:?}");
+    for (i, (turn, seats)) in waits.iter().enumerate() {
+        assert_eq!((*turn, seats.as_slice()), (i32::try_from(i).unwrap_or(-1), &[1u8, 2][..]), "both seats replied");
+    }
     assert_no_leftovers(&result);
     assert_exact(&result.replay_path);
 

@@ -27,6 +27,13 @@ pub fn studio_with(settings: State, size: Vec2, autosave: Option<PathBuf>, wgpu:
     b.build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
 }
 
+/// The studio in a window of `size` whose clock advances `step_dt` seconds a step: a live
+/// match's pace is then counted in steps, whatever the machine's speed.
+pub fn studio_clocked(size: Vec2, step_dt: f32) -> Harness<'static, StudioApp> {
+    let app = StudioApp::new(State::default(), None);
+    Harness::builder().with_size(size).with_step_dt(step_dt).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
 /// The pointer pressed or released at `pos`, in a frame of its own.
 pub fn press(h: &mut Harness<'_, StudioApp>, pos: Pos2, pressed: bool) {
     h.event(Event::PointerMoved(pos));

@@ -5,6 +5,7 @@
 mod board_view;
 mod editing;
 mod event_kind;
+mod live_pace;
 mod overlays;
 mod plot_metric;
 mod theme;
@@ -13,6 +14,7 @@ mod view;
 pub use board_view::{BoardView, MAX_ZOOM, MIN_ZOOM};
 pub use editing::{Edit, NO_UPGRADES, Tool};
 pub use event_kind::EventKind;
+pub use live_pace::LivePace;
 pub use overlays::{DebugOverlays, Overlays};
 pub use plot_metric::PlotMetric;
 pub use theme::Theme;

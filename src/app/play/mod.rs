@@ -4,28 +4,29 @@
 //! The match runs on its own thread (`terminal_core::runner::start_match`); its frames come
 //! over the match's event channel and are appended to the viewer's session.
 
+mod live_match;
 mod panels;
+mod planning;
+mod refusals;
+mod status;
+
+pub use live_match::{LiveMatch, Waiting};
 
 use super::board::icons::IconTextures;
 use super::command::{Command, FileCommand};
-use super::viewer::Viewer;
-use super::viewer::whatif_board::{BoardTool, BoardWhatIf};
-use crossbeam_channel::{Sender, TryRecvError};
+use super::viewer::whatif_board::BoardTool;
+use super::viewer::{Viewer, ViewerAction};
+use crossbeam_channel::TryRecvError;
 use egui::Ui;
+use live_match::HumanSenders;
 use std::path::PathBuf;
 use std::sync::Arc;
-use terminal_core::engine::frame::{Frame, Phase};
+use terminal_core::engine::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
-use terminal_core::engine::{Command as EngineCommand, Config};
-use terminal_core::layout::Layout;
+use terminal_core::replay::decision::Decision;
 use terminal_core::replay::follow::ReplayFollower;
-use terminal_core::runner::human::{TurnCheck, check_turn};
-use terminal_core::runner::view::rotate_commands;
-use terminal_core::runner::{
-    Ghost, HumanSeat, HumanTurn, MatchEvent, MatchHandle, MatchSpec, ReplayTarget, SeatSpec, locate, start_match,
-};
-use terminal_core::verify::rebuild::RebuildError;
+use terminal_core::runner::{Ghost, HumanSeat, MatchEvent, MatchSpec, ReplayTarget, SeatSpec, locate, start_match};
 
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +74,11 @@ pub enum PlayAction {
     SetTool(BoardTool),
     /// Open the finished match's replay in the Debugger.
     OpenReplay(PathBuf),
+    /// The newest frame, followed: skips the action phase being shown, or comes back from
+    /// a past frame to the turn being planned.
+    ToThePresent,
+    /// Play this turn's action phase again on the board.
+    ReplayTurn(i32),
 }
 
 /// Why the form's match cannot start, in the form's words.
@@ -90,31 +96,6 @@ pub enum StartError {
     Ruleset(String),
 }
 
-/// Per seat, where a person's turns are sent (`None`: not a person's seat).
-type HumanSenders = [Option<Sender<HumanTurn>>; 2];
-
-/// A running match.
-pub struct LiveMatch {
-    handle: MatchHandle,
-    config: Arc<Config>,
-    /// Per seat, the sender of a person's turns.
-    humans: HumanSenders,
-    /// The newest turn frame.
-    pub turn_frame: Option<Arc<Frame>>,
-    /// The last turn each person ended.
-    ended: [Option<i32>; 2],
-    /// The turn being planned, and by which seat.
-    pub planning: Option<(i32, Player)>,
-    /// The plan's edits so far (for Undo): the board what-if before each.
-    undo: Vec<BoardWhatIf>,
-    last_plan: Option<BoardWhatIf>,
-    /// The engine's verdict on the plan as it stands.
-    pub check: Option<Result<TurnCheck, RebuildError>>,
-    pub frames: usize,
-    pub names: [String; 2],
-    pub replay_path: Option<PathBuf>,
-}
-
 /// The Play view: runtime state (the form's fields are kept while the studio runs).
 pub struct PlayView {
     pub seats: [SeatForm; 2],
@@ -122,6 +103,8 @@ pub struct PlayView {
     pub ruleset: String,
     pub viewer: Viewer,
     pub running: Option<LiveMatch>,
+    /// The last match that ended: its recaps, its end and its replay stay on screen.
+    pub last_match: Option<LiveMatch>,
     pub message: String,
     /// The replay of the last finished match.
     pub finished_replay: Option<PathBuf>,
@@ -162,6 +145,10 @@ impl PlayView {
     pub fn new(out_dir: PathBuf) -> PlayView {
         let mut viewer = Viewer::default();
         viewer.set_empty_hint("Choose the two seats above and press Start match");
+        // The board and the turn panel take the width; the Debugger's panels open on request.
+        for hide in [ViewerAction::ShowLeftPanel(false), ViewerAction::ShowRightPanel(false)] {
+            let _ = viewer.apply(hide);
+        }
         PlayView {
             seats: [
                 SeatForm { kind: SeatKind::Human, path: String::new(), ghost_player: None },
@@ -170,12 +157,18 @@ impl PlayView {
             ruleset: String::new(),
             viewer,
             running: None,
+            last_match: None,
             message: String::new(),
             finished_replay: None,
             out_dir,
             watching: None,
             watched_at: None,
         }
+    }
+
+    /// What the running match is doing, as its status line says it now.
+    pub fn status_line(&self) -> Option<String> {
+        self.running.as_ref().map(|m| status::line(m, std::time::Instant::now()))
     }
 
     pub fn is_running(&self) -> bool {
@@ -252,21 +245,10 @@ impl PlayView {
         spec.every_frame_event = true;
         let handle = start_match(spec);
         self.finished_replay = None;
-        self.message = "Starting the match…".into();
-        self.running = Some(LiveMatch {
-            handle,
-            config,
-            humans,
-            turn_frame: None,
-            ended: [None, None],
-            planning: None,
-            undo: Vec::new(),
-            last_plan: None,
-            check: None,
-            frames: 0,
-            names: Default::default(),
-            replay_path: None,
-        });
+        self.last_match = None;
+        self.message.clear();
+        self.viewer.set_empty_hint("Starting the algos…");
+        self.running = Some(LiveMatch::new(handle, config, humans));
     }
 
     /// Stops the running match (the replay keeps the frames played).
@@ -334,11 +316,16 @@ impl PlayView {
                     m.replay_path = Some(replay_path);
                 }
                 Ok(MatchEvent::Frame { frame, .. }) => {
-                    m.frames += 1;
-                    if frame.turn_info.phase == Phase::Deploy {
-                        m.turn_frame = Some(Arc::clone(&frame));
-                    }
+                    m.take_frame(&frame);
                     frames.push((*frame).clone());
+                }
+                Ok(MatchEvent::TurnSent { turn, at, limits }) => {
+                    m.waiting = Some(Waiting { turn, since: at, limits, replied: [None, None] });
+                }
+                Ok(MatchEvent::Replied { turn, player, after_ms }) => {
+                    if let Some(w) = m.waiting.as_mut().filter(|w| w.turn == turn) {
+                        w.replied[player.index()] = Some(after_ms);
+                    }
                 }
                 Ok(MatchEvent::Log { .. }) => {}
                 Ok(MatchEvent::Finished(r)) => {
@@ -362,117 +349,34 @@ impl PlayView {
             return;
         }
         self.begin_planning_if_due();
+        self.keep_plan_with_the_present();
         self.track_plan();
     }
 
     fn finish(&mut self, end: Result<terminal_core::runner::MatchResult, terminal_core::runner::RunnerError>) {
-        let m = self.running.take();
+        let Some(mut m) = self.running.take() else { return };
         self.viewer.end_live();
         self.viewer.set_board_whatif(None);
+        m.planning = None;
+        m.waiting = None;
+        let names = format!("{} vs {}", m.names[0], m.names[1]);
         match end {
             Ok(r) => {
-                self.message = format!("Match over: {}", r.summary());
+                let decided = m.end_frame.as_ref().and_then(Decision::of).map(|d| d.to_string());
+                self.message = format!(
+                    "Match over, {names}: {}. {} turns, {} action frames",
+                    decided.unwrap_or_else(|| format!("winner P{}", r.winner)),
+                    r.turns,
+                    r.frames
+                );
                 self.finished_replay = Some(r.replay_path);
             }
             Err(e) => {
-                self.message = format!("The match ended: {e}");
-                self.finished_replay = m.and_then(|m| m.replay_path);
+                self.message = format!("The match ended, {names}: {e}");
+                self.finished_replay = m.replay_path.clone();
             }
         }
-    }
-
-    /// On a person's seat's turn frame not yet answered, the board becomes that turn's plan.
-    fn begin_planning_if_due(&mut self) {
-        let Some(m) = self.running.as_mut() else { return };
-        if m.planning.is_some() {
-            return;
-        }
-        let Some(frame) = m.turn_frame.clone() else { return };
-        let turn = frame.turn_info.turn;
-        let Some(seat) = Player::both()
-            .into_iter()
-            .find(|p| m.humans[p.index()].is_some() && m.ended[p.index()].is_none_or(|t| t < turn))
-        else {
-            return;
-        };
-        let layout = Layout::from_frame(&frame, &m.config, format!("turn {turn}"));
-        let mut w = BoardWhatIf::for_seat(turn, layout, seat);
-        w.legacy = m.config.legacy;
-        m.planning = Some((turn, seat));
-        m.undo.clear();
-        m.last_plan = Some(w.clone());
-        self.viewer.set_board_whatif(Some(w));
-        self.message = format!("Your turn {turn} as player {}: build and deploy, then End turn", seat.number());
-    }
-
-    /// Keeps the undo stack and the engine's check of the plan up to date with the board.
-    fn track_plan(&mut self) {
-        let Some(m) = self.running.as_mut() else { return };
-        let (Some((_, seat)), Some(w), Some(frame)) = (m.planning, self.viewer.board_whatif(), &m.turn_frame) else {
-            return;
-        };
-        let changed = m.last_plan.as_ref().is_none_or(|l| l.layout != w.layout || l.deploys != w.deploys);
-        if changed || m.check.is_none() {
-            if changed && let Some(prev) = m.last_plan.replace(w.clone()) {
-                m.undo.push(prev);
-            }
-            let (build, deploy) = w.turn_commands(seat);
-            m.check = Some(check_turn(&m.config, frame, seat, &build, &deploy));
-        }
-    }
-
-    /// Sends the planned turn to the match.
-    pub fn end_turn(&mut self) {
-        let Some(m) = self.running.as_mut() else { return };
-        let (Some((turn, seat)), Some(w)) = (m.planning, self.viewer.board_whatif()) else {
-            self.message = "It is not your turn".into();
-            return;
-        };
-        let (mut build, mut deploy) = w.turn_commands(seat);
-        // The runner reads a seat's commands in its own view, as an algo sends them.
-        if seat == Player::Two {
-            rotate_commands(&mut build);
-            rotate_commands(&mut deploy);
-        }
-        let sent = m.humans[seat.index()]
-            .as_ref()
-            .map(|tx| tx.send(HumanTurn { turn, build, deploy }).is_ok())
-            .unwrap_or(false);
-        if !sent {
-            self.message = "The match is no longer waiting for this seat".into();
-            return;
-        }
-        m.ended[seat.index()] = Some(turn);
-        m.planning = None;
-        m.check = None;
-        m.last_plan = None;
-        m.undo.clear();
-        self.viewer.set_board_whatif(None);
-        self.viewer.set_follow_live(true);
-        self.message = format!("Turn {turn} sent");
-    }
-
-    fn undo_plan(&mut self) {
-        let Some(m) = self.running.as_mut() else { return };
-        match m.undo.pop() {
-            Some(prev) => {
-                m.last_plan = Some(prev.clone());
-                m.check = None;
-                let tool = self.viewer.board_whatif().map(|w| w.tool);
-                let mut prev = prev;
-                if let Some(t) = tool {
-                    prev.tool = t;
-                }
-                self.viewer.set_board_whatif(Some(prev));
-            }
-            None => self.message = "Nothing to undo in this turn".into(),
-        }
-    }
-
-    /// The planned turn's commands (true-board), for the panel and tests.
-    pub fn planned_commands(&self) -> Option<(Vec<EngineCommand>, Vec<EngineCommand>)> {
-        let (_, seat) = self.running.as_ref()?.planning?;
-        Some(self.viewer.board_whatif()?.turn_commands(seat))
+        self.last_match = Some(m);
     }
 
     /// One frame of the view; `window` is the window's context (`None` in tests: the
@@ -488,11 +392,16 @@ impl PlayView {
         self.poll(window);
         let mut actions = Vec::new();
         egui::Panel::top("play-setup").show(ui, |ui| actions.extend(panels::setup(ui, self)));
-        if self.running.as_ref().is_some_and(|m| m.planning.is_some()) {
-            egui::Panel::left("play-turn")
+        if self.running.is_some() || self.last_match.is_some() {
+            // Beside the board, on the right: the Debugger's overlays keep the left.
+            let max = (ui.available_width() * 0.3).max(220.0);
+            egui::Panel::right("play-turn")
                 .resizable(true)
-                .default_size(240.0)
-                .show(ui, |ui| actions.extend(panels::turn(ui, self)));
+                .default_size(280.0f32.min(max))
+                .size_range(200.0..=max)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| actions.extend(panels::match_side(ui, self)));
+                });
         }
         let mut commands = self.viewer.show(ui, true, icons, dark);
         if self.running.is_some() || self.watching.is_some() {
@@ -516,8 +425,15 @@ impl PlayView {
                 self.message = "Stopped watching (the match goes on)".into();
             }
             PlayAction::UndoPlan => self.undo_plan(),
-            PlayAction::SetTool(t) => {
-                return self.viewer.apply(super::viewer::ViewerAction::SetWhatIfTool(t));
+            PlayAction::SetTool(t) => return self.viewer.apply(ViewerAction::SetWhatIfTool(t)),
+            // Skip the action phase, or come back from a past frame: the newest frame, followed.
+            PlayAction::ToThePresent => return self.viewer.apply(ViewerAction::End),
+            PlayAction::ReplayTurn(turn) => {
+                let mut out = self.viewer.apply(ViewerAction::Seek { turn, frame: 0 });
+                if !self.viewer.playing() {
+                    out.extend(self.viewer.apply(ViewerAction::TogglePlay));
+                }
+                return out;
             }
             PlayAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
         }

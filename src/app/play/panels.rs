@@ -1,27 +1,33 @@
 //! The Play view's panels: the match form (seats, ruleset, Start) or the running match's
-//! status, and the planned turn of a person's seat (SP/MP, the engine's objections, End turn).
+//! status and replay; beside the board, the planned turn of a person's seat (SP/MP, the
+//! engine's objections in a player's words, the deploys' threat, End turn) and the turns
+//! played with their recaps.
 
-use super::{PlayAction, PlayView, SeatKind};
+use super::{LiveMatch, PlayAction, PlayView, SeatKind, refusals, status};
+use crate::app::board::threat as board_threat;
 use crate::app::model::Tool;
 use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
+use terminal_core::engine::config::unit_name;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::PRESETS;
+use terminal_core::replay::decision::Decision;
 
 /// The form before a match, the status during one.
 pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
     let mut out = Vec::new();
     if let Some(m) = &v.running {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.strong(format!("Live: {} vs {}", m.names[0], m.names[1]));
-            let turn = m.turn_frame.as_ref().map_or(0, |f| f.turn_info.turn);
-            ui.label(format!("turn {turn}, {} frames", m.frames));
             if ui.button("Stop match").on_hover_text("End the match now; its replay keeps what was played").clicked() {
                 out.push(PlayAction::Stop);
             }
             ui.separator();
-            ui.label(&v.message);
+            ui.label(RichText::new(status::line(m, std::time::Instant::now())).strong());
         });
+        if let Some(path) = &m.replay_path {
+            replay_location(ui, path, "Replay being written", &mut out);
+        }
         return out;
     }
     if let Some(f) = &v.watching {
@@ -54,16 +60,25 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
         if ui.button(RichText::new("Start match").strong()).clicked() {
             out.push(PlayAction::Start);
         }
-        if let Some(p) = v.finished_replay.clone()
-            && ui.button("Open in Debugger").on_hover_text(p.display().to_string()).clicked()
-        {
-            out.push(PlayAction::OpenReplay(p));
-        }
     });
     if !v.message.is_empty() {
-        ui.label(&v.message);
+        ui.label(RichText::new(&v.message).strong());
+    }
+    if let Some(p) = &v.finished_replay {
+        replay_location(ui, p, "Replay", &mut out);
     }
     out
+}
+
+/// Where the match's replay is, with a button that opens it in the Debugger.
+fn replay_location(ui: &mut Ui, path: &std::path::Path, what: &str, out: &mut Vec<PlayAction>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{what}:"));
+        ui.monospace(path.display().to_string());
+        if ui.button("Open in Debugger").on_hover_text("Open this replay in the Debugger view").clicked() {
+            out.push(PlayAction::OpenReplay(path.to_path_buf()));
+        }
+    });
 }
 
 /// Each seat: who sits in it, and the algo or replay.
@@ -110,65 +125,83 @@ fn seat_forms(ui: &mut Ui, v: &mut PlayView) {
     });
 }
 
-/// A person's planned turn: what it costs against what the player has, what the engine
-/// refuses and why, Undo and End turn.
-pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
+/// Beside the board: the turn being planned (or being watched resolve), why the last edit
+/// was refused, what the deploys would go through, and the turns played so far.
+pub fn match_side(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
     let mut out = Vec::new();
-    let Some(m) = &v.running else { return out };
-    let Some((turn, seat)) = m.planning else { return out };
+    let Some(m) = v.running.as_ref().or(v.last_match.as_ref()) else { return out };
+    let live = v.running.is_some();
+    match m.planning {
+        Some((turn, seat)) if live => plan(ui, v, m, turn, seat, &mut out),
+        _ if live && v.viewer.live().1 && !v.viewer.caught_up() => {
+            ui.heading(format!("Turn {} resolving", v.viewer.turn().unwrap_or(0)));
+            ui.label(format!("{} frames to show at pace {}", v.viewer.frames_queued(), v.viewer.live_pace().label()));
+            if ui.button("Skip to the present").on_hover_text("Show the match's newest frame now").clicked() {
+                out.push(PlayAction::ToThePresent);
+            }
+        }
+        _ => {}
+    }
+    if !live && let Some(d) = m.end_frame.as_ref().and_then(Decision::of) {
+        ui.heading("Match over");
+        ui.label(RichText::new(d.to_string()).strong());
+    }
+    ui.separator();
+    history(ui, v, m, &mut out);
+    out
+}
+
+const REFUSED: Color32 = Color32::from_rgb(230, 80, 60);
+
+/// A person's planned turn: the tools, what it costs against what the player has, what the
+/// engine refuses and why, the deploys' threat, Undo and End turn.
+fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: &mut Vec<PlayAction>) {
     ui.heading(format!("Your turn {turn}"));
     ui.label(format!(
         "You are player {} (the {} half)",
         seat.number(),
         if seat == Player::One { "bottom" } else { "top" }
     ));
-    if let Some(w) = v.viewer.board_whatif() {
-        let mut tool = w.tool;
-        ui.horizontal_wrapped(|ui| {
-            for t in BoardTool::available(w.legacy) {
-                // In a real turn an existing structure cannot vanish: it is marked for removal.
-                let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label_for(w.legacy) };
-                ui.selectable_value(&mut tool, t, label);
-            }
-        });
-        if tool != w.tool {
-            out.push(PlayAction::SetTool(tool));
+    let Some(w) = v.viewer.board_whatif() else {
+        ui.label("You are looking at a past frame: your plan is kept.");
+        if ui.button(RichText::new("Back to your turn").strong()).clicked() {
+            out.push(PlayAction::ToThePresent);
         }
-        ui.weak("Click a tile: apply the tool · right click: take a deploy or a new structure back");
-        ui.separator();
+        return;
+    };
+    let mut tool = w.tool;
+    ui.horizontal_wrapped(|ui| {
+        for t in BoardTool::available(w.legacy) {
+            // In a real turn an existing structure cannot vanish: it is marked for removal.
+            let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label_for(w.legacy) };
+            ui.selectable_value(&mut tool, t, label);
+        }
+    });
+    if tool != w.tool {
+        out.push(PlayAction::SetTool(tool));
     }
+    ui.weak("Click a tile: apply the tool · right click: take a deploy or a new structure back");
+    if let Some(r) = &m.refusal {
+        ui.label(RichText::new(format!("Refused: {r}")).color(REFUSED).strong());
+    }
+    ui.separator();
     let (build, deploy) = v.planned_commands().unwrap_or_default();
     ui.label(format!("{} build command(s), {} deploy(s)", build.len(), deploy.len()));
     match &m.check {
         Some(Ok(c)) => {
-            let line = |what: &str, spent: f32, have: f32| {
-                let text = format!("{what}: spend {spent:.1} of {have:.1}");
-                if spent > have + 1e-3 {
-                    RichText::new(text).color(Color32::from_rgb(230, 80, 60))
-                } else {
-                    RichText::new(text)
-                }
-            };
-            ui.label(line("SP", c.sp_spent, c.sp));
-            ui.label(line("MP", c.mp_spent, c.mp));
-            if c.rejected.is_empty() {
-                ui.weak("The engine accepts every command.");
-            } else {
-                ui.label(
-                    RichText::new(format!("The engine refuses {}:", c.rejected.len()))
-                        .color(Color32::from_rgb(230, 80, 60)),
-                );
-                for (cmd, why) in &c.rejected {
-                    ui.label(format!("{:?} at {},{}: {why}", cmd.kind, cmd.tile.x, cmd.tile.y));
-                }
+            ui.label(format!("SP: spend {:.1} of {:.1}", c.sp_spent, c.sp));
+            ui.label(format!("MP: spend {:.1} of {:.1}", c.mp_spent, c.mp));
+            for (cmd, why) in &c.rejected {
+                let words = refusals::words(&m.config, c, &w.layout, seat, cmd, why);
+                ui.label(RichText::new(format!("The engine refuses: {words}")).color(REFUSED));
             }
         }
         Some(Err(e)) => {
-            ui.colored_label(Color32::from_rgb(230, 80, 60), e.to_string());
+            ui.colored_label(REFUSED, e.to_string());
         }
         None => {}
     }
-    ui.weak("Predicted paths of your deploys are drawn on the board.");
+    threats(ui, m);
     ui.horizontal(|ui| {
         if ui.button("Undo").on_hover_text("Take the last edit of this turn back").clicked() {
             out.push(PlayAction::UndoPlan);
@@ -177,5 +210,43 @@ pub fn turn(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
             out.push(PlayAction::EndTurn);
         }
     });
-    out
+}
+
+/// What each stack of the plan's deploys would go through on the planned board.
+fn threats(ui: &mut Ui, m: &LiveMatch) {
+    if m.threats.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.strong("Path threat of your deploys");
+    for (unit_type, n, t) in &m.threats {
+        let name = unit_name(usize::from(*unit_type), m.config.legacy);
+        let Some(u) = t.units.iter().find(|u| u.unit_type == usize::from(*unit_type)) else { continue };
+        let line = format!(
+            "{n} {name} from [{},{}]: each takes {} damage, {}",
+            t.start.x,
+            t.start.y,
+            board_threat::amount(u.damage_taken),
+            board_threat::outcome(&u.end)
+        );
+        let color = if u.end.is_killed() { REFUSED } else { ui.visuals().text_color() };
+        ui.label(RichText::new(line).color(color));
+    }
+}
+
+/// The turns played, each with its recap; a click plays that turn again on the board.
+fn history(ui: &mut Ui, v: &PlayView, m: &LiveMatch, out: &mut Vec<PlayAction>) {
+    let shown_turn = v.viewer.turn().unwrap_or(i32::MAX);
+    // A turn's recap appears once the board has shown it resolve.
+    let seen: Vec<_> = m.recaps.iter().filter(|r| r.turn < shown_turn || v.running.is_none()).collect();
+    ui.strong(format!("Turns played, from P{}'s side", m.side.number()));
+    if seen.is_empty() {
+        ui.weak("Each turn's recap appears here once it has resolved.");
+    }
+    for r in seen.iter().rev() {
+        let text = r.to_string();
+        if ui.add(egui::Button::new(text).wrap()).on_hover_text("Play this turn again on the board").clicked() {
+            out.push(PlayAction::ReplayTurn(r.turn));
+        }
+    }
 }

@@ -106,8 +106,10 @@ pub enum ViewerAction {
     CloseCompare,
     /// Show (or hide) the right-hand panel beside the side-by-side comparison.
     ShowCompareSidePanel(bool),
-    /// Show a live match's newest frame as it arrives (or stay where the view is).
+    /// Show a live match's frames as they arrive, at the live pace (or stay where the view is).
     FollowLive(bool),
+    /// How fast a live match's frames are shown.
+    SetLivePace(crate::app::model::LivePace),
     /// Zoom and pan back to the whole board.
     FitBoard,
     /// Zoom and pan the board.
@@ -175,6 +177,9 @@ struct Playback {
     playing: bool,
     play_accum: f64,
     last_tick: Option<Instant>,
+    /// egui's time at the last live tick, and the frames due at the live pace.
+    live_clock: Option<f64>,
+    live_accum: f64,
     /// Where the measurement hook starts: (turn, frame).
     autoplay_at: Option<(i32, usize)>,
 }
@@ -212,6 +217,8 @@ struct WhatIfState {
     /// That what-if puts this layout in this player's half (a recorded attack against a
     /// layout of the Layout lab), and drops the player's own commands of the turn.
     pending_defence: Option<(Player, terminal_core::layout::Layout)>,
+    /// Why the last click on the what-if's board was refused (cleared by one that works).
+    last_refusal: Option<whatif_board::Refusal>,
 }
 
 impl Default for WhatIfState {
@@ -225,6 +232,7 @@ impl Default for WhatIfState {
             board_whatif: None,
             pending_whatif_turn: None,
             pending_defence: None,
+            last_refusal: None,
         }
     }
 }
@@ -336,6 +344,7 @@ impl Viewer {
         let ctx = ui.ctx().clone();
         self.poll();
         self.tick(&ctx);
+        self.tick_live(&ctx);
         self.measure(&ctx);
         if debugger {
             self.update_threat();
@@ -417,6 +426,7 @@ impl Viewer {
         self.follow_live_after(&action);
         match action {
             ViewerAction::FollowLive(follow) => self.set_follow_live(follow),
+            ViewerAction::SetLivePace(pace) => self.set_live_pace(pace),
             ViewerAction::FitBoard => self.board.view = BoardView::default(),
             ViewerAction::SetBoardView(view) => self.board.view = view,
             ViewerAction::Step { forward } => self.step(forward),
@@ -439,7 +449,7 @@ impl Viewer {
 
     /// Moving in a live match's history stops following it; End catches up.
     fn follow_live_after(&mut self, action: &ViewerAction) {
-        if !self.shown.live {
+        if !self.shown.live && !self.shown.follow_live {
             return;
         }
         match action {
@@ -493,11 +503,13 @@ impl Viewer {
             ViewerAction::SetWhatIfPlayer(p) => w.player = p,
             ViewerAction::ReplaceCommands(p, on) => w.replace_commands[p.index()] = on,
             ViewerAction::ClearDeploys => w.deploys = Default::default(),
-            ViewerAction::WhatIfClick { tile, undo } => {
-                if let Err(e) = w.click(tile, undo) {
+            ViewerAction::WhatIfClick { tile, undo } => match w.click(tile, undo) {
+                Ok(()) => self.whatif.last_refusal = None,
+                Err(e) => {
                     self.message = e.to_string();
+                    self.whatif.last_refusal = Some(e);
                 }
-            }
+            },
             _ => {}
         }
     }

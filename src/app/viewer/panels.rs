@@ -86,12 +86,8 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if ui.selectable_label(v.prefs.right_panel, "Right panel").on_hover_text(hint).clicked() {
             out.push(ViewerAction::ShowRightPanel(!v.prefs.right_panel));
         }
-        if v.shown.live {
-            let mut follow = v.shown.follow_live;
-            let hint = "Show each new frame as the match plays it; stepping back stops following";
-            if ui.checkbox(&mut follow, "Follow live").on_hover_text(hint).changed() {
-                out.push(ViewerAction::FollowLive(follow));
-            }
+        if v.shown.live || v.shown.follow_live {
+            live_controls(ui, v, &mut out);
         }
         ui.label(v.position_label());
         ui.separator();
@@ -103,6 +99,30 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     }
     out.extend(frame_slider(ui, turn, frame, frames));
     out
+}
+
+/// Following a live match: on or off, the pace, and how far the board is behind the match.
+fn live_controls(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
+    let mut follow = v.shown.follow_live;
+    let hint = "Show the match's frames as it plays them, at the pace; stepping back stops following";
+    if ui.checkbox(&mut follow, "Follow live").on_hover_text(hint).changed() {
+        out.push(ViewerAction::FollowLive(follow));
+    }
+    let pace = v.live_pace();
+    egui::ComboBox::from_label("Pace").selected_text(pace.label()).show_ui(ui, |ui| {
+        for p in crate::app::model::LivePace::ALL {
+            if ui.selectable_label(p == pace, p.label()).clicked() {
+                out.push(ViewerAction::SetLivePace(p));
+            }
+        }
+    });
+    let queued = v.frames_queued();
+    if queued > 0 {
+        ui.weak(format!("{queued} frames behind the match"));
+        if ui.button("Skip to newest").on_hover_text("Show the match's newest frame now (End)").clicked() {
+            out.push(ViewerAction::End);
+        }
+    }
 }
 
 /// First / previous / play / next / last buttons and the speed.

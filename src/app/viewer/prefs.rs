@@ -1,8 +1,8 @@
 //! What the Replays and Debugger views keep between runs: the overlays, the playback speed,
-//! the event log's filter, the plotted metric and which side panels are open.
+//! the event log's filter, the plotted metric, which side panels are open and the live pace.
 
 use super::SPEEDS;
-use crate::app::model::{DebugOverlays, EventKind, PlotMetric};
+use crate::app::model::{DebugOverlays, EventKind, LivePace, PlotMetric};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -19,6 +19,8 @@ pub struct ViewerPrefs {
     pub right_panel: bool,
     /// Keep a replay's result hidden until its last turn is shown (watch it unspoiled).
     pub hide_winner: bool,
+    /// How fast live matches are shown.
+    pub live_pace: LivePace,
 }
 
 impl Default for ViewerPrefs {
@@ -32,6 +34,7 @@ impl Default for ViewerPrefs {
             left_panel: true,
             right_panel: true,
             hide_winner: false,
+            live_pace: LivePace::default(),
         }
     }
 }

@@ -130,6 +130,16 @@ impl Viewer {
     }
 
     /// Starts (or replaces) the what-if on the board.
+    /// Why the last click on the what-if's board was refused, if the last click was.
+    pub fn last_refusal(&self) -> Option<&super::whatif_board::Refusal> {
+        self.whatif.last_refusal.as_ref()
+    }
+
+    /// Takes the refusal shown by a view that keeps its own.
+    pub fn take_refusal(&mut self) -> Option<super::whatif_board::Refusal> {
+        self.whatif.last_refusal.take()
+    }
+
     pub fn set_board_whatif(&mut self, whatif: Option<super::whatif_board::BoardWhatIf>) {
         self.whatif.board_whatif = whatif;
     }

@@ -22,17 +22,31 @@ pub enum BoardTool {
     Deploy(u8),
 }
 
-/// Why a click on the what-if's board did nothing.
+/// Why a click on the what-if's board did nothing, in a player's words.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Refusal {
     #[error("{}", crate::app::model::NO_UPGRADES)]
     NoUpgrades,
-    #[error("{},{} is not on player {}'s half", tile.x, tile.y, player.number())]
+    #[error("{},{} is on the other half: player {} builds on rows {}", tile.x, tile.y, player.number(), rows(*player))]
     NotYourHalf { tile: Tile, player: Player },
-    #[error("{},{} is not on player {}'s edges", tile.x, tile.y, player.number())]
+    #[error("{},{} is not an edge: player {}'s mobile units start on the two {} edges", tile.x, tile.y, player.number(), side(*player))]
     NotAnEdge { tile: Tile, player: Player },
-    #[error("{},{} holds a structure", tile.x, tile.y)]
+    #[error("{},{} is taken: a structure stands there", tile.x, tile.y)]
     Occupied { tile: Tile },
+    #[error("{},{}: no structure of yours to upgrade", tile.x, tile.y)]
+    NothingToUpgrade { tile: Tile },
+    #[error("{},{} is upgraded already", tile.x, tile.y)]
+    AlreadyUpgraded { tile: Tile },
+    #[error("{},{}: no structure of yours to remove", tile.x, tile.y)]
+    NothingToRemove { tile: Tile },
+}
+
+fn rows(p: Player) -> &'static str {
+    if p == Player::One { "0-13 (the bottom half)" } else { "14-27 (the top half)" }
+}
+
+fn side(p: Player) -> &'static str {
+    if p == Player::One { "bottom" } else { "top" }
 }
 
 impl BoardTool {
@@ -195,6 +209,11 @@ impl BoardWhatIf {
         let p = self.acting();
         match self.tool {
             BoardTool::Structure(tool) => {
+                // In a real turn the structures of the turn frame stand: they can only be
+                // upgraded or marked for removal.
+                if self.seat.is_some() && !undo {
+                    self.refuse_in_a_real_turn(tool, tile, p)?;
+                }
                 let outcome = match tool {
                     Tool::Place(_) if undo => self.layout.erase(p, tile),
                     Tool::Place(k) => self.layout.place(p, tile, k),
@@ -229,6 +248,21 @@ impl BoardWhatIf {
                 self.replace_commands[p.index()] = true;
                 Ok(())
             }
+        }
+    }
+
+    /// What a turn the engine plays would refuse before the edit is made.
+    fn refuse_in_a_real_turn(&self, tool: Tool, tile: Tile, p: Player) -> Result<(), Refusal> {
+        if !p.owns(tile) {
+            return Err(Refusal::NotYourHalf { tile, player: p });
+        }
+        let here = self.layout.get(tile);
+        match tool {
+            Tool::Place(_) if here.is_some() => Err(Refusal::Occupied { tile }),
+            Tool::Upgrade if here.is_none() => Err(Refusal::NothingToUpgrade { tile }),
+            Tool::Upgrade if here.is_some_and(|s| s.upgraded) => Err(Refusal::AlreadyUpgraded { tile }),
+            Tool::Remove | Tool::Erase if here.is_none() => Err(Refusal::NothingToRemove { tile }),
+            _ => Ok(()),
         }
     }
 

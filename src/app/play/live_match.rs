@@ -1,0 +1,138 @@
+//! A running match as the Play view follows it: its events read into what a person needs —
+//! the newest turn frame, whom the match is waiting for and since when, each turn's recap from
+//! the person's side, the end frame — and the turn being planned.
+
+use super::super::viewer::whatif_board::BoardWhatIf;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use terminal_core::engine::Config;
+use terminal_core::engine::frame::{Frame, Phase};
+use terminal_core::engine::geometry::Player;
+use terminal_core::layout::threat::PathThreat;
+use terminal_core::replay::recap::TurnRecap;
+use terminal_core::runner::human::TurnCheck;
+use terminal_core::runner::{HumanTurn, MatchHandle, TimeLimits};
+use terminal_core::verify::rebuild::RebuildError;
+
+/// Per seat, where a person's turns are sent (`None`: not a person's seat).
+pub type HumanSenders = [Option<crossbeam_channel::Sender<HumanTurn>>; 2];
+
+/// The match waiting for the seats' replies to a turn frame.
+#[derive(Clone, Debug)]
+pub struct Waiting {
+    pub turn: i32,
+    pub since: Instant,
+    pub limits: TimeLimits,
+    /// Per seat, after how long it replied (`None`: still thinking).
+    pub replied: [Option<i64>; 2],
+}
+
+/// A running match.
+pub struct LiveMatch {
+    pub(super) handle: MatchHandle,
+    pub(super) config: Arc<Config>,
+    pub(super) humans: HumanSenders,
+    /// When the match was started (the algos' start-up counts from here).
+    pub started: Instant,
+    /// The newest turn frame.
+    pub turn_frame: Option<Arc<Frame>>,
+    /// The last turn each person ended.
+    pub(super) ended: [Option<i32>; 2],
+    /// The turn being planned, and by which seat.
+    pub planning: Option<(i32, Player)>,
+    /// The plan while the board looks back at a past frame (it returns with the present).
+    pub(super) stashed_plan: Option<BoardWhatIf>,
+    /// The plan's edits so far (for Undo): the board what-if before each.
+    pub(super) undo: Vec<BoardWhatIf>,
+    pub(super) last_plan: Option<BoardWhatIf>,
+    /// The engine's verdict on the plan as it stands.
+    pub check: Option<Result<TurnCheck, RebuildError>>,
+    /// Why the last edit of the plan was refused, in a player's words.
+    pub refusal: Option<String>,
+    /// What the plan's deploys would go through, per deploy tile.
+    pub threats: Vec<(u8, usize, PathThreat)>,
+    /// Action frames played (as the match's result counts them).
+    pub action_frames: usize,
+    pub names: [String; 2],
+    pub replay_path: Option<PathBuf>,
+    pub waiting: Option<Waiting>,
+    /// The side the recaps are told from: the person's seat, else player 1.
+    pub side: Player,
+    /// The action frames of the turn being played, for its recap.
+    turn_frames: Vec<Frame>,
+    /// One recap per turn played, in order.
+    pub recaps: Vec<TurnRecap>,
+    /// The end frame, once the match has one.
+    pub end_frame: Option<Frame>,
+}
+
+impl LiveMatch {
+    pub(super) fn new(handle: MatchHandle, config: Arc<Config>, humans: HumanSenders) -> LiveMatch {
+        let side = if humans[1].is_some() && humans[0].is_none() { Player::Two } else { Player::One };
+        LiveMatch {
+            handle,
+            config,
+            humans,
+            started: Instant::now(),
+            turn_frame: None,
+            ended: [None, None],
+            planning: None,
+            stashed_plan: None,
+            undo: Vec::new(),
+            last_plan: None,
+            check: None,
+            refusal: None,
+            threats: Vec::new(),
+            action_frames: 0,
+            names: Default::default(),
+            replay_path: None,
+            waiting: None,
+            side,
+            turn_frames: Vec::new(),
+            recaps: Vec::new(),
+            end_frame: None,
+        }
+    }
+
+    /// Takes in one frame of the match: a turn frame closes the recap of the turn before.
+    pub(super) fn take_frame(&mut self, frame: &Arc<Frame>) {
+        match frame.turn_info.phase {
+            Phase::End => {
+                self.close_turn();
+                self.end_frame = Some((**frame).clone());
+            }
+            Phase::Deploy => {
+                self.close_turn();
+                self.turn_frame = Some(Arc::clone(frame));
+            }
+            Phase::Action => {
+                self.action_frames += 1;
+                self.turn_frames.push((**frame).clone());
+            }
+        }
+    }
+
+    fn close_turn(&mut self) {
+        if self.turn_frames.is_empty() {
+            return;
+        }
+        let turn = self.turn_frames[0].turn_info.turn;
+        let frames = std::mem::take(&mut self.turn_frames);
+        self.recaps.push(TurnRecap::of(&self.config, turn, &frames, self.side));
+    }
+
+    /// The newest turn, as the match has played it.
+    pub fn turn(&self) -> i32 {
+        self.turn_frame.as_ref().map_or(0, |f| f.turn_info.turn)
+    }
+
+    pub fn is_human(&self, p: Player) -> bool {
+        self.humans[p.index()].is_some()
+    }
+
+    /// The recap of `turn`, if it was played.
+    pub fn recap(&self, turn: i32) -> Option<&TurnRecap> {
+        self.recaps.iter().find(|r| r.turn == turn)
+    }
+}
