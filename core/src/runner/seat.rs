@@ -127,6 +127,11 @@ impl Seat {
     }
 
     /// A seat played by a person at the studio.
+    /// A person plays this seat (the match waits for them without a limit).
+    pub fn is_human(&self) -> bool {
+        self.human.is_some()
+    }
+
     pub fn human(player: Player, human: HumanSeat) -> Seat {
         let mut seat = Seat::without_process(player, human.name.clone(), human.describe());
         seat.human = Some(human);

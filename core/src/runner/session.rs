@@ -439,15 +439,19 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         // A limit too large to represent means no limit.
         let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
         let mut startup = [Vec::new(), Vec::new()];
-        let [s1, s2] = &session.seats;
         events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
-        let replied = |p: Player| {
+        // Both seats think at once; a person is read last, so that an algo's reply is
+        // known (and said) while the person still plans.
+        let order = if session.seats[0].is_human() { [Player::Two, Player::One] } else { [Player::One, Player::Two] };
+        let mut replies = [None, None];
+        for p in order {
+            let i = p.index();
+            replies[i] = Some(session.seats[i].reply(turn, sent, deadline, cancel, &mut startup[i]));
             events.try_send(MatchEvent::Replied { turn, player: p, after_ms: ms(sent.elapsed()) });
+        }
+        let [Some(r1), Some(r2)] = replies else {
+            return Err(RunnerError::Internal("a seat's reply was not read".into()));
         };
-        let r1 = s1.reply(turn, sent, deadline, cancel, &mut startup[0]);
-        replied(Player::One);
-        let r2 = s2.reply(turn, sent, deadline, cancel, &mut startup[1]);
-        replied(Player::Two);
         let answered = Instant::now();
         let [o1, o2] = startup;
         session.log_startup(turn, Player::One, o1);

@@ -222,6 +222,7 @@ fn threats(ui: &mut Ui, m: &LiveMatch) {
     for (unit_type, n, t) in &m.threats {
         let name = unit_name(usize::from(*unit_type), m.config.legacy);
         let Some(u) = t.units.iter().find(|u| u.unit_type == usize::from(*unit_type)) else { continue };
+        let name = if *n == 1 { name.to_string() } else { format!("{name}s") };
         let line = format!(
             "{n} {name} from [{},{}]: each takes {} damage, {}",
             t.start.x,

@@ -20,13 +20,14 @@ impl PlayView {
     /// person looks back at a past frame.
     pub(super) fn begin_planning_if_due(&mut self) {
         let looking_back = !self.viewer.live().1;
-        let caught_up = self.viewer.caught_up();
         let Some(m) = self.running.as_mut() else { return };
+        let Some(frame) = m.turn_frame.clone() else { return };
+        let turn = frame.turn_info.turn;
+        // The board has reached the turn frame (the session may not know of it yet).
+        let caught_up = self.viewer.caught_up() && self.viewer.turn() == Some(turn);
         if m.planning.is_some() || !(caught_up || looking_back) {
             return;
         }
-        let Some(frame) = m.turn_frame.clone() else { return };
-        let turn = frame.turn_info.turn;
         let Some(seat) = Player::both()
             .into_iter()
             .find(|p| m.humans[p.index()].is_some() && m.ended[p.index()].is_none_or(|t| t < turn))
@@ -50,11 +51,9 @@ impl PlayView {
 
     /// The plan is drawn on the present only: a past frame is shown as it was.
     pub(super) fn keep_plan_with_the_present(&mut self) {
-        let present = self.viewer.caught_up() && self.viewer.live().1;
         let Some(m) = self.running.as_mut() else { return };
-        if m.planning.is_none() {
-            return;
-        }
+        let Some((turn, _)) = m.planning else { return };
+        let present = self.viewer.caught_up() && self.viewer.live().1 && self.viewer.turn() == Some(turn);
         if present {
             if let Some(w) = m.stashed_plan.take() {
                 self.viewer.set_board_whatif(Some(w));
