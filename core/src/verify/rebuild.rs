@@ -38,7 +38,7 @@ pub struct TurnInputs {
     pub crashed: [bool; 2],
     /// Computation time `endStats` counts that no frame records, added at the last turn:
     /// the August 2018 build writes 0 as every frame's time (its five kit runs: 172 ms
-    /// counted, 0 recorded), while every turn's time is in the frames of the 418 other
+    /// counted, 0 recorded), while every turn's time is in the frames of the 417 other
     /// replays with an end frame.
     pub unrecorded_ms: [i64; 2],
     pub penalised: [bool; 2],
