@@ -604,11 +604,16 @@ impl Game {
         penalty
     }
 
-    /// A player whose process died: loses `startingHP + 1` HP and is flagged crashed.
+    /// A player whose process died: loses `startingHP + 1` HP and is flagged crashed. The
+    /// August 2018 build only flags it: its four runs where both algos crashed at turn 0
+    /// were played out to turn 100 with both players at 30 HP (docs/fidelity.md).
     pub fn crash(&mut self, p: Player) {
+        let costs_hp = self.config.legacy_build() != super::mechanics::LegacyBuild::August2018;
         let damage = self.config.resources.starting_hp + 1.0;
         let ps = &mut self.players[p.index()];
-        ps.stats.hp -= damage;
+        if costs_hp {
+            ps.stats.hp -= damage;
+        }
         ps.crashed = true;
     }
 

@@ -78,6 +78,14 @@ fn has_death_without_removed_flag(frame: &Value) -> bool {
     deaths.is_some_and(|d| d.iter().any(|e| e.as_array().is_some_and(|a| a.len() == 4)))
 }
 
+/// A 2018–2019 config without a start-of-game time limit: every config of the August 2018
+/// build lacks `waitTimeStartGame` (five runs of the 2018 kit), every season config has it
+/// (20 replays of 2018 and 2019). Recognises the build in replays without a death event.
+fn has_august_2018_timing(config: &Value) -> bool {
+    let timing = config.get("timingAndReplay").and_then(Value::as_object);
+    config.get("mechanics").is_some() && timing.is_some_and(|t| !t.contains_key("waitTimeStartGame"))
+}
+
 /// Reads a `.replay` or `.replay.gz` file.
 pub fn read_replay(path: &Path) -> Result<Replay, ReplayError> {
     let bytes = std::fs::read(path).map_err(|e| ReplayError {
@@ -160,6 +168,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
             return Err(fail(Some(line_no), "", "expected a JSON object".into()));
         }
         if config.is_none() && value.get("unitInformation").is_some() {
+            older_build |= has_august_2018_timing(&value);
             let c = Config::from_value(value).map_err(|e| fail(Some(line_no), &e.field, e.message))?;
             legacy |= c.legacy;
             config = Some((c, line_no));

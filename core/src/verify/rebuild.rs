@@ -36,6 +36,11 @@ pub struct TurnInputs {
     pub lines: [(Vec<Command>, Vec<Command>); 2],
     pub time_ms: [i64; 2],
     pub crashed: [bool; 2],
+    /// Computation time `endStats` counts that no frame records, added at the last turn:
+    /// the August 2018 build writes 0 as every frame's time (its five kit runs: 172 ms
+    /// counted, 0 recorded), while every turn's time is in the frames of the 417 other
+    /// replays with an end frame.
+    pub unrecorded_ms: [i64; 2],
     pub penalised: [bool; 2],
     /// The replay echoes upgrades as base-type spawns (the early-2020 engine).
     pub early_2020: bool,
@@ -47,6 +52,7 @@ impl TurnInputs {
         game.early_2020 = self.early_2020;
         for p in Player::both() {
             let i = p.index();
+            game.player_mut(p).total_computation_time += self.unrecorded_ms[i];
             if self.crashed[i] {
                 game.player_mut(p).stats.time_ms = self.time_ms[i];
                 game.player_mut(p).total_computation_time += self.time_ms[i];
@@ -106,6 +112,15 @@ pub fn turn_inputs(replay: &Replay, game: &Game, turn_frame: usize) -> TurnInput
         inputs.penalised[i] = ps.is_none_or(|ps| ps.name != "ByHand");
         // A crash costs startingHP + 1 at the last turn; a fatal hard timeout is charged as time.
         inputs.crashed[i] = is_last_turn && ps.is_some_and(|ps| ps.crashed && !ps.timeout_death);
+        if is_last_turn && let Some(ps) = ps {
+            let recorded: i64 = replay
+                .frames
+                .iter()
+                .filter(|f| f.turn_info.phase == Phase::Action && f.turn_info.action_frame == 0)
+                .map(|f| f.stats[i].time_ms)
+                .sum();
+            inputs.unrecorded_ms[i] = (ps.total_computation_time - recorded).max(0);
+        }
     }
     inputs
 }
