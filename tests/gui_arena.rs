@@ -306,6 +306,28 @@ fn compare_two_replays_side_by_side() {
     assert!(h.state().arena().compare.is_none());
 }
 
+/// At 1000×700 both boards and the shared controls fit: nothing is cut off.
+#[test]
+fn side_by_side_fits_a_small_window() {
+    let (a, b) = two_replays();
+    let mut app = StudioApp::new(State::default(), None);
+    app.apply(Command::File(FileCommand::Compare(a, b)));
+    let mut h =
+        Harness::builder().with_size(vec2(1000.0, 700.0)).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    h.run_ok();
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, vec2(1000.0, 700.0));
+    let c = h.state().arena().compare.as_ref().expect("comparison open");
+    for (i, g) in c.geometry.iter().enumerate() {
+        let g = g.as_ref().expect("both boards drawn");
+        assert!(screen.contains_rect(g.rect), "board {} inside the window: {:?}", i + 1, g.rect);
+        assert!(g.rect.width() >= 330.0, "board {} large enough: {:?}", i + 1, g.rect);
+    }
+    for label in ["Turn >>", "Close comparison"] {
+        let node = h.get_by_label(label);
+        assert!(screen.contains_rect(node.rect()), "{label} on screen: {:?}", node.rect());
+    }
+}
+
 #[test]
 fn snapshot_side_by_side() {
     let (a, b) = two_replays();

@@ -41,7 +41,8 @@ impl CompareView {
     /// Returns true when "Close" was pressed.
     pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> bool {
         let mut close = false;
-        ui.horizontal(|ui| {
+        // Wrapped: on a narrow window the sliders go to a line of their own, never past the edge.
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Close comparison").clicked() {
                 close = true;
             }

@@ -382,16 +382,19 @@ impl ArenaTab {
         Ok(())
     }
 
-    /// The tab, one frame: the setup panel on the left, results or the comparison in the centre.
+    /// The tab, one frame: the setup panel on the left and the results, or the comparison alone.
     pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
         self.poll();
         if self.is_running() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         let mut actions = Vec::new();
-        egui::Panel::left("arena-setup").resizable(false).default_size(300.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.setup(ui)));
-        });
+        // Two boards side by side need the width: the setup comes back with Close comparison.
+        if self.compare.is_none() {
+            egui::Panel::left("arena-setup").resizable(false).default_size(300.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.setup(ui)));
+            });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             if let Some(c) = self.compare.as_mut() {
                 if c.show(ui, icons, dark) {

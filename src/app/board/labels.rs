@@ -5,6 +5,10 @@
 
 use egui::{Color32, FontId, Painter, Pos2, Rect, Vec2, vec2};
 
+/// The space between two labels: more than their backings cover, so that two labels side by
+/// side read as two ("7×20.7 8×15", not "7×20.78×15").
+const LABEL_GAP: f32 = 5.0;
+
 /// The labels written on one board this frame. They are placed as they come (the first
 /// ones get their spot) and painted together at the end, over the paths and arrows.
 #[derive(Default)]
@@ -19,7 +23,7 @@ impl BoardLabels {
     /// The rectangle for a label of `size` wanted centred on `at`: there if it is free, else
     /// the nearest free one of the nearby spots; `None` when all are taken.
     pub fn place(&mut self, text: &str, at: Pos2, size: Vec2) -> Option<Rect> {
-        let (w, h) = (size.x + 2.0, size.y + 1.0);
+        let (w, h) = (size.x + LABEL_GAP, size.y + LABEL_GAP);
         let offsets = [
             vec2(0.0, 0.0),
             vec2(0.0, -h),
@@ -32,7 +36,7 @@ impl BoardLabels {
         let free = offsets
             .iter()
             .map(|o| Rect::from_center_size(at + *o, size))
-            .find(|r| self.placed.iter().all(|(_, p)| !p.intersects(*r)));
+            .find(|r| self.placed.iter().all(|(_, p)| !p.expand(LABEL_GAP / 2.0 - 0.01).intersects(*r)));
         match free {
             Some(r) => self.placed.push((text.to_string(), r)),
             None => self.dropped += 1,
@@ -80,9 +84,10 @@ mod tests {
         assert_eq!(rects.len(), 7, "seven nearby spots");
         for (i, a) in rects.iter().enumerate() {
             for b in &rects[i + 1..] {
-                assert!(!a.intersects(*b), "{a:?} overlaps {b:?}");
+                // Apart by more than their backings (1 px each side).
+                assert!(!a.expand(1.5).intersects(b.expand(1.5)), "{a:?} and {b:?} read as one");
             }
-            assert!(a.center().distance(at) <= 2.0 * 11.0 + 0.1, "stays near: {a:?}");
+            assert!(a.center().distance(at) <= 2.0 * (10.0 + LABEL_GAP) + 0.1, "stays near: {a:?}");
         }
         assert_eq!(labels.place("8", at, size), None);
         assert_eq!(labels.dropped, 1);
