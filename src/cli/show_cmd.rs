@@ -17,7 +17,15 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: &ShowArgs) -> Result<Outcome, CliError> {
-    let history = History::new(read_replay(&args.replay)?);
+    let replay = read_replay(&args.replay)?;
+    if let Some(line) = replay.truncated_at {
+        // Said on stderr: stdout stays the board alone.
+        eprintln!(
+            "{}: truncated at line {line} (a match killed while writing it); its last complete frame is the end",
+            args.replay.display()
+        );
+    }
+    let history = History::new(replay);
     let turn = args.turn;
     let Some(pos) = history.turn_position(turn) else {
         let last = history.turns.last().map_or(-1, |t| t.turn);
