@@ -240,3 +240,38 @@ fn a_truncated_gzip_replay_opens_up_to_its_last_complete_frame() {
     }
     assert!(read_replay_bytes(Path::new("corrupt.replay.gz"), &corrupt).is_err_and(|e| e.message.contains("gzip")));
 }
+
+/// Each turn's recap, added up over a whole real match, accounts for every HP a player lost
+/// to breaches and every breach it scored, as the frames' stats count them.
+#[test]
+fn recaps_of_every_turn_add_up_to_the_match() {
+    use terminal_core::engine::frame::Phase;
+    use terminal_core::engine::geometry::Player;
+    use terminal_core::replay::recap::TurnRecap;
+    let r = read_replay(&sample("live-2022")).expect("a live-2022 replay");
+    let config = std::sync::Arc::new(r.config.clone());
+    let last_turn = r.frames.iter().map(|f| f.turn_info.turn).max().unwrap_or(0);
+    for p in Player::both() {
+        let (mut lost, mut breaches) = (0.0f32, 0usize);
+        for turn in 0..=last_turn {
+            let frames: Vec<_> = r
+                .frames
+                .iter()
+                .filter(|f| f.turn_info.turn == turn && f.turn_info.phase == Phase::Action)
+                .cloned()
+                .collect();
+            let recap = TurnRecap::of(&config, turn, &frames, p);
+            lost += recap.hp_lost;
+            breaches += recap.breaches_made;
+        }
+        let scored = r.frames.iter().flat_map(|f| &f.events.breach).filter(|b| b.owner == p).count();
+        let end = r.frames.last().expect("frames").stats_of(p).hp;
+        let start = r.config.resources.starting_hp;
+        assert_eq!(breaches, scored, "P{}: every breach it scored is in a recap", p.number());
+        assert!(
+            (start - lost - end).abs() < 1e-3,
+            "P{}: {start} HP - {lost} lost in recaps = {end} at the end",
+            p.number()
+        );
+    }
+}

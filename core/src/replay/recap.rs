@@ -24,6 +24,10 @@ pub struct TurnRecap {
     pub structures_lost: BTreeMap<String, usize>,
     /// Enemy structures destroyed, per unit name.
     pub structures_destroyed: BTreeMap<String, usize>,
+    /// Own mobile units that died short of the enemy's edge (shot down or self-destructed),
+    /// and the enemy's, per unit name.
+    pub units_lost: BTreeMap<String, usize>,
+    pub units_destroyed: BTreeMap<String, usize>,
 }
 
 impl TurnRecap {
@@ -33,6 +37,7 @@ impl TurnRecap {
         let name = |t: u8| unit_name(usize::from(t), config.legacy).to_string();
         let is_structure = |t: u8| config.units.get(usize::from(t)).is_some_and(|u| u.is_structure);
         let mut r = TurnRecap { turn, ..TurnRecap::default() };
+        let mut breached = std::collections::HashSet::new();
         for f in frames {
             for b in &f.events.breach {
                 if b.owner == player {
@@ -44,8 +49,16 @@ impl TurnRecap {
                     r.hp_lost += b.damage;
                 }
             }
-            for d in f.events.death.iter().filter(|d| !d.removed && is_structure(d.unit_type)) {
-                let list = if d.owner == player { &mut r.structures_lost } else { &mut r.structures_destroyed };
+            breached.extend(f.events.breach.iter().map(|b| b.id));
+            for d in f.events.death.iter().filter(|d| !d.removed) {
+                let list = match (is_structure(d.unit_type), d.owner == player) {
+                    (true, true) => &mut r.structures_lost,
+                    (true, false) => &mut r.structures_destroyed,
+                    // A unit that scored is removed with a death event: it was not lost.
+                    _ if breached.contains(&d.id) => continue,
+                    (false, true) => &mut r.units_lost,
+                    (false, false) => &mut r.units_destroyed,
+                };
                 *list.entry(name(d.unit_type)).or_default() += 1;
             }
         }
@@ -58,6 +71,8 @@ impl TurnRecap {
             && self.breaches_made == 0
             && self.structures_lost.is_empty()
             && self.structures_destroyed.is_empty()
+            && self.units_lost.is_empty()
+            && self.units_destroyed.is_empty()
     }
 }
 
@@ -70,8 +85,13 @@ fn tile_text(t: (i32, i32)) -> String {
     format!("[{},{}]", t.0, t.1)
 }
 
-fn listed(items: &BTreeMap<String, usize>) -> String {
-    items.iter().map(|(name, n)| counted(*n, name)).collect::<Vec<_>>().join(", ")
+/// "2 Turrets, 1 Wall and 4 Scouts": structures first, then mobile units.
+fn listed(structures: &BTreeMap<String, usize>, units: &BTreeMap<String, usize>) -> String {
+    let all: Vec<String> = structures.iter().chain(units).map(|(name, n)| counted(*n, name)).collect();
+    match all.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => all.join(""),
+    }
 }
 
 /// A number of HP without a needless ".0".
@@ -104,8 +124,8 @@ impl fmt::Display for TurnRecap {
                 .collect();
             parts.push(format!("{}: -{} HP", units.join(", "), hp_text(self.hp_lost)));
         }
-        if !self.structures_lost.is_empty() {
-            parts.push(format!("lost {}", listed(&self.structures_lost)));
+        if !(self.structures_lost.is_empty() && self.units_lost.is_empty()) {
+            parts.push(format!("lost {}", listed(&self.structures_lost, &self.units_lost)));
         }
         if self.breaches_made > 0 {
             let times = if self.breaches_made == 1 {
@@ -115,8 +135,8 @@ impl fmt::Display for TurnRecap {
             };
             parts.push(format!("dealt {} HP ({times})", hp_text(self.hp_dealt)));
         }
-        if !self.structures_destroyed.is_empty() {
-            parts.push(format!("destroyed {}", listed(&self.structures_destroyed)));
+        if !(self.structures_destroyed.is_empty() && self.units_destroyed.is_empty()) {
+            parts.push(format!("destroyed {}", listed(&self.structures_destroyed, &self.units_destroyed)));
         }
         write!(f, "Turn {}: {}", self.turn, parts.join("; "))
     }
@@ -148,14 +168,16 @@ mod tests {
         f.events.breach.push(breach(1, 15, Player::One, 3.0));
         f.events.death.push(death(2, Player::One, false));
         f.events.death.push(death(2, Player::One, false));
-        // A removal is the owner's choice, not a loss; a mobile unit's death is not a structure.
+        // A removal is the owner's choice, not a loss; a unit that scored is not lost either.
         f.events.death.push(death(0, Player::One, true));
         f.events.death.push(death(3, Player::One, false));
+        f.events.death.push(DeathEvent { id: 1, ..death(3, Player::Two, false) });
         f.events.death.push(death(0, Player::Two, false));
         let r = TurnRecap::of(&config, 7, &[f], Player::One);
         assert_eq!(
             r.to_string(),
-            "Turn 7: 4 Scouts breached at [27,13]: -4 HP; lost 2 Turrets; dealt 6 HP (2 breaches); destroyed 1 Wall"
+            "Turn 7: 4 Scouts breached at [27,13]: -4 HP; lost 2 Turrets and 1 Scout; dealt 6 HP (2 breaches); \
+             destroyed 1 Wall"
         );
         let quiet = TurnRecap::of(&config, 8, &[Frame::default()], Player::Two);
         assert_eq!(quiet.to_string(), "Turn 8: no breach, nothing destroyed");
