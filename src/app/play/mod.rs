@@ -171,6 +171,12 @@ impl PlayView {
         self.running.as_ref().map(|m| status::line(m, std::time::Instant::now()))
     }
 
+    /// The match ended and the board has shown it to its last frame (or the person stopped
+    /// following it): its result and every recap may be shown.
+    pub fn board_reached_the_end(&self) -> bool {
+        self.running.is_none() && !(self.viewer.live().1 && self.viewer.frames_queued() > 0)
+    }
+
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }

@@ -61,7 +61,9 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             out.push(PlayAction::Start);
         }
     });
-    if !v.message.is_empty() {
+    if v.last_match.is_some() && !v.board_reached_the_end() {
+        ui.label(RichText::new("The match is over: its result shows when the board gets to the end").strong());
+    } else if !v.message.is_empty() {
         ui.label(RichText::new(&v.message).strong());
     }
     if let Some(p) = &v.finished_replay {
@@ -142,9 +144,21 @@ pub fn match_side(ui: &mut Ui, v: &PlayView) -> Vec<PlayAction> {
         }
         _ => {}
     }
-    if !live && let Some(d) = m.end_frame.as_ref().and_then(Decision::of) {
-        ui.heading("Match over");
-        ui.label(RichText::new(d.to_string()).strong());
+    if !live && v.board_reached_the_end() {
+        if let Some(d) = m.end_frame.as_ref().and_then(Decision::of) {
+            ui.heading("Match over");
+            ui.label(RichText::new(d.to_string()).strong());
+        }
+    } else if !live {
+        ui.heading(format!("Turn {} on the board", v.viewer.turn().unwrap_or(0)));
+        ui.label(format!(
+            "The match is over; the board shows it at pace {} ({} frames to go)",
+            v.viewer.live_pace().label(),
+            v.viewer.frames_queued()
+        ));
+        if ui.button("Skip to the end").on_hover_text("Show the last frame and the result now").clicked() {
+            out.push(PlayAction::ToThePresent);
+        }
     }
     ui.separator();
     history(ui, v, m, &mut out);
@@ -239,7 +253,7 @@ fn threats(ui: &mut Ui, m: &LiveMatch) {
 fn history(ui: &mut Ui, v: &PlayView, m: &LiveMatch, out: &mut Vec<PlayAction>) {
     let shown_turn = v.viewer.turn().unwrap_or(i32::MAX);
     // A turn's recap appears once the board has shown it resolve.
-    let seen: Vec<_> = m.recaps.iter().filter(|r| r.turn < shown_turn || v.running.is_none()).collect();
+    let seen: Vec<_> = m.recaps.iter().filter(|r| r.turn < shown_turn || v.board_reached_the_end()).collect();
     ui.strong(format!("Turns played, from P{}'s side", m.side.number()));
     if seen.is_empty() {
         ui.weak("Each turn's recap appears here once it has resolved.");

@@ -515,7 +515,11 @@ impl Viewer {
     }
 
     /// Whether the result may be shown: not hidden, or the last turn is on screen.
+    /// A live match being followed at a pace keeps its result for when the board gets there.
     pub fn winner_shown(&self) -> bool {
+        if self.shown.follow_live && self.frames_queued() > 0 {
+            return false;
+        }
         let last = self.shown.summary.as_ref().and_then(|s| s.turns.last()).map(|t| t.turn);
         !self.prefs.hide_winner || (self.turn().is_some() && self.turn() == last && self.watching().is_none())
     }
