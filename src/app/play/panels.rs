@@ -30,6 +30,19 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
         }
         return out;
     }
+    if let Some(m) = &v.last_match
+        && !v.board_reached_the_end()
+    {
+        // The board is still showing the match: it keeps the room the form would take.
+        ui.horizontal_wrapped(|ui| {
+            ui.strong(format!("{} vs {}", m.names[0], m.names[1]));
+            ui.label(RichText::new("The match is over: its result shows when the board gets to the end").strong());
+        });
+        if let Some(path) = &v.finished_replay {
+            replay_location(ui, path, "Replay", &mut out);
+        }
+        return out;
+    }
     if let Some(f) = &v.watching {
         ui.horizontal(|ui| {
             ui.strong(format!("Watching {}", f.path.display()));
@@ -61,9 +74,7 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             out.push(PlayAction::Start);
         }
     });
-    if v.last_match.is_some() && !v.board_reached_the_end() {
-        ui.label(RichText::new("The match is over: its result shows when the board gets to the end").strong());
-    } else if !v.message.is_empty() {
+    if !v.message.is_empty() {
         ui.label(RichText::new(&v.message).strong());
     }
     if let Some(p) = &v.finished_replay {
