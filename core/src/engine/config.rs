@@ -147,6 +147,8 @@ impl Default for TimingRules {
 
 /// Number of unit forms: each of the 6 types, base and upgraded.
 pub const FORMS: usize = UNIT_TYPES * 2;
+/// Columns (or rows) of the board.
+const BOARD_LINES: usize = super::geometry::BOARD_SIZE as usize;
 
 /// Index of a unit form in the reach tables.
 pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
@@ -166,6 +168,10 @@ pub struct ReachTable {
     pub attack_box: [i32; FORMS],
     /// Per form: the same for its shield.
     pub shield_box: [i32; FORMS],
+    /// Per form and board line (a column or a row): the lines of its attack box around a
+    /// unit on that line, as a bit mask clipped to the board (0 if it reaches nothing), so a
+    /// moving attacker's box costs two loads a tick.
+    pub attack_span: [[u32; BOARD_LINES]; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
     pub shield: [[i32; FORMS]; FORMS],
     pub self_destruct: [[i32; FORMS]; FORMS],
@@ -200,6 +206,11 @@ impl ReachTable {
             };
             t.attack_box[a] = reach_box(&t.attack[a]);
             t.shield_box[a] = reach_box(&t.shield[a]);
+            let r = t.attack_box[a];
+            for (line, span) in t.attack_span[a].iter_mut().enumerate() {
+                let (lo, hi) = ((line as i32 - r).max(0), (line as i32 + r).min(BOARD_LINES as i32 - 1));
+                *span = if r < 0 || lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 };
+            }
         }
         t
     }

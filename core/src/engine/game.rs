@@ -123,6 +123,8 @@ pub(crate) struct RoleIndex {
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
+    /// The attackers by the rows and columns their reach covers (which to look at in a tick).
+    pub attack_bits: super::attack_bits::AttackBits,
     /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
     /// that never runs a tick (many are built per replay to check deploys) allocates nothing.
     pub structures: Option<Box<StructureIndex>>,
@@ -336,6 +338,7 @@ impl Game {
             r.support_boxes.clear();
             r.attackers.clear();
             r.attack_checks.clear();
+            r.attack_bits.clear();
             r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
             self.index_roles_from(0);
             self.roles.valid = true;
@@ -360,6 +363,7 @@ impl Game {
         r.supports.truncate(supports);
         r.support_boxes.truncate(supports);
         let attackers = keep(&r.attackers);
+        r.attack_bits.truncate(attackers, &r.attack_checks[attackers.min(r.attack_checks.len())..]);
         r.attackers.truncate(attackers);
         r.attack_checks.truncate(attackers);
         if let Some(structures) = r.structures.as_deref_mut() {
@@ -394,8 +398,10 @@ impl Game {
                 r.support_boxes.push(SupportBox { columns, rows, owner: u.owner.index() as u8 });
             }
             if reach.can_attack[u.form()] {
+                let check = attack_check(&self.config, u);
                 r.attackers.push(i);
-                r.attack_checks.push(attack_check(&self.config, u));
+                r.attack_checks.push(check);
+                r.attack_bits.push(check);
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The Terminal engine: config, board, pathing and the frame-by-frame simulation.
 //! No UI dependency; this module tree could be lifted into its own crate unchanged.
 
+mod attack_bits;
 pub mod commands;
 pub mod compat_mode;
 pub mod config;

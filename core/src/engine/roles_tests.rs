@@ -15,6 +15,7 @@ type RoleView = (
     Vec<usize>,
     Vec<super::game::AttackCheck>,
     Vec<u32>,
+    Vec<Vec<usize>>,
 );
 
 fn view(r: &RoleIndex, game: &Game) -> RoleView {
@@ -32,9 +33,15 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
             }
         }
     }
+    // The attackers per enemy, row and column, and those checked every tick.
+    let mut bits: Vec<Vec<usize>> = (0..2)
+        .flat_map(|e| (0..56).map(move |line| (e, line)))
+        .map(|(e, l)| r.attack_bits.line_positions(e, l))
+        .collect();
+    bits.push(r.attack_bits.always_positions());
     let supports = r.supports.clone();
     let (attackers, checks) = (r.attackers.clone(), r.attack_checks.clone());
-    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed)
+    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits)
 }
 
 #[test]

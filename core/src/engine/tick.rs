@@ -5,7 +5,7 @@ use super::config::{Config, UnitStats};
 use super::frame::{
     AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
 };
-use super::game::{AttackCheck, Game, RoleIndex, span_mask};
+use super::game::{AttackCheck, Game, RoleIndex};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::mechanics::LegacyBuild;
 use super::resources::round1;
@@ -253,43 +253,53 @@ impl Game {
         let mut group: Option<(Tile, usize, Player)> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
-        for (&i, check) in roles.attackers.iter().zip(&roles.attack_checks) {
-            // Most attackers are structures with no target near them: decided from the check
-            // alone, without loading the unit.
-            let in_box = match *check {
-                AttackCheck::StructureBox { columns, rows, enemy } => {
-                    mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
+        // Only the attackers whose reach covers a row and a column holding enemy mobile
+        // units (and those checked every tick) are visited, in ascending position.
+        let lines_in_use = [0, 1].map(|e| (mobile_rows[e].used_rows, mobile_rows[e].columns));
+        for w in 0..roles.attack_bits.words() {
+            let mut candidates = roles.attack_bits.candidates(w, &lines_in_use);
+            while candidates != 0 {
+                let k = w * 64 + candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let (i, check) = (roles.attackers[k], &roles.attack_checks[k]);
+                // Most attackers are structures with no target near them: decided from the check
+                // alone, without loading the unit.
+                let in_box = match *check {
+                    AttackCheck::StructureBox { columns, rows, enemy } => {
+                        mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
+                    }
+                    AttackCheck::Always => true,
+                    AttackCheck::MobileBox => {
+                        let a = &self.units[i];
+                        let span = &config.reach.attack_span[a.form()];
+                        let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
+                        mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows)
+                    }
+                };
+                let a = &self.units[i];
+                if !in_box || a.fate == Fate::Breaching {
+                    continue;
                 }
-                AttackCheck::Always => true,
-                AttackCheck::MobileBox => {
-                    let a = &self.units[i];
-                    let r = config.reach.attack_box[a.form()];
-                    mobile_rows[a.owner.opponent().index()].any_in_box(a.tile, r)
+                let form = config.form(a.unit_type as usize, a.upgraded);
+                let key = (a.tile, a.form(), a.owner);
+                if group != Some(key) {
+                    group = Some(key);
+                    in_reach.clear();
+                    gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
                 }
-            };
-            let a = &self.units[i];
-            if !in_box || a.fate == Fate::Breaching {
-                continue;
-            }
-            let form = config.form(a.unit_type as usize, a.upgraded);
-            let key = (a.tile, a.form(), a.owner);
-            if group != Some(key) {
-                group = Some(key);
-                in_reach.clear();
-                gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
-            }
-            if in_reach.is_empty() {
-                continue;
-            }
-            let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
-            if self.target_log.is_some() {
-                let choice = self.target_choice(i, target);
-                if let Some(log) = self.target_log.as_mut() {
-                    log.push(choice);
+                if in_reach.is_empty() {
+                    continue;
                 }
+                let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
+                if self.target_log.is_some() {
+                    let choice = self.target_choice(i, target);
+                    if let Some(log) = self.target_log.as_mut() {
+                        log.push(choice);
+                    }
+                }
+                strike(&mut self.units, &mut self.events, form, i, target);
+                killed |= self.units[target].is_dead_below(config.death_threshold);
             }
-            strike(&mut self.units, &mut self.events, form, i, target);
-            killed |= self.units[target].is_dead_below(config.death_threshold);
         }
         self.reach_scratch = in_reach;
         killed
@@ -393,11 +403,6 @@ impl MobileRows {
         self.used_rows |= 1 << t.y;
     }
 
-    /// True if any unit stands in the square of half-size `r` around `t`.
-    fn any_in_box(&self, t: Tile, r: i32) -> bool {
-        r >= 0 && self.any_in_rows(span_mask(t.x - r, t.x + r), span_mask(t.y - r, t.y + r))
-    }
-
     /// True if any unit stands in the columns of `columns` and the rows of `rows` (bit masks).
     #[inline]
     fn any_in_rows(&self, columns: u32, rows: u32) -> bool {
@@ -438,7 +443,7 @@ fn gather_in_reach(
     let r = config.reach.attack_box[a.form()];
     let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
     let enemy_rows = &structures.rows[a.owner.opponent().index()];
-    let mask = span_mask(a.tile.x - r, a.tile.x + r);
+    let mask = config.reach.attack_span[a.form()][a.tile.x as usize];
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
         let mut bits = enemy_rows[y as usize] & mask;
         while bits != 0 {

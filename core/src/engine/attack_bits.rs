@@ -1,0 +1,135 @@
+//! Which attackers the attack step must look at this tick, found from the rows and columns
+//! that hold enemy mobile units rather than by visiting every attacker: per enemy player and
+//! per board row and column, a bit set over the positions in `RoleIndex::attackers` of the
+//! structures whose reach box covers that line, plus the attackers checked every tick (a
+//! box that moves, or an attack on structures). Most Turrets have no mobile unit near them in
+//! most ticks; with these sets a tick costs a few words per row and column in use instead of a
+//! check per attacker.
+
+use super::game::AttackCheck;
+use super::geometry::BOARD_SIZE;
+
+const LINES: usize = BOARD_SIZE as usize;
+/// Lines of one enemy: its rows, then its columns.
+const LINES_PER_ENEMY: usize = 2 * LINES;
+
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub(crate) struct AttackBits {
+    /// Words per line.
+    words: usize,
+    /// `[enemy][row 0..28, column 0..28][word]`, `words` words a line.
+    lines: Vec<u64>,
+    /// Attackers checked every tick.
+    always: Vec<u64>,
+    /// Attackers indexed.
+    len: usize,
+}
+
+impl AttackBits {
+    pub fn clear(&mut self) {
+        self.lines.iter_mut().for_each(|w| *w = 0);
+        self.always.iter_mut().for_each(|w| *w = 0);
+        self.len = 0;
+    }
+
+    /// Widens every line to `words` words, keeping the bits.
+    fn widen(&mut self, words: usize) {
+        let mut lines = vec![0u64; 2 * LINES_PER_ENEMY * words];
+        for line in 0..2 * LINES_PER_ENEMY {
+            let old = &self.lines[line * self.words..(line + 1) * self.words];
+            lines[line * words..line * words + self.words].copy_from_slice(old);
+        }
+        self.lines = lines;
+        self.always.resize(words, 0);
+        self.words = words;
+    }
+
+    /// Indexes the attacker at position `self.len` of the attacker list.
+    pub fn push(&mut self, check: AttackCheck) {
+        let k = self.len;
+        self.len += 1;
+        if k / 64 >= self.words {
+            self.widen(k / 64 + 1);
+        }
+        self.set(k, check, true);
+    }
+
+    /// Forgets the attackers from position `len` on (the list is being truncated there);
+    /// `removed` are their checks, in order, so that only their own bits are cleared.
+    pub fn truncate(&mut self, len: usize, removed: &[AttackCheck]) {
+        for (k, check) in (len..self.len).zip(removed) {
+            self.set(k, *check, false);
+        }
+        self.len = self.len.min(len);
+    }
+
+    /// Sets (or clears) the bits of the attacker at position `k`.
+    #[inline]
+    fn set(&mut self, k: usize, check: AttackCheck, on: bool) {
+        let (word, bit) = (k / 64, 1u64 << (k % 64));
+        let apply = |w: &mut u64| if on { *w |= bit } else { *w &= !bit };
+        match check {
+            AttackCheck::StructureBox { columns, rows, enemy } => {
+                let base = usize::from(enemy & 1) * LINES_PER_ENEMY;
+                for (offset, mask) in [(0, rows), (LINES, columns)] {
+                    let mut m = mask;
+                    while m != 0 {
+                        let line = base + offset + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        apply(&mut self.lines[line * self.words + word]);
+                    }
+                }
+            }
+            AttackCheck::Always | AttackCheck::MobileBox => apply(&mut self.always[word]),
+        }
+    }
+
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// Word `w` of the attackers to look at: those checked every tick, and per enemy the
+    /// structures whose box covers one of `rows` and one of `columns` (bit masks of the lines
+    /// holding that enemy's mobile units). A superset: the exact test follows.
+    #[inline]
+    pub fn candidates(&self, w: usize, lines_in_use: &[(u32, u32); 2]) -> u64 {
+        let mut out = self.always[w];
+        for (enemy, &(rows, columns)) in lines_in_use.iter().enumerate() {
+            if rows == 0 {
+                continue;
+            }
+            let base = enemy * LINES_PER_ENEMY;
+            let any = |mut mask: u32, offset: usize| {
+                let mut acc = 0u64;
+                while mask != 0 {
+                    let line = base + offset + mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    acc |= self.lines[line * self.words + w];
+                }
+                acc
+            };
+            let by_row = any(rows, 0);
+            if by_row != 0 {
+                out |= by_row & any(columns, LINES);
+            }
+        }
+        out
+    }
+
+    /// The positions set on one line, for tests that compare two indexes.
+    #[cfg(test)]
+    pub fn line_positions(&self, enemy: usize, line: usize) -> Vec<usize> {
+        let start = (enemy * LINES_PER_ENEMY + line) * self.words;
+        positions(&self.lines[start..start + self.words], self.len)
+    }
+
+    #[cfg(test)]
+    pub fn always_positions(&self) -> Vec<usize> {
+        positions(&self.always, self.len)
+    }
+}
+
+#[cfg(test)]
+fn positions(words: &[u64], len: usize) -> Vec<usize> {
+    (0..len).filter(|k| words.get(k / 64).is_some_and(|w| w & (1 << (k % 64)) != 0)).collect()
+}
