@@ -82,10 +82,13 @@ fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
     assert_eq!(planning(&h), None, "no plan while the turn resolves");
     let mut shown = Vec::new();
     let mut said_resolving = false;
+    // Meanwhile the match waits for you, and the status says the plan comes after the turn.
+    let mut said_next = false;
     while planning(&h) != Some((1, Player::One)) {
         std::thread::sleep(std::time::Duration::from_millis(5));
         h.step();
         said_resolving |= h.query_by_label_contains("Turn 0 resolving").is_some();
+        said_next |= h.state().play().status_line().is_some_and(|l| l.contains("Your turn 1 is next"));
         if let Some(i) = shown_index(&h)
             && shown.last() != Some(&i)
         {
@@ -95,6 +98,7 @@ fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
     }
     h.run_ok();
     assert!(said_resolving, "the panel said the turn was resolving");
+    assert!(said_next, "the status said turn 1 comes next");
     let replay_path = h.state().play().running.as_ref().and_then(|m| m.replay_path.clone()).expect("replay");
     let r = read_replay(&replay_path).expect("the replay so far");
     let turn0_actions = r.frames.iter().filter(|f| f.turn_info.turn == 0 && f.turn_info.action_frame >= 0).count();

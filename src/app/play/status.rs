@@ -27,23 +27,30 @@ fn limits_text(m: &LiveMatch, turn: i32) -> String {
 /// "Waiting for you: your turn 4" on a person's turn.
 pub fn line(m: &LiveMatch, now: Instant) -> String {
     let Some(w) = &m.waiting else {
-        return format!("Starting the algos: {}s", tenths(now.duration_since(m.started).as_secs_f64()));
+        return format!("Starting the algos: {}", tenths(now.duration_since(m.started).as_secs_f64()));
     };
     let thinking: Vec<Player> = Player::both().into_iter().filter(|p| w.replied[p.index()].is_none()).collect();
     let waited = tenths(now.duration_since(w.since).as_secs_f64());
     let mut parts = Vec::new();
     for p in &thinking {
         let name = &m.names[p.index()];
-        if m.is_human(*p) {
+        if m.is_human(*p) && m.planning.is_none() {
+            // The board is still showing the turn before: the plan opens when it gets there.
+            parts.push(format!(
+                "Your turn {} is next (P{}, no time limit): it opens after the turn before",
+                w.turn,
+                p.number()
+            ));
+        } else if m.is_human(*p) {
             parts.push(format!("Waiting for you ({name}, P{}): your turn {}, no time limit", p.number(), w.turn));
         } else if w.turn == 0 {
             parts.push(format!(
-                "Starting: P{} {name} has not answered yet: {waited}s {}",
+                "Starting: P{} {name} has not answered yet: {waited} {}",
                 p.number(),
                 limits_text(m, w.turn)
             ));
         } else {
-            parts.push(format!("P{} {name} thinking: {waited}s {}", p.number(), limits_text(m, w.turn)));
+            parts.push(format!("P{} {name} thinking: {waited} {}", p.number(), limits_text(m, w.turn)));
         }
     }
     if parts.is_empty() {
@@ -52,6 +59,7 @@ pub fn line(m: &LiveMatch, now: Instant) -> String {
     format!("{} · turn {}, {} action frames played", parts.join(" · "), m.turn(), m.action_frames)
 }
 
+/// Seconds to a tenth: "12.3 s".
 fn tenths(s: f64) -> String {
-    format!("{s:.1} ")
+    format!("{s:.1} s")
 }
