@@ -9,9 +9,6 @@ use crate::session::whatif::WhatIfTry;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Unit type names by list index (0–5 real units).
-pub const UNIT_NAMES: [&str; 6] = ["Wall", "Support", "Turret", "Scout", "Demolisher", "Interceptor"];
-
 /// One unit on a tile as compared: owner, type, health rounded to 0.1.
 type TileUnit = (u8, usize, i64);
 

@@ -11,10 +11,11 @@ use crate::app::model::BoardView;
 use crate::app::model::DebugOverlays;
 use egui::{Color32, Rect, Stroke, Ui, UiBuilder, vec2};
 use std::sync::Arc;
+use terminal_core::engine::config::unit_name;
 use terminal_core::engine::frame::Frame;
 use terminal_core::engine::geometry::Player;
 use terminal_core::session::debug::FrameDebug;
-use terminal_core::side_by_side::{SideBySide, UNIT_NAMES};
+use terminal_core::side_by_side::SideBySide;
 
 /// The comparison and each board's own zoom and pan.
 pub struct CompareView {
@@ -166,7 +167,7 @@ impl CompareView {
                 let parts: Vec<String> = (0..6)
                     .filter_map(|t| {
                         let (ca, cb) = (count(fa, t), count(fb, t));
-                        (ca + cb > 0).then(|| format!("{} {ca}/{cb}", UNIT_NAMES[t]))
+                        (ca + cb > 0).then(|| format!("{} {ca}/{cb}", unit_name(t, false)))
                     })
                     .collect();
                 let text = if parts.is_empty() { "none".to_string() } else { parts.join(", ") };

@@ -3,7 +3,7 @@
 
 use super::BoardFrame;
 use egui::{Color32, RichText, Stroke, Ui};
-use terminal_core::engine::config::{DEMOLISHER, INTERCEPTOR, SCOUT};
+use terminal_core::engine::config::unit_name;
 use terminal_core::engine::geometry::{Edge, Tile};
 use terminal_core::layout::threat::{PathThreat, ThreatEnd, UnitThreat};
 
@@ -12,16 +12,6 @@ const DEATH_RED: Color32 = Color32::from_rgb(255, 70, 60);
 /// True for the tiles a mobile unit can be deployed on (either player's edges).
 pub fn is_edge_tile(t: Tile) -> bool {
     Edge::ALL.iter().any(|e| e.contains(t))
-}
-
-/// A mobile type's name as the table shows it.
-pub fn type_name(unit_type: usize) -> &'static str {
-    match unit_type {
-        SCOUT => "Scout",
-        DEMOLISHER => "Demolisher",
-        INTERCEPTOR => "Interceptor",
-        _ => "Unit",
-    }
 }
 
 /// A health or damage amount: whole numbers without decimals, others with one.
@@ -65,7 +55,7 @@ pub fn table(ui: &mut Ui, threat: &PathThreat) {
     for u in &threat.units {
         let tip = details(u);
         ui.horizontal(|ui| {
-            ui.label(RichText::new(type_name(u.unit_type)).strong()).on_hover_text(&tip);
+            ui.label(RichText::new(unit_name(u.unit_type, false)).strong()).on_hover_text(&tip);
             ui.label(format!("{} dmg, +{} shield", amount(u.damage_taken), amount(u.shield_received)))
                 .on_hover_text(&tip);
         });
@@ -92,7 +82,7 @@ pub fn draw_marks(frame: &BoardFrame, threat: &PathThreat) {
     }
     let mut deaths: Vec<(Tile, String)> = Vec::new();
     for u in threat.units.iter().filter(|u| u.end.is_killed()) {
-        let initial = &type_name(u.unit_type)[..1];
+        let initial = &unit_name(u.unit_type, false)[..1];
         match deaths.iter_mut().find(|(t, _)| *t == u.end.tile()) {
             Some((_, s)) => s.push_str(initial),
             None => deaths.push((u.end.tile(), initial.to_string())),

@@ -259,13 +259,9 @@ fn of_max(health: f32, max: Option<f32>) -> String {
 const REMOVE_TYPE: u8 = 6;
 const UPGRADE_TYPE: u8 = 7;
 
-/// A unit type's name, in the names of its era: the 2018–2019 rules had Filters,
-/// Encryptors, Destructors, Pings, EMPs and Scramblers.
-pub fn unit_name(t: usize, legacy: bool) -> &'static str {
-    let names = if legacy {
-        ["filter", "encryptor", "destructor", "ping", "EMP", "scrambler"]
-    } else {
-        ["wall", "support", "turret", "scout", "demolisher", "interceptor"]
-    };
-    names.get(t).copied().unwrap_or("unit")
+/// A unit type's name in the names of its era, as the event log writes it in a sentence:
+/// "scout", "destructor" (an acronym, "EMP", stays as it is).
+pub fn unit_name(t: usize, legacy: bool) -> String {
+    let name = terminal_core::engine::config::unit_name(t, legacy);
+    if name.chars().all(|c| c.is_ascii_uppercase()) { name.to_string() } else { name.to_lowercase() }
 }
