@@ -72,6 +72,18 @@ pub struct Palette {
 }
 
 impl Palette {
+    /// An empty tile's colour: its half's, lighter on the edges, checkered inside.
+    pub fn tile_fill(&self, t: Tile) -> Color32 {
+        let owner = t.owner_half().index();
+        if Edge::ALL.iter().any(|e| e.contains(t)) {
+            self.edge[owner]
+        } else if (t.x + t.y) % 2 == 0 {
+            self.half[owner]
+        } else {
+            self.half_alt[owner]
+        }
+    }
+
     pub fn new(dark: bool) -> Palette {
         if dark {
             Palette {
@@ -205,16 +217,7 @@ fn draw_tiles(painter: &Painter, g: &BoardGeometry, palette: &Palette) {
     // feathering, which would quintuple the triangles (llvmpipe pays per triangle).
     let mut mesh = egui::Mesh::default();
     for t in all_tiles() {
-        let owner = t.owner_half().index();
-        let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
-        let fill = if on_edge {
-            palette.edge[owner]
-        } else if (t.x + t.y) % 2 == 0 {
-            palette.half[owner]
-        } else {
-            palette.half_alt[owner]
-        };
-        mesh.add_colored_rect(g.tile_rect(t), fill);
+        mesh.add_colored_rect(g.tile_rect(t), palette.tile_fill(t));
     }
     painter.add(egui::Shape::mesh(mesh));
     // The grid as thin lines on the tile boundaries (not a layer under every tile).

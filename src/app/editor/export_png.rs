@@ -3,7 +3,7 @@
 use crate::app::board::Palette;
 use crate::app::board::icons::Icon;
 use image::{Rgba, RgbaImage, imageops};
-use terminal_core::engine::geometry::{BOARD_SIZE, Edge, Tile, all_tiles};
+use terminal_core::engine::geometry::{BOARD_SIZE, Tile, all_tiles};
 use terminal_core::layout::Layout;
 use terminal_core::layout::analysis::{Analysis, PathEnd};
 
@@ -39,15 +39,7 @@ pub fn render(layout: &Layout, analysis: &Analysis, options: PngOptions) -> Rgba
     let side = BOARD_SIZE as u32 * TILE_PX + 2 * MARGIN;
     let mut img = RgbaImage::from_pixel(side, side, rgba(palette.background));
     for t in all_tiles() {
-        let owner = t.owner_half().index();
-        let on_edge = Edge::ALL.iter().any(|e| e.contains(t));
-        let fill = if on_edge {
-            palette.edge[owner]
-        } else if (t.x + t.y) % 2 == 0 {
-            palette.half[owner]
-        } else {
-            palette.half_alt[owner]
-        };
+        let fill = palette.tile_fill(t);
         let (x0, y0) = tile_origin(t);
         let coverage =
             if options.coverage { analysis.coverage[0][t.index()].max(analysis.coverage[1][t.index()]) } else { 0 };
