@@ -1,5 +1,6 @@
 //! `game-configs.json`: every number the engine uses, read from the config (docs/config.md).
 
+use super::geometry::span_mask;
 use super::mechanics::{LegacyBuild, Mechanics};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -208,8 +209,7 @@ impl ReachTable {
             t.shield_box[a] = reach_box(&t.shield[a]);
             let r = t.attack_box[a];
             for (line, span) in t.attack_span[a].iter_mut().enumerate() {
-                let (lo, hi) = ((line as i32 - r).max(0), (line as i32 + r).min(BOARD_LINES as i32 - 1));
-                *span = if r < 0 || lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 };
+                *span = if r < 0 { 0 } else { span_mask(line as i32 - r, line as i32 + r) };
             }
         }
         t

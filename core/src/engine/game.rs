@@ -6,7 +6,7 @@ use super::config::Config;
 use super::frame::{
     DeathEvent, EndStats, Events, Frame, Phase, PlayerEndStats, SpawnEvent, Stats, TurnInfo, UNIT_LISTS, UnitEntry,
 };
-use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile};
+use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile, span_mask};
 use super::pathing::{Blockers, Pathfinder};
 use super::resources::round1;
 use super::unit::Unit;
@@ -183,13 +183,6 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
         let (columns, rows) = (span_mask(u.tile.x - r, u.tile.x + r), span_mask(u.tile.y - r, u.tile.y + r));
         AttackCheck::StructureBox { columns, rows, enemy: u.owner.opponent().index() as u8 }
     }
-}
-
-/// Bit mask of `lo..=hi` clipped to the board (0 if empty): the columns or rows of a box.
-#[inline]
-pub(crate) fn span_mask(lo: i32, hi: i32) -> u32 {
-    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
-    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
 }
 
 impl Game {

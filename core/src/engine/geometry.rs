@@ -72,6 +72,13 @@ impl std::fmt::Display for Tile {
     }
 }
 
+/// Bit mask of `lo..=hi` clipped to the board (0 if empty): the columns or rows of a box.
+#[inline]
+pub(crate) fn span_mask(lo: i32, hi: i32) -> u32 {
+    let (lo, hi) = (lo.max(0), hi.min(BOARD_SIZE - 1));
+    if lo > hi { 0 } else { ((1u64 << (hi + 1)) - (1u64 << lo)) as u32 }
+}
+
 /// True iff `(x, y)` lies inside the playable diamond.
 pub fn in_play(x: i32, y: i32) -> bool {
     if !(0..BOARD_SIZE).contains(&x) || !(0..BOARD_SIZE).contains(&y) {
