@@ -33,7 +33,12 @@ pub struct TurnRecap {
 impl TurnRecap {
     /// The recap of `turn` from `player`'s side; `frames` are that turn's action frames (the
     /// turn frame itself may be among them: only deaths in action frames count).
-    pub fn of(config: &Config, turn: i32, frames: &[Frame], player: Player) -> TurnRecap {
+    pub fn of<'a>(
+        config: &Config,
+        turn: i32,
+        frames: impl IntoIterator<Item = &'a Frame>,
+        player: Player,
+    ) -> TurnRecap {
         let name = |t: u8| unit_name(usize::from(t), config.legacy).to_string();
         let is_structure = |t: u8| config.units.get(usize::from(t)).is_some_and(|u| u.is_structure);
         let mut r = TurnRecap { turn, ..TurnRecap::default() };

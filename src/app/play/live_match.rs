@@ -57,10 +57,8 @@ pub struct LiveMatch {
     pub names: [String; 2],
     pub replay_path: Option<PathBuf>,
     pub waiting: Option<Waiting>,
-    /// The side the recaps are told from: the person's seat, else player 1.
-    pub side: Player,
-    /// The action frames of the turn being played, for its recap.
-    turn_frames: Vec<Frame>,
+    /// The action frames of the turn being played, for its recap (shared with the board).
+    turn_frames: Vec<Arc<Frame>>,
     /// One recap per turn played, in order.
     pub recaps: Vec<TurnRecap>,
     /// The end frame, once the match has one.
@@ -69,7 +67,6 @@ pub struct LiveMatch {
 
 impl LiveMatch {
     pub(super) fn new(handle: MatchHandle, config: Arc<Config>, humans: HumanSenders) -> LiveMatch {
-        let side = if humans[1].is_some() && humans[0].is_none() { Player::Two } else { Player::One };
         LiveMatch {
             handle,
             config,
@@ -88,7 +85,6 @@ impl LiveMatch {
             names: Default::default(),
             replay_path: None,
             waiting: None,
-            side,
             turn_frames: Vec::new(),
             recaps: Vec::new(),
             end_frame: None,
@@ -108,7 +104,7 @@ impl LiveMatch {
             }
             Phase::Action => {
                 self.action_frames += 1;
-                self.turn_frames.push((**frame).clone());
+                self.turn_frames.push(Arc::clone(frame));
             }
         }
     }
@@ -119,7 +115,8 @@ impl LiveMatch {
         }
         let turn = self.turn_frames[0].turn_info.turn;
         let frames = std::mem::take(&mut self.turn_frames);
-        self.recaps.push(TurnRecap::of(&self.config, turn, &frames, self.side));
+        let recap = TurnRecap::of(&self.config, turn, frames.iter().map(|f| &**f), self.side());
+        self.recaps.push(recap);
     }
 
     /// The newest turn, as the match has played it.
@@ -131,8 +128,8 @@ impl LiveMatch {
         self.humans[p.index()].is_some()
     }
 
-    /// The recap of `turn`, if it was played.
-    pub fn recap(&self, turn: i32) -> Option<&TurnRecap> {
-        self.recaps.iter().find(|r| r.turn == turn)
+    /// The side the recaps are told from: the person's seat, else player 1.
+    pub fn side(&self) -> Player {
+        if self.is_human(Player::Two) && !self.is_human(Player::One) { Player::Two } else { Player::One }
     }
 }

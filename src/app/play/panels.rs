@@ -265,7 +265,7 @@ fn history(ui: &mut Ui, v: &PlayView, m: &LiveMatch, out: &mut Vec<PlayAction>) 
     let shown_turn = v.viewer.turn().unwrap_or(i32::MAX);
     // A turn's recap appears once the board has shown it resolve.
     let seen: Vec<_> = m.recaps.iter().filter(|r| r.turn < shown_turn || v.board_reached_the_end()).collect();
-    ui.strong(format!("Turns played, from P{}'s side", m.side.number()));
+    ui.strong(format!("Turns played, from P{}'s side", m.side().number()));
     if seen.is_empty() {
         ui.weak("Each turn's recap appears here once it has resolved.");
     }

@@ -1,16 +1,13 @@
 //! The engine's refusals of a planned turn, in a player's words: which tile, what is wrong
 //! with it, and for resources what the unit costs against what is left.
 
+use crate::app::board::threat::amount;
 use terminal_core::engine::config::unit_name;
 use terminal_core::engine::game::Rejection;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::{Command, CommandKind, Config};
 use terminal_core::layout::Layout;
 use terminal_core::runner::human::TurnCheck;
-
-fn amount(v: f32) -> String {
-    if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.1}") }
-}
 
 /// What a command costs: ("SP" or "MP", the price, the unit's name).
 fn price(config: &Config, cmd: &Command, plan: &Layout) -> Option<(&'static str, f32, &'static str)> {

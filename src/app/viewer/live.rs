@@ -87,11 +87,6 @@ impl Viewer {
         self.shown.current.is_some() && self.frames_queued() == 0 && self.session.pending_steps == 0
     }
 
-    /// The frames still to show are being shown at the pace (following, not caught up).
-    pub fn is_following_live(&self) -> bool {
-        self.shown.follow_live && self.shown.summary.is_some()
-    }
-
     pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
         let first = self.shown.current.is_none();
         self.shown.summary = Some(s);
