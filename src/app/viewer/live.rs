@@ -88,11 +88,15 @@ impl Viewer {
     }
 
     pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
-        let first = self.shown.current.is_none();
+        let first_turn = s.turns.first().map(|t| t.turn);
+        let nothing_shown = self.shown.current.is_none();
         self.shown.summary = Some(s);
-        if first {
-            // The first frame arrived: show it; the pace takes it from there.
-            self.request(Request::Seek { turn: self.shown.summary.as_ref().map_or(0, |s| s.turns[0].turn), frame: 0 });
+        if nothing_shown {
+            // The first frame arrived: show it; the pace takes it from there. (An update with
+            // no frame yet shows nothing.)
+            if let Some(turn) = first_turn {
+                self.request(Request::Seek { turn, frame: 0 });
+            }
         } else if self.shown.follow_live && self.prefs.live_pace == LivePace::AsItComes {
             self.show_newest();
         }
