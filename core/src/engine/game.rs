@@ -605,15 +605,23 @@ impl Game {
 
     /// A player whose process died: loses `startingHP + 1` HP and is flagged crashed. The
     /// August 2018 build only flags it: its four runs where both algos crashed at turn 0
-    /// were played out to turn 100 with both players at 30 HP (docs/fidelity.md).
+    /// were played out to turn 100 with both players at 30 HP. The October 2018 build also
+    /// gives the opponent the breach reward once: its two such runs end at −1 HP and 26 SP
+    /// (25 + 1) for both, where the 2019 builds leave SP alone (docs/fidelity.md).
     pub fn crash(&mut self, p: Player) {
-        let costs_hp = self.config.legacy_build() != super::mechanics::LegacyBuild::August2018;
+        use super::mechanics::LegacyBuild;
+        let build = self.config.legacy_build();
         let damage = self.config.resources.starting_hp + 1.0;
         let ps = &mut self.players[p.index()];
-        if costs_hp {
+        if build != LegacyBuild::August2018 {
             ps.stats.hp -= damage;
         }
         ps.crashed = true;
+        if build == LegacyBuild::October2018 {
+            let reward = self.config.units.iter().find(|u| !u.is_structure).map_or(0.0, |u| u.breach_reward_sp);
+            let scorer = &mut self.players[p.opponent().index()].stats;
+            scorer.sp = super::resources::round1(scorer.sp + reward);
+        }
     }
 
     // ----- frames --------------------------------------------------------------------

@@ -39,6 +39,11 @@ pub enum LegacyBuild {
     /// only adjacent enemy mobile units meet in melee, and a unit breaches as it steps onto
     /// its edge.
     August2018,
+    /// The October 2018 local build, recognised by a config without `waitTimeStartGame` in a
+    /// replay whose frames record computation time: the season rules, except that a crash is
+    /// scored as a hit on the crashed player, which earns the opponent the breach reward
+    /// (`coresForPlayerDamage`) once.
+    October2018,
 }
 
 /// A key whose only known value is `known` (the one every real legacy replay has): any other

@@ -45,7 +45,7 @@ fn record_melee(events: &mut Events, seen: &mut Vec<(u32, Tile)>, hitter: &Unit,
 impl Game {
     pub(crate) fn resolve_melee(&mut self, config: &Config) {
         match config.legacy_build() {
-            LegacyBuild::Season => self.melee_answers(config),
+            LegacyBuild::Season | LegacyBuild::October2018 => self.melee_answers(config),
             LegacyBuild::August2018 => self.melee_between_adjacent_mobiles(),
         }
     }

@@ -78,12 +78,20 @@ fn has_death_without_removed_flag(frame: &Value) -> bool {
     deaths.is_some_and(|d| d.iter().any(|e| e.as_array().is_some_and(|a| a.len() == 4)))
 }
 
-/// A 2018–2019 config without a start-of-game time limit: every config of the August 2018
-/// build lacks `waitTimeStartGame` (five runs of the 2018 kit), every season config has it
-/// (20 replays of 2018 and 2019). Recognises the build in replays without a death event.
-fn has_august_2018_timing(config: &Value) -> bool {
+/// A 2018–2019 config without a start-of-game time limit: the local builds of 2018 wrote
+/// no `waitTimeStartGame` (the August build's five kit runs, the October build's two runs),
+/// every season config has it (20 replays of 2018 and 2019). Together with the frames'
+/// computation times it tells the two local builds apart in a replay without a death event.
+fn lacks_start_game_limit(config: &Value) -> bool {
     let timing = config.get("timingAndReplay").and_then(Value::as_object);
     config.get("mechanics").is_some() && timing.is_some_and(|t| !t.contains_key("waitTimeStartGame"))
+}
+
+/// True if every frame says 0 ms of computation: the August 2018 build writes 0 in every frame
+/// (its five kit runs), while the October 2018 build records the turn's time (its two runs:
+/// 7 and 33 ms at turn 0) as the season builds do.
+fn records_no_computation_time(frames: &[Frame]) -> bool {
+    frames.iter().all(|f| f.stats.iter().all(|s| s.time_ms == 0))
 }
 
 /// Reads a `.replay` or `.replay.gz` file.
@@ -146,6 +154,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
     let mut legacy = false;
     let mut truncated_at = None;
     let mut older_build = false;
+    let mut no_start_game_limit = false;
     let lines: Vec<&str> = text.split('\n').collect();
     let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
     for (i, raw_line) in lines.iter().enumerate() {
@@ -168,7 +177,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
             return Err(fail(Some(line_no), "", "expected a JSON object".into()));
         }
         if config.is_none() && value.get("unitInformation").is_some() {
-            older_build |= has_august_2018_timing(&value);
+            no_start_game_limit = lacks_start_game_limit(&value);
             let c = Config::from_value(value).map_err(|e| fail(Some(line_no), &e.field, e.message))?;
             legacy |= c.legacy;
             config = Some((c, line_no));
@@ -191,8 +200,16 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
     }
     let (mut config, config_line) =
         config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
-    if older_build && let Some(m) = config.mechanics.as_mut() {
-        m.build = LegacyBuild::August2018;
+    let build = match (older_build, no_start_game_limit) {
+        (true, _) => Some(LegacyBuild::August2018),
+        (false, true) if records_no_computation_time(&frames) => Some(LegacyBuild::August2018),
+        (false, true) => Some(LegacyBuild::October2018),
+        (false, false) => None,
+    };
+    if let Some(build) = build
+        && let Some(m) = config.mechanics.as_mut()
+    {
+        m.build = build;
     }
     // A frame that parses can still lie (a tile off the board, a structure on the wrong
     // half, a figure that is not finite): refused here, naming its line, before anything
