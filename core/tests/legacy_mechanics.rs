@@ -196,6 +196,27 @@ fn the_last_tie_break_compares_ids_as_text() {
     assert_eq!(hit, vec![99], "{:?}", f.events.attack);
 }
 
+#[test]
+fn targeting_compares_health_without_shields_except_in_the_august_2018_build() {
+    // A 2018-rules run of January 2019 (turn 11 frame 51): Scrambler 184 hit Scrambler 197,
+    // 40 + 2.8 of shield, before Scrambler 196 at 40 on the same tile; 196 was still at 40
+    // four frames later. Without shields the two tie and "197" is the newer.
+    for (mut g, expected) in [(game("legacy-2018"), 197), (august_2018(), 196)] {
+        apply(&mut g, &[Command::spawn(DESTRUCTOR, 13, 13)], &[]);
+        g.next_id = 196;
+        apply(&mut g, &[], &[Command::spawn(SCRAMBLER, 14, 27); 2]);
+        for u in g.units.iter_mut().filter(|u| u.owner == Player::Two) {
+            u.tile = Tile::new(13, 15);
+            if u.id == 197 {
+                u.add_shield(2.8, 0.15);
+            }
+        }
+        let f = g.action_frame();
+        let hit: Vec<u32> = f.events.attack.iter().filter(|a| a.owner == Player::One).map(|a| a.target_id).collect();
+        assert_eq!(hit, vec![expected], "{:?}", f.events.attack);
+    }
+}
+
 /// The action frame (0-based) in which the first breach happens, within 10 frames.
 fn breach_frame(g: &mut Game) -> Option<usize> {
     (0..10).find(|_| !g.action_frame().events.breach.is_empty())

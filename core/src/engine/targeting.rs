@@ -4,6 +4,7 @@
 
 use super::game::Game;
 use super::geometry::Player;
+use super::mechanics::LegacyBuild;
 use super::unit::{Fate, Unit};
 
 /// The criterion that separated the chosen target from the best other candidate.
@@ -52,7 +53,9 @@ impl Criterion {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TargetRules {
     /// Health compared without shields: a shielded Demolisher (5 + 12) was hit before an
-    /// unshielded Scout (11) at the same distance (the early-2020 build, docs/fidelity.md).
+    /// unshielded Scout (11) at the same distance (the early-2020 build), a shielded Scrambler
+    /// (40 + 2.8) before an unshielded one (40) on the same tile (a 2018-rules run of January
+    /// 2019); docs/fidelity.md.
     pub health_without_shields: bool,
     /// "Newest" compared ids as decimal strings, so "99" beats "100": the early-2020 build
     /// (all 4,023 fully tied attacks of its replays) and the 2018 engine (a Destructor
@@ -62,10 +65,20 @@ pub struct TargetRules {
 
 impl TargetRules {
     /// The rules of the build a game runs under. The 2019 replays hold no tie across a
-    /// digit boundary; they sit between two builds that compared ids as text, and are
-    /// taken to do the same.
+    /// digit boundary, nor an attack that shields decide; they sit between builds that
+    /// compared ids as text and health without shields, and are taken to do the same.
     pub fn of(early_2020: bool, legacy: bool) -> TargetRules {
-        TargetRules { health_without_shields: early_2020, ids_as_text: early_2020 || legacy }
+        TargetRules { health_without_shields: early_2020 || legacy, ids_as_text: early_2020 || legacy }
+    }
+
+    /// The same rules for a 2018–2019 engine build: the August 2018 build compares health
+    /// with shields (its one attack that tells the two apart, turn 15 frame 63 of the kit's
+    /// run, hit Scrambler 250, the lowest with shields, of three at 40 without).
+    pub fn for_build(self, build: LegacyBuild) -> TargetRules {
+        match build {
+            LegacyBuild::August2018 => TargetRules { health_without_shields: false, ..self },
+            LegacyBuild::Season | LegacyBuild::October2018 => self,
+        }
     }
 }
 
@@ -209,7 +222,7 @@ pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)
 
 #[cfg(test)]
 mod tests {
-    use super::{Criterion, TargetRules, id_order};
+    use super::{Criterion, LegacyBuild, TargetRules, id_order};
 
     #[test]
     fn labels_name_the_rules_of_the_build() {
@@ -218,7 +231,9 @@ mod tests {
         let current = TargetRules::of(false, false);
         assert_eq!(Criterion::Health.label_for(early_2020), "lowest health (without shields)");
         assert_eq!(Criterion::Id.label_for(early_2020), "newest unit (id compared as text)");
-        assert_eq!(Criterion::Health.label_for(legacy), "lowest health");
+        assert_eq!(Criterion::Health.label_for(legacy), "lowest health (without shields)");
+        let august = legacy.for_build(LegacyBuild::August2018);
+        assert_eq!(Criterion::Health.label_for(august), "lowest health");
         assert_eq!(Criterion::Id.label_for(legacy), "newest unit (id compared as text)");
         assert_eq!(Criterion::Health.label_for(current), "lowest health");
         assert_eq!(Criterion::Id.label_for(current), "newest unit");
