@@ -81,7 +81,7 @@ fn two_compiled_algos_play_a_verified_exact_match() {
     let r = play(a, b, base_config(), dir.path(), None);
     assert_eq!(r.players[0].name, "scout-a");
     for p in &r.players {
-        assert!(!p.crashed, "{} crashed", p.name);
+        assert!(!p.crashed, "{} crashed: {p:?}", p.name);
         assert!(p.hard_timeouts.is_empty(), "{} timed out", p.name);
     }
     assert!(r.turns > 1 && [1, 2].contains(&r.winner), "{} turns, winner {}", r.turns, r.winner);

@@ -143,7 +143,9 @@ impl Viewer {
 
     /// The targeting rules of what is shown (their names for the criteria).
     fn target_rules(&self) -> TargetRules {
-        TargetRules::of(self.shown.summary.as_ref().is_some_and(|s| s.early_2020), self.is_legacy())
+        self.shown.summary.as_ref().map_or(TargetRules::default(), |s| {
+            TargetRules::of(s.early_2020, s.legacy).for_build(s.config.legacy_build())
+        })
     }
 
     /// A unit type's start health under the ruleset shown.
