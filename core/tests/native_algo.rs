@@ -1,8 +1,9 @@
 //! A compiled algo (tests/algos/rust-scout) played through the runner on every platform:
 //! on Unix from a `run.sh` and as the start script itself, on Windows (under Wine in CI)
 //! as `run.exe` and through `run.bat`. The same checks everywhere: a verified-exact replay,
-//! a hung algo skipped at the hard limit, and the whole process tree (a grandchild
-//! included) gone when the match ends.
+//! a hung algo skipped at the hard limit, the whole process tree (a grandchild
+//! included) gone when the match ends, and a start script that exits at once crashing at
+//! turn 0.
 //!
 //! The binary: on Unix built here with cargo; on Windows the cross-built `rust-scout.exe`
 //! named by `RUST_SCOUT_EXE` (.ci/run sets it). Without it the tests fail, naming it.
@@ -123,4 +124,27 @@ fn the_whole_process_tree_is_gone_when_the_match_ends() {
     assert!(after_end > 0, "the grandchild never ran: {} is empty", heartbeat.display());
     std::thread::sleep(Duration::from_millis(600));
     assert_eq!(size(), after_end, "the grandchild is still alive after the match");
+}
+
+/// A start script that ends at once (a missing interpreter, a typo) is an algo that
+/// crashed at turn 0, named by its folder: not one that failed to load. On Windows its
+/// process may be gone before it can be put in its Job Object.
+#[test]
+fn a_start_script_that_exits_at_once_crashes_at_turn_0() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let quits = dir.path().join("quits");
+    std::fs::create_dir_all(&quits).expect("algo folder");
+    if cfg!(windows) {
+        std::fs::write(quits.join("run.bat"), "@exit /b 3\r\n").expect("run.bat");
+    } else {
+        std::fs::write(quits.join("run.sh"), "#!/usr/bin/env bash\nexit 3\n").expect("run.sh");
+    }
+    let fine = algo_folder(dir.path(), "scout-fine", &[]);
+    let r = play(quits, fine, base_config(), dir.path(), None);
+    let p = &r.players[0];
+    assert_eq!(p.name, "quits", "{p:?}");
+    assert!(p.load_error.is_none(), "{p:?}");
+    assert!(p.crashed && p.crash_turn == Some(0), "{p:?}");
+    assert_eq!(r.winner, 2);
+    assert_exact(&r.replay_path);
 }

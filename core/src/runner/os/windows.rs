@@ -10,7 +10,7 @@ use std::os::windows::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
-use windows_sys::Win32::Foundation::{FILETIME, HANDLE};
+use windows_sys::Win32::Foundation::{FILETIME, HANDLE, WAIT_OBJECT_0};
 use windows_sys::Win32::System::JobObjects::{
     AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
     JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation, SetInformationJobObject,
@@ -18,7 +18,7 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Pipes::PeekNamedPipe;
 use windows_sys::Win32::System::Threading::{
-    CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW, GetCurrentThread, GetThreadTimes,
+    CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW, GetCurrentThread, GetThreadTimes, WaitForSingleObject,
 };
 
 pub use std::os::windows::io::AsHandle as AsPipe;
@@ -91,25 +91,33 @@ impl ProcessTree {
     /// Puts a just-started child in a new job that kills its processes when closed. A
     /// process the child starts before this call is not in the job: the window is the few
     /// instructions between the spawn and here, before any interpreter has started.
+    ///
+    /// Assigning fails (access denied) for a child that has already exited, which a start
+    /// script that fails at once does: then the job stays empty, there is nothing left to
+    /// kill, and the match sees the script's exit as it is. A failure while the child runs
+    /// is tried again a few times before it counts.
     pub fn of(child: &Child, _mark: TreeMark) -> io::Result<ProcessTree> {
-        // SAFETY: plain Win32 calls on handles we own; the job handle is owned from here on.
-        unsafe {
-            let raw = CreateJobObjectW(std::ptr::null(), std::ptr::null());
-            if raw.is_null() {
-                return Err(io::Error::last_os_error());
+        let job = new_kill_on_close_job()?;
+        let process = child.as_raw_handle() as HANDLE;
+        let mut tries = 0;
+        loop {
+            // SAFETY: both handles are valid for the call (the job is ours, the process
+            // handle is the child's, borrowed).
+            if unsafe { AssignProcessToJobObject(job.as_raw_handle() as HANDLE, process) } != 0 {
+                return Ok(ProcessTree { job });
             }
-            let job = OwnedHandle::from_raw_handle(raw as _);
-            let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
-            limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-            let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
-            let info = (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
-            if SetInformationJobObject(raw, JobObjectExtendedLimitInformation, info, size) == 0 {
-                return Err(io::Error::last_os_error());
+            let error = io::Error::last_os_error();
+            if has_exited(process) {
+                return Ok(ProcessTree { job });
             }
-            if AssignProcessToJobObject(raw, child.as_raw_handle() as HANDLE) == 0 {
-                return Err(io::Error::last_os_error());
+            tries += 1;
+            if tries == ASSIGN_TRIES {
+                return Err(io::Error::new(
+                    error.kind(),
+                    format!("cannot put the algo's process in a Job Object ({tries} tries): {error}"),
+                ));
             }
-            Ok(ProcessTree { job })
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 
@@ -120,6 +128,35 @@ impl ProcessTree {
             TerminateJobObject(self.job.as_raw_handle() as HANDLE, 1);
         }
     }
+}
+
+/// How many times a running child's assignment to its job is tried.
+const ASSIGN_TRIES: u32 = 5;
+
+/// A new job whose processes are all killed when its last handle closes.
+fn new_kill_on_close_job() -> io::Result<OwnedHandle> {
+    // SAFETY: plain Win32 calls; the job handle is owned from its creation on.
+    unsafe {
+        let raw = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+        if raw.is_null() {
+            return Err(io::Error::last_os_error());
+        }
+        let job = OwnedHandle::from_raw_handle(raw as _);
+        let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+        limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
+        let info = (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
+        if SetInformationJobObject(raw, JobObjectExtendedLimitInformation, info, size) == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(job)
+    }
+}
+
+/// True if the process has ended (its handle is signalled).
+fn has_exited(process: HANDLE) -> bool {
+    // SAFETY: a valid process handle, borrowed for the call; a zero timeout only polls.
+    unsafe { WaitForSingleObject(process, 0) == WAIT_OBJECT_0 }
 }
 
 /// A script's full path, without the `\\?\` prefix `canonicalize` gives on Windows:
