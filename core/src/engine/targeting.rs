@@ -66,18 +66,15 @@ pub struct TargetRules {
 impl TargetRules {
     /// The rules of the build a game runs under. The 2019 replays hold no tie across a
     /// digit boundary, nor an attack that shields decide; they sit between builds that
-    /// compared ids as text and health without shields, and are taken to do the same.
-    pub fn of(early_2020: bool, legacy: bool) -> TargetRules {
-        TargetRules { health_without_shields: early_2020 || legacy, ids_as_text: early_2020 || legacy }
-    }
-
-    /// The same rules for a 2018–2019 engine build: the August 2018 build compares health
-    /// with shields (its one attack that tells the two apart, turn 15 frame 63 of the kit's
-    /// run, hit Scrambler 250, the lowest with shields, of three at 40 without).
-    pub fn for_build(self, build: LegacyBuild) -> TargetRules {
-        match build {
-            LegacyBuild::August2018 => TargetRules { health_without_shields: false, ..self },
-            LegacyBuild::Season | LegacyBuild::October2018 => self,
+    /// compared ids as text and health without shields, and are taken to do the same. The
+    /// August 2018 build compares health with shields (its one attack that tells the two
+    /// apart, turn 15 frame 63 of the kit's run, hit Scrambler 250, the lowest with shields,
+    /// of three at 40 without).
+    pub fn of(early_2020: bool, legacy: bool, build: LegacyBuild) -> TargetRules {
+        let with_shields = build == LegacyBuild::August2018;
+        TargetRules {
+            health_without_shields: (early_2020 || legacy) && !with_shields,
+            ids_as_text: early_2020 || legacy,
         }
     }
 }
@@ -226,13 +223,13 @@ mod tests {
 
     #[test]
     fn labels_name_the_rules_of_the_build() {
-        let early_2020 = TargetRules::of(true, false);
-        let legacy = TargetRules::of(false, true);
-        let current = TargetRules::of(false, false);
+        let early_2020 = TargetRules::of(true, false, LegacyBuild::Season);
+        let legacy = TargetRules::of(false, true, LegacyBuild::Season);
+        let current = TargetRules::of(false, false, LegacyBuild::Season);
         assert_eq!(Criterion::Health.label_for(early_2020), "lowest health (without shields)");
         assert_eq!(Criterion::Id.label_for(early_2020), "newest unit (id compared as text)");
         assert_eq!(Criterion::Health.label_for(legacy), "lowest health (without shields)");
-        let august = legacy.for_build(LegacyBuild::August2018);
+        let august = TargetRules::of(false, true, LegacyBuild::August2018);
         assert_eq!(Criterion::Health.label_for(august), "lowest health");
         assert_eq!(Criterion::Id.label_for(legacy), "newest unit (id compared as text)");
         assert_eq!(Criterion::Health.label_for(current), "lowest health");

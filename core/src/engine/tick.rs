@@ -307,7 +307,7 @@ impl Game {
 
     /// How this game breaks target ties: the build its replay came from, or its config's era.
     pub fn target_rules(&self) -> TargetRules {
-        TargetRules::of(self.early_2020, self.config.legacy).for_build(self.config.legacy_build())
+        TargetRules::of(self.early_2020, self.config.legacy, self.config.legacy_build())
     }
 
     /// For the debugger: the target attacker `i` chose and the criterion that decided.

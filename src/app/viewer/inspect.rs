@@ -143,9 +143,10 @@ impl Viewer {
 
     /// The targeting rules of what is shown (their names for the criteria).
     fn target_rules(&self) -> TargetRules {
-        self.shown.summary.as_ref().map_or(TargetRules::default(), |s| {
-            TargetRules::of(s.early_2020, s.legacy).for_build(s.config.legacy_build())
-        })
+        self.shown
+            .summary
+            .as_ref()
+            .map_or(TargetRules::default(), |s| TargetRules::of(s.early_2020, s.legacy, s.config.legacy_build()))
     }
 
     /// A unit type's start health under the ruleset shown.
