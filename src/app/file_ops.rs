@@ -8,6 +8,7 @@ use super::editor::export_png;
 use super::file_prompt;
 use super::model::View;
 use super::paths::{display_name, layouts_dir};
+use super::unsaved_prompt::UnsavedPrompt;
 use std::path::{Path, PathBuf};
 use terminal_core::files::is_replay;
 use terminal_core::layout::Layout;
@@ -17,7 +18,8 @@ impl StudioApp {
         match command {
             FileCommand::Ask(action) => self.ask_path(action),
             FileCommand::Open(p) if is_replay(&p) => self.open_replay(&p),
-            FileCommand::Open(p) => self.open(&p),
+            FileCommand::Open(p) => self.open_unless_unsaved(&p),
+            FileCommand::OpenDiscarding(p) => self.open(&p),
             FileCommand::SaveTo(p) => self.save_to(p),
             FileCommand::ExportPython(p) => self.export_python(&p),
             FileCommand::ExportPng(p) => self.export_png(&p),
@@ -58,6 +60,20 @@ impl StudioApp {
         layouts_dir().join(format!("{name}.{ext}"))
     }
 
+    /// Opens a layout file, after asking when the editor holds unsaved changes to another.
+    fn open_unless_unsaved(&mut self, path: &Path) {
+        let e = &self.state.editor.editor;
+        let same_file = e.path.as_deref() == Some(path);
+        if e.dirty && !same_file && !is_replay(path) {
+            let current = e.path.as_deref().map_or_else(|| "The layout".to_string(), display_name);
+            let saved_at = e.path.clone();
+            self.rt.message = format!("{current} has unsaved changes: save them, or open without saving");
+            self.rt.unsaved = Some(UnsavedPrompt { current, saved_at, next: path.to_path_buf() });
+            return;
+        }
+        self.open(path);
+    }
+
     /// Opens a layout file, or a replay (for import), by extension and content.
     pub fn open(&mut self, path: &Path) {
         if is_replay(path) {
@@ -74,16 +90,19 @@ impl StudioApp {
         }
         match terminal_core::layout::files::load_layout(path) {
             Ok(l) => {
+                // The layout's own ruleset, said aloud: the Layout lab's attacks follow it.
+                let mut switched = String::new();
                 if let Some(spec) = l.config.clone()
                     && spec != self.state.ruleset
                     && let Ok(c) = terminal_core::engine::presets::load_config(&spec)
                 {
+                    switched = format!("; ruleset {spec}, as the layout records (was {})", self.state.ruleset);
                     self.state.editor.editor.set_config(c);
                     self.state.ruleset = spec;
                 }
                 self.state.editor.editor.set_layout(l, Some(path.to_path_buf()));
                 self.state.remember(path);
-                self.rt.message = format!("Opened {}", display_name(path));
+                self.rt.message = format!("Opened {}{switched}", display_name(path));
             }
             Err(e) => self.rt.message = format!("Open failed: {e}"),
         }

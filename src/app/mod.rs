@@ -5,7 +5,7 @@
 //!
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
 //! be asked, the command table) → `board` (the board-drawing toolkit) → `compare_view`,
-//! `file_prompt`, `top_bar`, `view` → the views (`editor`, `viewer`, `play`,
+//! `file_prompt`, `unsaved_prompt`, `top_bar`, `view` → the views (`editor`, `viewer`, `play`,
 //! `arena`) → `state` → this module. `tests/app_layers.rs` checks that no cycle forms.
 
 pub mod arena;
@@ -21,6 +21,7 @@ pub mod play;
 pub mod state;
 mod studio_commands;
 pub mod top_bar;
+pub mod unsaved_prompt;
 pub mod view;
 pub mod viewer;
 mod window;
@@ -51,6 +52,8 @@ struct Runtime {
     prompt: Option<FilePrompt>,
     /// Whether the desktop has native file dialogs (else the in-app window asks).
     native_dialogs: bool,
+    /// A layout waiting to be opened over unsaved changes, asked about.
+    unsaved: Option<unsaved_prompt::UnsavedPrompt>,
 }
 
 /// The whole app.
@@ -80,6 +83,7 @@ impl StudioApp {
             copy: None,
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
+            unsaved: None,
         };
         StudioApp { state, ctx: None, rt }
     }
@@ -154,6 +158,11 @@ impl StudioApp {
         self.rt.native_dialogs = on;
     }
 
+    /// The question asked before unsaved changes are replaced, if it is open.
+    pub fn unsaved_prompt(&self) -> Option<&unsaved_prompt::UnsavedPrompt> {
+        self.rt.unsaved.as_ref()
+    }
+
     /// The in-app path window, if it is open.
     pub fn file_prompt(&self) -> Option<&FilePrompt> {
         self.rt.prompt.as_ref()
@@ -181,6 +190,7 @@ impl StudioApp {
         commands.extend(v.show(ui, &mut cx));
         command::help::window(&ctx, &mut self.rt.show_help, shown);
         commands.extend(file_prompt::show(&ctx, &mut self.rt.prompt));
+        commands.extend(unsaved_prompt::show(&ctx, &mut self.rt.unsaved));
         for c in commands {
             self.apply(c);
         }

@@ -20,10 +20,10 @@ impl StudioApp {
                 self.state.viewer.start_layout_whatif(e.layout.clone(), config, self.ctx.as_ref());
                 self.state.view = View::Debugger;
             }
-            StudioCommand::OpenAttackWhatIf { replay, turn, defender, defence } => {
+            StudioCommand::OpenAttackWhatIf { replay, turn, attacker, attack_try } => {
                 self.state.remember(&replay);
                 self.state.view = View::Debugger;
-                self.state.viewer.open_attack_whatif(&replay, turn, defender, *defence, self.ctx.as_ref());
+                self.state.viewer.open_attack_whatif(&replay, turn, attacker, *attack_try, self.ctx.as_ref());
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),

@@ -73,6 +73,9 @@ impl Viewer {
                 self.whatif.tries.push(*t);
                 // The newest try is B of the next comparison.
                 self.whatif.compare_pick[1] = self.whatif.tries.len() - 1;
+                if std::mem::take(&mut self.whatif.watch_next_try) {
+                    self.watch_try(self.whatif.tries.len() - 1);
+                }
             }
             Event::LiveUpdate(s) => self.on_live_update(*s),
             Event::Progress { .. } => {}
@@ -143,7 +146,10 @@ impl Viewer {
         self.shown.current = Some((turn, view));
         if self.whatif.pending_whatif_turn == Some(turn) && self.frame_in_turn() == Some(0) {
             self.whatif.pending_whatif_turn = None;
-            self.start_replay_whatif();
+            match self.whatif.pending_attack.take() {
+                Some((attacker, attack)) => self.run_attack_try(attacker, attack),
+                None => self.start_replay_whatif(),
+            }
         }
     }
 }

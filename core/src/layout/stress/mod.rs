@@ -11,12 +11,14 @@
 pub mod attack;
 mod outcome;
 pub(crate) mod parallel;
+mod what_if;
 
 pub use attack::{
-    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, WhatIfLink,
-    attacks_of_replay, load_attacks,
+    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, attacks_of_replay,
+    load_attacks,
 };
 pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, compare};
+pub use what_if::AttackTry;
 
 use super::Layout;
 use crate::engine::config::Config;
@@ -25,6 +27,7 @@ use crate::engine::geometry::{Player, Tile};
 use crate::engine::unit::Unit;
 use parallel::parallel_map;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Safety bound on action frames per attack (a unit of speed 0 would never arrive).
@@ -152,26 +155,22 @@ pub(crate) fn collect_slots<T>(slots: Vec<Option<T>>, cancel: &AtomicBool) -> Re
     slots.into_iter().collect::<Option<Vec<T>>>().ok_or(RunError::WorkerFailed)
 }
 
-/// One attack against one defence, for the whole action phase. `scratch` is a game reused
-/// between calls on one thread (its buffers are kept).
-pub fn simulate(
+/// The game an attack starts from against `defence`: the attacker's side as recorded (after
+/// its build line), the defence's structures in the defender's seat with the ids after the
+/// attacker's (the order the official engine gives builds, then deploys), HP as `hp` says;
+/// the deploy line not yet applied. The lab's runs and the Debugger's what-if of an attack
+/// both start here, so the two cannot disagree. Returns the defence's first id and the SP
+/// invested in each of its structures (by id from that first one).
+pub fn start_game<'g>(
     attack: &Attack,
     defence: &Defence,
     hp: HpModel,
-    detail: bool,
-    scratch: &mut Option<Game>,
-) -> AttackOutcome {
-    let attacker = attack.attacker;
+    scratch: &'g mut Option<Game>,
+) -> (&'g mut Game, std::ops::Range<u32>, Vec<f32>) {
     let defender = attack.defender();
-    let structures = defence.in_seat(defender);
-    let game = match scratch {
-        Some(g) => {
-            g.assign_from(&attack.template);
-            g
-        }
-        None => scratch.insert(attack.template.clone()),
-    };
     let config = &attack.config;
+    let game = scratch.get_or_insert_with(|| Game::new(Arc::clone(config)));
+    attack.side.load_into(game, config, attack.attacker);
     match hp {
         HpModel::Unlimited => {
             for p in &mut game.players {
@@ -184,8 +183,7 @@ pub fn simulate(
             }
         }
     }
-    // The layout's structures get the ids after the attacker's structures, its mobile units
-    // the ids after them: the order the official engine gives builds and then deploys.
+    let structures = defence.in_seat(defender);
     let first_id = game.next_id;
     let mut invested = Vec::with_capacity(structures.len());
     for s in structures {
@@ -199,7 +197,24 @@ pub fn simulate(
         game.insert_unit(u);
         invested.push(config.invested_sp(s.unit_type as usize, s.upgraded));
     }
-    let end_id = game.next_id;
+    let ids = first_id..game.next_id;
+    (game, ids, invested)
+}
+
+/// One attack against one defence, for the whole action phase. `scratch` is a game reused
+/// between calls on one thread (its buffers are kept).
+pub fn simulate(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    detail: bool,
+    scratch: &mut Option<Game>,
+) -> AttackOutcome {
+    let attacker = attack.attacker;
+    let defender = attack.defender();
+    let config = &attack.config;
+    let (game, ids, invested) = start_game(attack, defence, hp, scratch);
+    let (first_id, end_id) = (ids.start, ids.end);
     game.apply_line(attacker, &attack.deploy);
     game.events.clear();
 
