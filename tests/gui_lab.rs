@@ -301,3 +301,26 @@ fn hovering_a_tile_tells_its_heat_in_the_panel() {
     assert!(has_label_containing(&h, &told), "the panel tells the hovered tile's heat: {told}");
     assert_eq!(h.state().editor_view().hovered(), Some(tile));
 }
+
+/// The lab at 1000×700: heatmap marks without crowded numbers, the suggested changes drawn
+/// over them, the worst attacks with whole replay names.
+#[test]
+fn snapshot_the_lab_at_1000x700() {
+    // A relative path, the same on every machine: the field shows it in the picture.
+    let folder = Path::new("target").join("lab-snapshot-replays");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+    let source = replay_folder("live-2022", 0, 6);
+    for entry in std::fs::read_dir(source.path()).unwrap_or_else(|e| panic!("{e}")).flatten() {
+        std::fs::copy(entry.path(), folder.join(entry.file_name())).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut h = studio(egui::vec2(1000.0, 700.0), None, true);
+    h.state_mut().open(&layout("funnel-2022.json"));
+    h.run();
+    h.get_by_label("Layout lab").click();
+    h.run();
+    type_into(&mut h, "Attacks from", &folder.display().to_string());
+    run_stress(&mut h);
+    suggest(&mut h, "6");
+    h.snapshot("lab_heatmap_suggestions_1000x700");
+}

@@ -45,7 +45,7 @@ pub enum ArenaAction {
 impl crate::app::view::StudioView for ArenaTab {
     fn show(&mut self, ui: &mut Ui, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
         // The editor's tile, tool and tallies mean nothing here: the last message only.
-        egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(cx.message.as_str()));
+        crate::app::status_line::panel(ui, "status-bar", cx.message);
         self.show(ui, cx.icons, cx.dark())
     }
 

@@ -81,6 +81,7 @@ impl Viewer {
             Event::Progress { .. } => {}
             Event::Error(e) => {
                 self.session.pending_steps = 0;
+                self.session.pending_appends = 0;
                 if !self.open_failed(&e.to_string()) {
                     self.message = format!("Error: {e}");
                 }

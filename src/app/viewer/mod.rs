@@ -169,6 +169,9 @@ struct SessionLink {
     inline: bool,
     /// Steps sent and not yet answered.
     pending_steps: usize,
+    /// Frames of a live match sent and not yet in the summary (a threaded session answers
+    /// later): until they are, the board cannot know it is at the newest frame.
+    pending_appends: usize,
 }
 
 /// Playing the replay at a speed.
@@ -287,6 +290,7 @@ impl Viewer {
         // Frame indices start again: a threat of the last file must not match this one's.
         self.board.threat = None;
         self.session.pending_steps = 0;
+        self.session.pending_appends = 0;
         self.stats.opened_at = Some(Instant::now());
         self.stats.open_seconds = None;
         self.shown.live = false;

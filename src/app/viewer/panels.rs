@@ -58,7 +58,6 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     // A try of an editor layout is watched without a replay: the timeline still steps it.
     let s = &v.shown.summary;
     if s.is_none() && v.watching().is_none() {
-        ui.label(&v.message);
         return out;
     }
     let turn = v.turn().unwrap_or(0);
@@ -91,9 +90,8 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if v.shown.live || v.shown.follow_live {
             live_controls(ui, v, &mut out);
         }
+        // The message is on the view's own line, below: here it would wrap the row.
         ui.label(v.position_label());
-        ui.separator();
-        ui.weak(&v.message);
     });
     if let Some(s) = s {
         let (first, last) = (s.turns.first().map_or(0, |t| t.turn), s.turns.last().map_or(0, |t| t.turn));
