@@ -268,5 +268,9 @@ fn attacks_are_kept_compactly() {
     let attacks: Vec<_> = attacks_of_replay(&r, &filter).into_iter().filter_map(Result::ok).collect();
     assert!(attacks.len() >= 5, "{} attacks", attacks.len());
     let mean = attacks.iter().map(|a| a.approx_bytes()).sum::<usize>() / attacks.len();
+    println!(
+        "{mean} bytes per attack on average, Attack itself {}",
+        std::mem::size_of::<terminal_core::layout::stress::Attack>()
+    );
     assert!(mean < 4096, "{mean} bytes per attack");
 }

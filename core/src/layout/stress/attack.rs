@@ -49,7 +49,7 @@ pub struct Attack {
     pub recorded: RecordedOutcome,
     /// The defender's own structures at the start of the action phase (after that turn's
     /// builds; marked ones still stand), in id order: the replay's side as a layout.
-    pub recorded_defence: Vec<DefenceStructure>,
+    recorded_defence: Vec<PackedStructure>,
     /// Mobile units the attacker deployed.
     pub spawned: u32,
     pub(crate) config: Arc<Config>,
@@ -75,35 +75,55 @@ pub(crate) struct AttackerSide {
     pub structures: Vec<PackedStructure>,
 }
 
-/// A structure of the attacker's side, with every field a structure can carry into an
-/// action phase (structures are never shielded and never move).
+/// A structure as an attack keeps it: 16 bytes with every field a structure can carry into
+/// an action phase (structures are never shielded and never move, so their health is their
+/// base health).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct PackedStructure {
-    pub id: u32,
-    pub tile: Tile,
-    pub unit_type: u8,
-    pub upgraded: bool,
-    pub marked_turn: Option<i32>,
-    pub base_health: f32,
-    pub health: f32,
+    id: u32,
+    /// `Tile::index`.
+    tile: u16,
+    unit_type: u8,
+    upgraded: bool,
+    /// The turn a removal mark was placed; `NO_MARK` when none.
+    marked_turn: i32,
+    health: f32,
+}
+
+const NO_MARK: i32 = i32::MIN;
+
+impl PackedStructure {
+    fn of(u: &Unit) -> PackedStructure {
+        debug_assert!(u.is_structure && u.shields.is_empty() && u.health == u.base_health);
+        PackedStructure {
+            id: u.id,
+            tile: u.tile.index() as u16,
+            unit_type: u.unit_type,
+            upgraded: u.upgraded,
+            marked_turn: u.marked_turn.unwrap_or(NO_MARK),
+            health: u.health,
+        }
+    }
+
+    fn tile(&self) -> Tile {
+        Tile::from_index(self.tile as usize)
+    }
+
+    fn marked_turn(&self) -> Option<i32> {
+        (self.marked_turn != NO_MARK).then_some(self.marked_turn)
+    }
+
+    fn to_unit(self, owner: Player) -> Unit {
+        let mut u = Unit::new_structure(self.id, self.unit_type, owner, self.tile(), self.health);
+        u.upgraded = self.upgraded;
+        u.marked_turn = self.marked_turn();
+        u
+    }
 }
 
 impl AttackerSide {
     fn of(game: &Game, attacker: Player) -> AttackerSide {
-        let structures = game
-            .units
-            .iter()
-            .filter(|u| u.owner == attacker)
-            .map(|u| PackedStructure {
-                id: u.id,
-                tile: u.tile,
-                unit_type: u.unit_type,
-                upgraded: u.upgraded,
-                marked_turn: u.marked_turn,
-                base_health: u.base_health,
-                health: u.health,
-            })
-            .collect();
+        let structures = game.units.iter().filter(|u| u.owner == attacker).map(PackedStructure::of).collect();
         let players = game.players.clone().map(|p| PlayerState { name: String::new(), ..p });
         AttackerSide {
             turn: game.turn,
@@ -126,11 +146,7 @@ impl AttackerSide {
         game.next_id = self.next_id;
         game.players.clone_from(&self.players);
         for s in &self.structures {
-            let mut u = Unit::new_structure(s.id, s.unit_type, attacker, s.tile, s.base_health);
-            u.upgraded = s.upgraded;
-            u.marked_turn = s.marked_turn;
-            u.health = s.health;
-            game.insert_unit(u);
+            game.insert_unit(s.to_unit(attacker));
         }
     }
 }
@@ -166,9 +182,8 @@ impl Attack {
             let Some(kind) = crate::layout::Kind::from_unit_type(s.unit_type as usize) else { continue };
             let start = self.config.form(s.unit_type as usize, s.upgraded).start_health;
             let health = if start > 0.0 { (s.health / start).clamp(0.0, 1.0) } else { 1.0 };
-            layout
-                .structures
-                .insert(s.tile, crate::layout::Structure { kind, upgraded: s.upgraded, remove: s.remove, health });
+            let remove = s.marked_turn().is_some();
+            layout.structures.insert(s.tile(), crate::layout::Structure { kind, upgraded: s.upgraded, remove, health });
         }
         layout
     }
@@ -179,7 +194,7 @@ impl Attack {
         size_of::<Attack>()
             + self.replay.as_os_str().len()
             + self.ruleset.capacity()
-            + self.recorded_defence.capacity() * size_of::<DefenceStructure>()
+            + self.recorded_defence.capacity() * size_of::<PackedStructure>()
             + self.side.structures.capacity() * size_of::<PackedStructure>()
             + self.deploy.capacity() * size_of::<Command>()
     }
@@ -187,7 +202,7 @@ impl Attack {
     /// The tiles of the defender's structures in the order the replay built them (upgrades
     /// count as a new build): with `recorded_layout`, the recorded defence exactly.
     pub fn recorded_build_order(&self) -> Vec<Tile> {
-        self.recorded_defence.iter().map(|s| s.tile).collect()
+        self.recorded_defence.iter().map(PackedStructure::tile).collect()
     }
 }
 
@@ -341,7 +356,7 @@ pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<A
     out
 }
 
-type Prepared = (AttackerSide, Vec<Command>, [f32; 2], Vec<DefenceStructure>);
+type Prepared = (AttackerSide, Vec<Command>, [f32; 2], Vec<PackedStructure>);
 
 /// The attacker's side at the start of the action phase, and the defender's as recorded.
 /// Errs with the line and count of rejected entries.
@@ -359,18 +374,8 @@ fn prepare(
     let mut full = turn_game.clone();
     inputs.apply(&mut full);
     let recorded_hp = [full.players[0].stats.hp, full.players[1].stats.hp];
-    let recorded_defence = full
-        .units
-        .iter()
-        .filter(|u| u.is_structure && u.owner == defender)
-        .map(|u| DefenceStructure {
-            tile: u.tile,
-            unit_type: u.unit_type,
-            upgraded: u.upgraded,
-            remove: u.marked_turn.is_some(),
-            health: u.health,
-        })
-        .collect();
+    let recorded_defence =
+        full.units.iter().filter(|u| u.is_structure && u.owner == defender).map(PackedStructure::of).collect();
 
     // The attacker alone: its structures and stats, then its build line.
     let mut template = Game::new(Arc::clone(run_config));
