@@ -4,6 +4,7 @@
 //! The stdin writer holds each turn frame until the algo has read everything sent before
 //! it (`progress.rs` says why).
 
+use super::confine::SeatPlan;
 use super::lines::BoundedLines;
 use super::os::{self, Pipe, PipeRef, ProcessTree, drain_watch, read_watch, unread, wait_readable};
 use super::progress::{Progress, StartUpPart};
@@ -131,16 +132,23 @@ pub struct AlgoProcess {
     exited: Receiver<()>,
     exit_status: Arc<Mutex<Option<ExitStatus>>>,
     threads: Vec<JoinHandle<()>>,
+    /// Confined: the descendants are killed before the algo is asked to exit.
+    confined: bool,
+    /// The watch of its process count (Linux, confined); stopped when dropped.
+    #[cfg(target_os = "linux")]
+    _watch: Option<super::confine::Watch>,
 }
 
 impl AlgoProcess {
     /// Starts the script (`os::start_command`: on Unix the interpreter its `#!` line
-    /// names, else bash) in the algo folder, as a process tree of its own. `on_stderr` runs on its own
+    /// names, else bash) in the algo folder, as a process tree of its own, confined by
+    /// `confine` when given. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
     /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
         loc: &AlgoLocation,
         env: &[(String, String)],
+        confine: Option<&SeatPlan>,
         progress: Arc<Progress>,
         on_stderr: F,
     ) -> std::io::Result<AlgoProcess>
@@ -153,6 +161,11 @@ impl AlgoProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if let Some(plan) = confine {
+            cmd.envs(plan.env());
+            #[cfg(unix)]
+            super::confine::apply(plan, &mut cmd)?;
+        }
         let mark = ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
@@ -164,6 +177,22 @@ impl AlgoProcess {
                 return Err(e);
             }
         };
+        #[cfg(windows)]
+        if let Some(plan) = confine
+            && let Err(e) = tree.confine(&plan.policy)
+        {
+            tree.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+        #[cfg(target_os = "linux")]
+        let count_watch = confine.and_then(|plan| {
+            let tree = Arc::clone(&tree);
+            super::confine::watch(plan, pid, move || {
+                tree.kill();
+                super::confine::kill_descendants(pid);
+            })
+        });
         let missing = || std::io::Error::other("child pipe missing");
         let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
             (Some(i), Some(o), Some(e)) => (i, o, e),
@@ -217,7 +246,23 @@ impl AlgoProcess {
             exited: exit_rx,
             exit_status,
             threads,
+            confined: confine.is_some(),
+            #[cfg(target_os = "linux")]
+            _watch: count_watch,
         })
+    }
+
+    /// Kills the algo's descendants (not its top process) if it is confined (Linux): a
+    /// process that left its group and cleared its environment is still among them
+    /// (`confine/watch.rs`). Returns how many had left its process group.
+    pub fn end_descendants(&self) -> usize {
+        #[cfg(target_os = "linux")]
+        if self.confined {
+            return super::confine::kill_descendants(self.pid);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = self.confined;
+        0
     }
 
     /// Becomes ready (disconnected) when the script's process has exited.
