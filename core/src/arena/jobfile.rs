@@ -11,6 +11,10 @@ pub struct PlanOptions {
     pub soft_ms: Option<u64>,
     pub max_ms: Option<u64>,
     pub startup_ms: Option<u64>,
+    /// Every match runs its algos unconfined (`--no-confine`).
+    pub no_confine: bool,
+    /// Confined algos may write their own folders (`--algo-writes`).
+    pub algo_writes: bool,
 }
 
 /// Quotes a word for a POSIX shell.
@@ -52,6 +56,11 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
                 if let Some(v) = v {
                     line.push_str(&format!(" {flag} {v}"));
                 }
+            }
+            if opts.no_confine {
+                line.push_str(" --no-confine");
+            } else if opts.algo_writes {
+                line.push_str(" --algo-writes");
             }
             line
         })

@@ -4,7 +4,8 @@ the environment the test sets (HOSTILE_TARGET and kin), pointing into a folder t
 owns, and every act is bounded, so that nothing real is harmed even when the algo runs
 unconfined. What the act achieved is written to HOSTILE_REPORT (a file the test owns)
 when the act was not stopped; a confined algo that is refused raises, and so crashes at
-that turn, its traceback last on stderr."""
+that turn, its traceback last on stderr. Without HOSTILE_REPORT the algo only plays idle
+(selftest.py, or a stray run, does nothing hostile)."""
 
 import os
 import sys
@@ -28,8 +29,10 @@ def report(text):
 
 
 def run(act):
-    """Plays idle; runs `act()` once, at turn TURN, before answering."""
-    done = []
+    """Plays idle; runs `act()` once, at turn TURN, before answering, if a test asked for it."""
+    done = [] if os.environ.get("HOSTILE_REPORT") else [False]
+    if done:
+        ta.debug("hostile: HOSTILE_REPORT not set: playing idle, doing nothing hostile")
 
     def on_turn(state):
         if state.turn >= TURN and not done:

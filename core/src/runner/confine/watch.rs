@@ -166,8 +166,13 @@ mod tests {
 
     #[test]
     fn a_child_and_a_grandchild_are_found_and_killed() {
-        let mut sh =
-            std::process::Command::new("sh").args(["-c", "sleep 60 & sleep 60 & wait"]).spawn().expect("sh runs");
+        use std::os::unix::process::CommandExt;
+        // A group of its own, as an algo's top process has.
+        let mut sh = std::process::Command::new("sh")
+            .args(["-c", "sleep 60 & sleep 60 & wait"])
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
         while descendants(sh.id()).len() < 2 && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
