@@ -135,8 +135,7 @@ pub struct AlgoProcess {
     /// Confined: the descendants are killed before the algo is asked to exit.
     confined: bool,
     /// The watch of its process count (Linux, confined); stopped when dropped.
-    #[cfg(target_os = "linux")]
-    _watch: Option<super::confine::Watch>,
+    _watch: Option<CountWatch>,
 }
 
 impl AlgoProcess {
@@ -155,17 +154,7 @@ impl AlgoProcess {
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
-        let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
-        cmd.current_dir(&loc.dir)
-            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(plan) = confine {
-            cmd.envs(plan.env());
-            #[cfg(unix)]
-            super::confine::apply(plan, &mut cmd)?;
-        }
+        let (mut cmd, how) = command(loc, env, confine)?;
         let mark = ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
@@ -177,22 +166,14 @@ impl AlgoProcess {
                 return Err(e);
             }
         };
-        #[cfg(windows)]
-        if let Some(plan) = confine
-            && let Err(e) = tree.confine(&plan.policy)
-        {
-            tree.kill();
-            let _ = child.wait();
-            return Err(e);
-        }
-        #[cfg(target_os = "linux")]
-        let count_watch = confine.and_then(|plan| {
-            let tree = Arc::clone(&tree);
-            super::confine::watch(plan, pid, move || {
+        let count_watch = match confine_started(&tree, pid, confine) {
+            Ok(watch) => watch,
+            Err(e) => {
                 tree.kill();
-                super::confine::kill_descendants(pid);
-            })
-        });
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
         let missing = || std::io::Error::other("child pipe missing");
         let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
             (Some(i), Some(o), Some(e)) => (i, o, e),
@@ -247,7 +228,6 @@ impl AlgoProcess {
             exit_status,
             threads,
             confined: confine.is_some(),
-            #[cfg(target_os = "linux")]
             _watch: count_watch,
         })
     }
@@ -338,6 +318,57 @@ impl Drop for AlgoProcess {
         self.stop.store(true, Ordering::SeqCst);
         self.tree.kill();
     }
+}
+
+/// The command that starts the algo in its folder, its pipes, its environment, and its
+/// confinement (Unix: applied in the child before it runs the script); and how it runs
+/// the script, in words.
+fn command(
+    loc: &AlgoLocation,
+    env: &[(String, String)],
+    confine: Option<&SeatPlan>,
+) -> std::io::Result<(std::process::Command, String)> {
+    let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
+    cmd.current_dir(&loc.dir)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(plan) = confine {
+        cmd.envs(plan.env());
+        #[cfg(unix)]
+        super::confine::apply(plan, &mut cmd)?;
+    }
+    Ok((cmd, how))
+}
+
+#[cfg(target_os = "linux")]
+type CountWatch = super::confine::Watch;
+#[cfg(not(target_os = "linux"))]
+type CountWatch = ();
+
+/// What confinement adds once the algo runs: on Windows the Job Object's limits, on Linux
+/// the watch of its process count (which kills the whole tree past the limit).
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+fn confine_started(
+    tree: &Arc<ProcessTree>,
+    pid: u32,
+    confine: Option<&SeatPlan>,
+) -> std::io::Result<Option<CountWatch>> {
+    let Some(plan) = confine else { return Ok(None) };
+    #[cfg(windows)]
+    tree.confine(&plan.policy)?;
+    #[cfg(target_os = "linux")]
+    let watch = {
+        let tree = Arc::clone(tree);
+        super::confine::watch(plan, pid, move || {
+            tree.kill();
+            super::confine::kill_descendants(pid);
+        })
+    };
+    #[cfg(not(target_os = "linux"))]
+    let watch = None;
+    Ok(watch)
 }
 
 /// Until disarmed, kills the algo's tree and lets go of its stdin pipe.
