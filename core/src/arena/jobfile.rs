@@ -135,6 +135,18 @@ mod tests {
     }
 
     #[test]
+    fn loosened_confinement_goes_into_every_line() {
+        let e = |n: &str| Entrant { path: PathBuf::from(format!("/algos/{n}")), label: n.into() };
+        let plan = Plan::new(vec![e("a"), e("b")], Format::RoundRobin, 2, 1).expect("plan");
+        let line = |opts: &PlanOptions| plan_lines(&plan, Path::new("/bin/ts"), Path::new("/o"), opts)[0].clone();
+        assert!(!line(&PlanOptions::default()).contains("confine"), "confined by default: nothing to say");
+        let off = PlanOptions { no_confine: true, algo_writes: true, ..PlanOptions::default() };
+        assert!(line(&off).ends_with(" --no-confine"), "{}", line(&off));
+        let writes = PlanOptions { algo_writes: true, ..PlanOptions::default() };
+        assert!(line(&writes).ends_with(" --algo-writes"), "{}", line(&writes));
+    }
+
+    #[test]
     fn a_quoted_job_id_reads_back() {
         for id in ["plain__x__g0", "it's a b__c__g3", "tab\there"] {
             let line = format!("/bin/ts match a b --job-id {} --result-json x", shell_quote(id));

@@ -117,7 +117,7 @@ impl SeatPlan {
             limits::nproc_note()
         );
         #[cfg(all(unix, not(target_os = "linux")))]
-        let procs = format!("processes: RLIMIT_NPROC (per user){}", limits::nproc_note());
+        let procs = format!("processes not limited{}", limits::nproc_note());
         #[cfg(windows)]
         let procs = format!("{} processes (the Job Object)", p.max_processes);
         format!(
