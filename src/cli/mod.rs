@@ -20,6 +20,7 @@ macro_rules! out {
 mod arena_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
+mod confine_args;
 pub mod error;
 mod limits;
 mod match_cmd;

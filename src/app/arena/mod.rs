@@ -515,6 +515,7 @@ impl ArenaTab {
                 }
             });
         }
+        ui.checkbox(&mut self.form.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
         ui.checkbox(&mut self.form.sprt, "SPRT early stop")
             .on_hover_text("Two algos: stop when one is better with the confidence asked");
         if self.form.sprt {

@@ -104,6 +104,8 @@ pub struct PlayView {
     pub seats: [SeatForm; 2],
     /// A preset name or a config file; empty: a ghost's ruleset, else the default preset.
     pub ruleset: String,
+    /// The algos run confined (the default; docs/runner.md, Confinement).
+    pub confine: bool,
     pub viewer: Viewer,
     pub running: Option<LiveMatch>,
     /// The last match that ended: its recaps, its end and its replay stay on screen.
@@ -198,6 +200,7 @@ impl PlayView {
                 SeatForm { kind: SeatKind::Algo, path: String::new(), ghost_player: None },
             ],
             ruleset: String::new(),
+            confine: true,
             viewer,
             running: None,
             last_match: None,
@@ -295,6 +298,9 @@ impl PlayView {
         let mut spec = MatchSpec::new(s1, s2, Arc::clone(&config));
         spec.replay = ReplayTarget::Dir(self.out_dir.clone());
         spec.every_frame_event = true;
+        if !self.confine {
+            spec.confine = terminal_core::runner::Confinement::off();
+        }
         let handle = start_match(spec);
         self.finished_replay = None;
         self.last_match = None;

@@ -71,6 +71,7 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             });
         });
         pace(ui, v, &mut out);
+        ui.checkbox(&mut v.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
         if ui.button(RichText::new("Start match").strong()).clicked() {
             out.push(PlayAction::Start);
         }
