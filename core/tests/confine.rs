@@ -36,7 +36,12 @@ struct Run {
 
 /// Plays `hostile` (player 1) against py-idle, confined or not, with `env` on top of the
 /// report file's.
+/// One hostile match at a time: a fork bomb, 3 GiB of memory and 200 MiB of disk at once
+/// (unconfined) would starve each other's algos past their time limits.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn play(hostile: &str, dir: &Path, confined: bool, env: &[(&str, String)]) -> Run {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let out = dir.join(if confined { "confined" } else { "unconfined" });
     std::fs::create_dir_all(&out).expect("replay folder");
     let report = out.join("report.txt");
