@@ -218,17 +218,25 @@ impl Seat {
         self.process.as_mut().and_then(|p| p.wait_until(deadline)).map(|s| s.to_string())
     }
 
+    /// Ends a confined algo's descendants (not the algo itself). Called before the end frame
+    /// is sent: the algo is their subreaper only while it runs, and once it has exited they
+    /// belong to init, out of reach.
+    pub fn end_descendants(&mut self) {
+        let Some(p) = self.process.as_mut() else { return };
+        let left = p.end_descendants();
+        if left > 0
+            && let Some(plan) = &self.confine
+            && let Ok(mut hit) = plan.hit.lock()
+        {
+            hit.get_or_insert(RuleHit::LeftGroup { count: left });
+        }
+    }
+
     /// Sends end of input; the algo is expected to exit after the end frame. A confined
     /// algo's descendants are ended first: nothing it started outlives the match.
     pub fn close_stdin(&mut self) {
+        self.end_descendants();
         if let Some(p) = self.process.as_mut() {
-            let left = p.end_descendants();
-            if left > 0
-                && let Some(plan) = &self.confine
-                && let Ok(mut hit) = plan.hit.lock()
-            {
-                hit.get_or_insert(RuleHit::LeftGroup { count: left });
-            }
             p.close_stdin();
         }
     }

@@ -511,6 +511,9 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     let duration_ms = ms(started.elapsed());
     let end = game.end_frame(&last_info, duration_ms);
     let end_stats = end.end_stats.clone().unwrap_or_default();
+    for s in session.seats.iter_mut() {
+        s.end_descendants();
+    }
     session.emit(end)?;
     let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
     let replay_path: PathBuf =
