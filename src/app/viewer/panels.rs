@@ -511,11 +511,11 @@ pub fn try_figures(s: &WhatIfSummary, pov: Player) -> [(String, String); 5] {
     let (p, o) = (pov.number(), pov.opponent().number());
     [
         (
+            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
             format!(
-                "breaches dealt {} (−{:.0} HP) / taken {} (−{:.0} HP)",
+                "Player {p}'s units breached {} times (−{:.0} HP), player {o}'s {} (−{:.0} HP)",
                 s.breaches[us], s.hp_damage[us], s.breaches[them], s.hp_damage[them]
             ),
-            format!("Player {p}'s units breached {} times, player {o}'s {}", s.breaches[us], s.breaches[them]),
         ),
         (
             format!("structure damage dealt {:.0} / taken {:.0}", s.structure_damage[us], s.structure_damage[them]),
