@@ -844,6 +844,9 @@ fn what_if_and_comparison_fit_a_small_window() {
     two_tries(&mut h, path);
     let board = h.state().viewer().geometry().expect("board drawn").rect;
     assert!(board.width() > 250.0 && board.height() > 250.0, "{board:?}");
+    // The tries list scrolls in a small window: the button is scrolled to, as a person would.
+    h.get_by_label("Compare side by side").scroll_to_me();
+    h.run();
     h.get_by_label("Compare side by side").click();
     h.run();
     let c = h.state().viewer().compare().expect("comparison");
