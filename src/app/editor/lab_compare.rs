@@ -78,7 +78,7 @@ impl LabState {
                 d.hp_now,
                 d.lost_before,
                 d.lost_now,
-                a.file_name().trim_end_matches(".gz").trim_end_matches(".replay")
+                a.stem()
             );
             let hint = "Open this attack in the Debugger against the current layout";
             if ui.add(egui::Button::new(text).wrap()).on_hover_text(hint).clicked() {

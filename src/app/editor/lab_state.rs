@@ -200,8 +200,7 @@ impl LabState {
     pub fn attack_label(&self, i: usize) -> Option<String> {
         let run = self.run.as_ref()?;
         let (a, o) = (run.attacks.attacks.get(i)?, run.report.outcomes.get(i)?);
-        let name = a.file_name();
-        let stem = name.trim_end_matches(".gz").trim_end_matches(".replay");
+        let stem = a.stem();
         Some(format!(
             "turn {}: −{:.0} HP ({} breaches), {} structures lost ({:.1} SP)\n{stem}",
             a.turn, o.hp_lost, o.breaches, o.structures_lost, o.sp_lost

@@ -175,6 +175,11 @@ impl Attack {
         self.replay.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
+    /// The replay's file name without `.replay` / `.replay.gz`, as lists show it.
+    pub fn stem(&self) -> String {
+        self.file_name().trim_end_matches(".gz").trim_end_matches(".replay").to_string()
+    }
+
     /// The replay's own defence as a layout (the defender's seat as recorded).
     pub fn recorded_layout(&self) -> Layout {
         let mut layout = Layout { name: format!("{} turn {}", self.file_name(), self.turn), ..Layout::default() };
