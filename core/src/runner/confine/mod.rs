@@ -65,6 +65,7 @@ impl SeatPlan {
         cpu_seconds: Option<u64>,
     ) -> std::io::Result<SeatPlan> {
         let temp = SeatTemp::create()?;
+        #[cfg_attr(not(unix), allow(unused_mut))]
         let mut plan = SeatPlan {
             policy: policy.clone(),
             cpu_seconds,
