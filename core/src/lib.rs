@@ -6,6 +6,7 @@
 pub mod arena;
 pub mod engine;
 pub mod files;
+pub mod heap;
 pub mod layout;
 pub mod panics;
 pub mod replay;

@@ -14,6 +14,8 @@ ROOT = replays.workspace_root()
 def test_sim_attacker_plays_a_match_with_the_vendored_module(tmp_path):
     algos = tmp_path / "algos"
     shutil.copytree(ROOT / "tests" / "algos" / "lib", algos / "lib")
+    # The marker that lets the confined algos read their shared `lib` beside them.
+    shutil.copy(ROOT / "tests" / "algos" / ".algos-share-this-folder", algos)
     algo = algos / "py-sim-attacker"
     shutil.copytree(ROOT / "tests" / "algos" / "py-sim-attacker", algo, ignore=shutil.ignore_patterns("terminal_studio"))
     vendor = ROOT / "bindings" / "python" / "vendor.py"

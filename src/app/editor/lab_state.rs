@@ -410,7 +410,7 @@ impl LabState {
         let defence = Defence::from_layout(&run.layout, run.seat, attack.config());
         let attack_try = attack.what_if_try(&defence, HpModel::Unlimited);
         vec![Command::Studio(StudioCommand::OpenAttackWhatIf {
-            replay: attack.replay.clone(),
+            replay: attack.replay.to_path_buf(),
             turn: attack.turn,
             attacker: attack.attacker,
             attack_try: Box::new(attack_try),

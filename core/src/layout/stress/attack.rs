@@ -41,11 +41,12 @@ pub struct RecordedOutcome {
 /// One recorded attack, ready to run against layouts.
 #[derive(Clone)]
 pub struct Attack {
-    pub replay: PathBuf,
+    /// Shared by every attack of the replay.
+    pub replay: Arc<Path>,
     pub turn: i32,
     pub attacker: Player,
-    /// The replay's ruleset (`verify::ruleset_name`).
-    pub ruleset: String,
+    /// The replay's ruleset (`verify::ruleset_name`), shared by every attack of the replay.
+    pub ruleset: Arc<str>,
     pub recorded: RecordedOutcome,
     /// The defender's own structures at the start of the action phase (after that turn's
     /// builds; marked ones still stand), in id order: the replay's side as a layout.
@@ -197,8 +198,6 @@ impl Attack {
     pub fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
         size_of::<Attack>()
-            + self.replay.as_os_str().len()
-            + self.ruleset.capacity()
             + self.recorded_defence.capacity() * size_of::<PackedStructure>()
             + self.side.structures.capacity() * size_of::<PackedStructure>()
             + self.deploy.capacity() * size_of::<Command>()
@@ -305,11 +304,11 @@ fn is_mobile(config: &Config, c: &Command) -> bool {
 /// The attacks of one replay (both players), each checked to rebuild as recorded; a turn
 /// that cannot be rebuilt is an error of its own, the other turns still count.
 pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<Attack, AttackError>> {
-    let file = replay.source.clone();
+    let file: Arc<Path> = Arc::from(replay.source.as_path());
     let recorded_config = Arc::new(replay.config.clone());
     let same_rules = replay.config.units == filter.config.units && replay.config.resources == filter.config.resources;
     let run_config = if same_rules { Arc::clone(&recorded_config) } else { Arc::clone(&filter.config) };
-    let ruleset = ruleset_name(&replay.config);
+    let ruleset: Arc<str> = Arc::from(ruleset_name(&replay.config));
     let ids = running_max_ids(&replay.frames);
     let early_2020 = is_early_2020(replay, &recorded_config, &ids);
     let mut out = Vec::new();
@@ -318,7 +317,7 @@ pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<A
         let (game, mut inputs) = match game_at_turn_frame(replay, &recorded_config, start, &ids, None) {
             Ok(g) => g,
             Err(source) => {
-                out.push(Err(AttackError::Rebuild { file: file.clone(), turn, source }));
+                out.push(Err(AttackError::Rebuild { file: file.to_path_buf(), turn, source }));
                 continue;
             }
         };
@@ -338,7 +337,7 @@ pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<A
                     Ok(p) => p,
                     Err((line, count)) => {
                         let player = attacker.number();
-                        out.push(Err(AttackError::Rejected { file: file.clone(), turn, player, line, count }));
+                        out.push(Err(AttackError::Rejected { file: file.to_path_buf(), turn, player, line, count }));
                         continue;
                     }
                 };
@@ -443,6 +442,7 @@ pub fn load_attacks(
         Attacks(Vec<Result<Attack, AttackError>>),
         Skipped(String, Option<String>),
     }
+    let configs = ConfigInterner::default();
     let read_one = |path: &Path| -> Read {
         if let Some(config) = config_line(path)
             && let Some(reason) = skip_reason(&config, false, filter)
@@ -453,11 +453,18 @@ pub fn load_attacks(
             Err(e) => Read::Skipped(e.to_string(), None),
             Ok(replay) => match skip_reason(&replay.config, replay.legacy, filter) {
                 Some(reason) => Read::Skipped(reason, Some(ruleset_name(&replay.config))),
-                None => Read::Attacks(attacks_of_replay(&replay, filter)),
+                None => {
+                    let mut attacks = attacks_of_replay(&replay, filter);
+                    for a in attacks.iter_mut().flatten() {
+                        a.config = configs.intern(&a.config);
+                    }
+                    Read::Attacks(attacks)
+                }
             },
         }
     };
     let results = parallel_map(files.len(), jobs, cancel, progress, |k, _: &mut ()| read_one(&files[k]));
+    crate::heap::return_freed_memory();
     if cancel.load(Ordering::Relaxed) {
         return Err(AttackError::Cancelled);
     }
@@ -483,4 +490,28 @@ pub fn load_attacks(
         }
     }
     Ok(set)
+}
+
+/// One `Config` shared by every attack of the same rules: each replay parses its own, and a
+/// parsed config (its raw JSON kept for the algos) costs more than the attacks of a replay.
+#[derive(Default)]
+struct ConfigInterner(std::sync::Mutex<Vec<Arc<Config>>>);
+
+impl ConfigInterner {
+    fn intern(&self, config: &Arc<Config>) -> Arc<Config> {
+        let same = |c: &Arc<Config>| {
+            Arc::ptr_eq(c, config)
+                || (c.raw == config.raw
+                    && c.legacy == config.legacy
+                    && c.mechanics == config.mechanics
+                    && c.death_threshold == config.death_threshold)
+        };
+        // A poisoned lock only means another reader panicked; its list is still sound.
+        let mut known = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(c) = known.iter().find(|c| same(c)) {
+            return Arc::clone(c);
+        }
+        known.push(Arc::clone(config));
+        Arc::clone(config)
+    }
 }
