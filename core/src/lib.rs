@@ -8,6 +8,7 @@ pub mod engine;
 pub mod files;
 pub mod layout;
 pub mod panics;
+pub mod planner;
 pub mod replay;
 pub mod runner;
 pub mod session;
