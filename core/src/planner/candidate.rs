@@ -109,9 +109,15 @@ impl Candidate {
             .then_with(|| self.groups.cmp(&other.groups))
     }
 
-    /// The candidate as an algo would send it and as the CLI prints it.
+    /// The candidate for output, its tiles in `attacker`'s own view (player 2's rotated), as
+    /// its algo would send the deploy line.
     pub fn record(&self, config: &Config, attacker: Player, rank: usize) -> CandidateRecord {
-        let view = |t: Tile| if attacker == Player::Two { t.rotated() } else { t };
+        self.record_in_view(config, attacker == Player::Two, rank)
+    }
+
+    /// The candidate for output, its tiles rotated 180° or as they are on the board.
+    pub fn record_in_view(&self, config: &Config, rotate: bool, rank: usize) -> CandidateRecord {
+        let view = |t: Tile| if rotate { t.rotated() } else { t };
         let shorthand = |t: u8| config.units.get(t as usize).map(|u| u.shorthand.clone()).unwrap_or_default();
         CandidateRecord {
             rank,
@@ -148,8 +154,8 @@ fn kind_shorthand(config: &Config, kind: CommandKind) -> String {
     }
 }
 
-/// One candidate for output: `deploy` is the deploy line an algo in the attacker's seat
-/// sends (`[shorthand, x, y]` in its own view: player 2's rotated, docs/protocol.md).
+/// One candidate for output: `deploy` is the deploy line an algo sends
+/// (`[shorthand, x, y]`, docs/protocol.md), in the view the record was made for.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CandidateRecord {
     /// 1 for the best.

@@ -25,8 +25,9 @@ use std::sync::atomic::AtomicBool;
 pub struct PlanRequest {
     /// Groups per deploy at most: 1 (singles only), 2 or 3.
     pub max_groups: usize,
-    /// Lanes (tile × type) the pairs draw on.
-    pub pair_lanes: usize,
+    /// Unit runs (runs × units deployed) the coarse pairs may take, about: they draw on as
+    /// many lanes (tile × type, most promising first) as this allows.
+    pub pair_budget: usize,
     /// Pairs of lanes whose every MP split is tried (the best of the coarse grid).
     pub pair_beam: usize,
     /// Lanes the triples' third group is drawn from (the first of `pair_lanes`).
@@ -40,7 +41,7 @@ pub struct PlanRequest {
 impl Default for PlanRequest {
     fn default() -> Self {
         let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        PlanRequest { max_groups: 3, pair_lanes: 24, pair_beam: 8, triple_lanes: 12, triple_beam: 6, jobs }
+        PlanRequest { max_groups: 3, pair_budget: 100_000, pair_beam: 8, triple_lanes: 12, triple_beam: 6, jobs }
     }
 }
 
@@ -99,7 +100,8 @@ pub fn plan(
     let singles = search::singles(board, &mut batch);
     let singles = search::run_batch(board, singles, jobs, 1, progress, cancel)?;
     let mut evaluated = [singles.len(), 0, 0];
-    let lanes = search::combination_lanes(&singles, request.pair_lanes);
+    let mut lanes = search::combination_lanes(&singles);
+    lanes.truncate(search::lanes_within(board, &lanes, request.pair_budget));
     let mut candidates = singles;
     if request.max_groups >= 2 {
         let mut coarse = search::pairs_coarse(board, &lanes, &mut batch);

@@ -86,28 +86,29 @@ pub(super) fn singles(board: &PlanBoard, batch: &mut Batch) -> Deploys {
     batch.take()
 }
 
-/// The lanes the combinations draw on, at most `limit`. A lane whose singles end exactly as
-/// an earlier lane's at every count (the same damage, SP, breaches, hits taken and dealt:
-/// in practice the same path) adds nothing the other does not: only the first is kept (the
-/// pruning). The rest are taken in turn from each mobile type and deploy edge, best single
-/// first, so that both edges and every type are drawn on.
-pub(super) fn combination_lanes(singles: &[Candidate], limit: usize) -> Vec<Lane> {
+/// The lanes the combinations draw on, most promising first. Lanes whose units never met the
+/// defence (never hit, never hitting a structure) at any count and scored alike are one
+/// lane as far as any combination can tell from them: only the first is kept (the pruning).
+/// The rest are taken in turn from each mobile type and deploy edge, best single first, so
+/// that both edges and every type are drawn on.
+pub(super) fn combination_lanes(singles: &[Candidate]) -> Vec<Lane> {
     let mut by_lane: BTreeMap<Lane, Vec<&Candidate>> = BTreeMap::new();
     for c in singles {
         by_lane.entry(c.groups[0].lane()).or_default().push(c);
     }
-    let mut lanes: Vec<(Lane, &Candidate, Vec<Signature>)> = by_lane
+    let mut lanes: Vec<(Lane, &Candidate, Option<Vec<Signature>>)> = by_lane
         .into_iter()
         .filter_map(|(lane, list)| {
             let best = list.iter().copied().min_by(|a, b| a.rank(b))?;
-            Some((lane, best, list.iter().map(|c| signature(c)).collect()))
+            let untouched = list.iter().all(|c| !met_defence(c));
+            Some((lane, best, untouched.then(|| list.iter().map(|c| signature(c)).collect())))
         })
         .collect();
     lanes.sort_by(|a, b| a.1.rank(b.1));
     let mut seen: HashSet<(u8, Vec<Signature>)> = HashSet::new();
     let mut queues: BTreeMap<(u8, Option<Edge>), Vec<Lane>> = BTreeMap::new();
     for (lane, _, sig) in lanes {
-        if seen.insert((lane.0, sig)) {
+        if sig.is_none_or(|sig| seen.insert((lane.0, sig))) {
             queues.entry((lane.0, Edge::ALL.into_iter().find(|e| e.contains(lane.1)))).or_default().push(lane);
         }
     }
@@ -115,12 +116,16 @@ pub(super) fn combination_lanes(singles: &[Candidate], limit: usize) -> Vec<Lane
     for round in 0.. {
         let before = kept.len();
         kept.extend(queues.values().filter_map(|q| q.get(round)));
-        if kept.len() == before || kept.len() >= limit {
+        if kept.len() == before {
             break;
         }
     }
-    kept.truncate(limit);
     kept
+}
+
+/// The units took damage, dealt some to a structure, or were shot down.
+fn met_defence(c: &Candidate) -> bool {
+    c.damage_received > 0.0 || c.structure_damage > 0.0 || c.units_destroyed > 0
 }
 
 /// How a single group ended, bit for bit.
@@ -142,18 +147,39 @@ fn group((unit_type, tile): Lane, count: u32) -> Group {
     Group { unit_type, tile, count }
 }
 
+/// The first group's counts of a coarse pair: 1, 2 or 3 units, or about a quarter, half or
+/// three quarters of what `lane` could buy alone.
+fn coarse_counts(board: &PlanBoard, lane: Lane) -> Vec<u32> {
+    let most = max_count(board, &[], lane, u32::MAX);
+    let mut grid: Vec<u32> = [1, 2, 3, most / 4, most / 2, most * 3 / 4].into_iter().filter(|&n| n >= 1).collect();
+    grid.sort_unstable();
+    grid.dedup();
+    grid
+}
+
+/// How many of `lanes` (in order) the coarse pairs can draw on within about `budget` unit
+/// runs (a run costs about as much as it has units: the MP's worth of the cheapest type).
+pub(super) fn lanes_within(board: &PlanBoard, lanes: &[Lane], budget: usize) -> usize {
+    let sizes: Vec<usize> = lanes.iter().map(|&l| coarse_counts(board, l).len()).collect();
+    let units = lanes.iter().map(|&l| max_count(board, &[], l, u32::MAX)).max().unwrap_or(1).max(1) as usize;
+    let budget = budget / units;
+    let mut runs = 0;
+    for k in 0..sizes.len() {
+        runs += sizes[..k].iter().map(|g| g + sizes[k]).sum::<usize>();
+        if runs > budget {
+            return k.max(2).min(sizes.len());
+        }
+    }
+    sizes.len()
+}
+
 /// Stage 2a: every two lanes of `lanes`, the MP split between them on a coarse grid (the
-/// first group 1, 2 or 3 units, or about a quarter, half or three quarters of what it could
-/// buy alone), the second group as large as the rest buys; both ways round.
+/// first group `coarse_counts`, the second as large as the rest buys), both ways round.
 pub(super) fn pairs_coarse(board: &PlanBoard, lanes: &[Lane], batch: &mut Batch) -> Deploys {
     for (i, &a) in lanes.iter().enumerate() {
         for &b in &lanes[i + 1..] {
             for (first, second) in [(a, b), (b, a)] {
-                let most = max_count(board, &[], first, u32::MAX);
-                let mut grid = vec![1, 2, 3, most / 4, most / 2, most * 3 / 4];
-                grid.sort_unstable();
-                grid.dedup();
-                for n in grid.into_iter().filter(|&n| n >= 1) {
+                for n in coarse_counts(board, first) {
                     let m = max_count(board, &[group(first, n)], second, u32::MAX);
                     if m > 0 {
                         batch.offer(board, vec![group(first, n), group(second, m)]);
