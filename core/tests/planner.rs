@@ -98,6 +98,25 @@ fn the_mp_given_bounds_every_candidate() {
     assert!(plan_of(&board.with_mp(0.0), &request(3, 2)).is_empty());
 }
 
+/// A cancelled search stops with `Cancelled`; a search reports its progress stage by stage.
+#[test]
+fn the_search_reports_progress_and_stops_when_cancelled() {
+    use std::sync::Mutex;
+    use terminal_core::layout::stress::RunError;
+    use terminal_core::planner::PlanError;
+    let r = read(&replay(BUSY));
+    let board = PlanBoard::from_replay(&r, 6, Player::One).unwrap_or_else(|e| panic!("{e}"));
+    let cancelled = plan(&board, &request(3, 2), &|_| {}, &AtomicBool::new(true));
+    assert_eq!(cancelled.err(), Some(PlanError::Run(RunError::Cancelled)));
+    let stages = Mutex::new(BTreeSet::new());
+    let note = |p: terminal_core::planner::PlanProgress| {
+        assert!(p.done <= p.total);
+        stages.lock().unwrap_or_else(|e| e.into_inner()).insert(p.stage);
+    };
+    plan(&board, &request(3, 2), &note, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stages.into_inner().unwrap_or_else(|e| e.into_inner()), BTreeSet::from([1, 2, 3]));
+}
+
 /// The groups of a recorded deploy line: (type, tile) lanes.
 fn groups_of(deploy: &[Command]) -> BTreeSet<(u8, i32, i32)> {
     deploy
