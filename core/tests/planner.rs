@@ -202,38 +202,3 @@ fn the_planner_matches_or_beats_the_recorded_deploys() {
     assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
 }
 
-#[test]
-#[ignore]
-fn debug_turn() {
-    let file = std::env::var("PLAN_FILE").unwrap();
-    let turn: i32 = std::env::var("PLAN_TURN").unwrap().parse().unwrap();
-    let r = read(&replay(&file));
-    let seat = if std::env::var("PLAN_SEAT").as_deref() == Ok("1") { Player::One } else { Player::Two };
-    let board = PlanBoard::from_replay(&r, turn, seat).unwrap();
-    let rec = board.attack().recorded_deploy().to_vec();
-    println!("mp {} recorded {:?}", board.mp(), groups_of(&rec));
-    let o = board.evaluate(&rec, false, &mut None);
-    println!("recorded outcome {o:?}");
-    let mut sorted = rec.clone();
-    sorted.sort_by_key(|c| {
-        (
-            match c.kind {
-                CommandKind::Spawn(t) => t,
-                _ => 9,
-            },
-            c.tile,
-        )
-    });
-    println!("recorded deploy {rec:?}\ncanonical order: {:?}", board.evaluate(&sorted, false, &mut None).hp_lost);
-    let p = plan(&board, &request(3, 2), &|_| {}, &AtomicBool::new(false)).unwrap();
-    println!("evaluated {:?} lanes {} {:?}", p.evaluated, p.combination_lanes.len(), p.combination_lanes);
-    for c in &p.candidates {
-        let l: Vec<_> = c.groups.iter().map(|g| (g.unit_type, g.tile.x, g.tile.y)).collect();
-        if l.iter().all(|x| groups_of(&rec).contains(x)) && c.damage > 0.0 {
-            println!("player lanes: {:?} dmg {}", c.groups, c.damage);
-        }
-    }
-    for c in p.candidates.iter().take(8) {
-        println!("{:?} dmg {} sp {} mp {}", c.groups, c.damage, c.sp_destroyed, c.mp_spent);
-    }
-}
