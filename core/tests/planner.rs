@@ -201,4 +201,3 @@ fn the_planner_matches_or_beats_the_recorded_deploys() {
     assert!(compared >= 60, "only {compared} turns compared");
     assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
 }
-
