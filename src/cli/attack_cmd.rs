@@ -45,7 +45,7 @@ pub struct AttackArgs {
     pub jobs: Option<usize>,
 }
 
-/// Done when some deploy does HP damage, Found when none does.
+/// Done when the search ran (whether or not any deploy does damage).
 pub fn run(args: &AttackArgs) -> Result<Outcome, CliError> {
     let (board, label) = board_of(args)?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
@@ -63,7 +63,7 @@ pub fn run(args: &AttackArgs) -> Result<Outcome, CliError> {
     } else {
         print_human(&board, &label, &result, args.top, secs, jobs);
     }
-    Ok(if result.best().is_some_and(|c| c.damage > 0.0) { Outcome::Done } else { Outcome::Found })
+    Ok(Outcome::Done)
 }
 
 /// The board the command line names, and a label for it.
