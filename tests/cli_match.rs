@@ -43,6 +43,36 @@ fn the_match_command_prints_a_summary_and_the_replay_path() {
     assert!(!bad.status.success());
 }
 
+/// Confined by default: a write outside the algo's folder is refused and named in the
+/// summary; `--no-confine` lets it through (Linux: Landlock).
+#[cfg(target_os = "linux")]
+#[test]
+fn algos_are_confined_unless_no_confine_is_given() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("outside.txt");
+    let play = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+            .arg("match")
+            .arg(algo("py-hostile-write"))
+            .arg(algo("py-idle"))
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path())
+            .env("HOSTILE_TARGET", &target)
+            .env("HOSTILE_REPORT", dir.path().join("report.txt"))
+            .output()
+            .expect("binary runs")
+    };
+    let confined = play(&[]);
+    let summary = String::from_utf8_lossy(&confined.stdout).lines().next().unwrap_or_default().to_string();
+    assert!(summary.contains("p1: crashed at turn 1, confinement: denied write to"), "{summary}");
+    assert!(!target.exists());
+    let free = play(&["--no-confine"]);
+    let summary = String::from_utf8_lossy(&free.stdout).lines().next().unwrap_or_default().to_string();
+    assert!(!summary.contains("crashed"), "{summary}");
+    assert!(target.is_file());
+}
+
 #[test]
 fn the_match_command_stops_its_algos_on_sigterm() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -69,3 +69,22 @@ fn subcommands_keep_their_arguments() {
     let err = parse_from(["terminal-studio", "arena", "--seat", "1"]).expect_err("--seat needs --vs-ghosts");
     assert_eq!(err.exit_code(), 2);
 }
+
+/// `help`, `--help` and `-h` begin by saying what the program is, and exit 0.
+#[test]
+fn help_starts_by_saying_what_the_studio_is() {
+    for arg in ["help", "--help", "-h"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+            .arg(arg)
+            // Help never opens the studio: without a display a window would fail.
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("binary runs");
+        assert_eq!(out.status.code(), Some(0), "{arg}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.contains("workbench for Terminal"), "{arg}: the first line is {first:?}");
+        assert!(text.contains("Commands:") && text.contains("match"), "{arg}: the commands are listed:\n{text}");
+    }
+}

@@ -284,3 +284,196 @@ fn the_status_line_names_the_algo_the_match_waits_for_and_its_limits() {
     h.run_ok();
     step_until(&mut h, 30, "the match to stop", |a| !a.play().is_running());
 }
+
+/// Turrets right to left along a row until the SP run out: each new one sorts before those
+/// placed, so the engine's check of the whole plan refuses another tile than the one clicked.
+/// The refusal names the tile clicked.
+#[test]
+fn a_refusal_names_the_tile_clicked() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio(LARGE, None, false);
+    open_play(&mut h, out.path());
+    you_against(&mut h, "py-idle");
+    wait_for_turn(&mut h, 0);
+    pick_tool(&mut h, "Turret");
+    let mut refused_at = None;
+    for x in (1..=26).rev() {
+        click_tile(&mut h, Tile::new(x, 12));
+        if refusal(&h).starts_with("Not enough SP") {
+            refused_at = Some(x);
+            break;
+        }
+    }
+    let x = refused_at.unwrap_or_else(|| panic!("the SP never ran out along row 12: {:?}", refusal(&h)));
+    let r = refusal(&h);
+    assert!(r.starts_with(&format!("Not enough SP at {x},12:")), "the tile clicked is {x},12: {r}");
+    assert!(h.query_by_label_contains(&format!("Refused: Not enough SP at {x},12")).is_some(), "shown: {r}");
+}
+
+/// The pace is picked in the form before Start; at "as it comes" a fast algo-against-algo
+/// match still shows its last turn frame by frame, and the result waits for its last frame.
+#[test]
+fn the_pace_is_chosen_before_the_start_and_every_pace_shows_the_last_turn() {
+    let out = tempfile::tempdir().expect("tempdir");
+    // One step is one frame at 4×, the pace of a decided match's last turn "as it comes".
+    let mut h = studio_clocked(LARGE, 1.0 / 32.0);
+    open_play(&mut h, out.path());
+    for (i, name) in ["py-builder", "py-random"].iter().enumerate() {
+        h.state_mut().play_mut().seats[i].kind = SeatKind::Algo;
+        h.state_mut().play_mut().seats[i].path = algo(name).display().to_string();
+    }
+    h.run_ok();
+    h.get_by_label("Pace").click();
+    h.run_ok();
+    h.get_by_label("as it comes").click();
+    h.run_ok();
+    assert_eq!(h.state().play().viewer.live_pace(), LivePace::AsItComes, "the pace picked in the form");
+    h.get_by_label("Start match").click();
+    let mut shown: Vec<usize> = Vec::new();
+    let mut steps = 0;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        h.step();
+        steps += 1;
+        if let Some(i) = shown_index(&h)
+            && shown.last() != Some(&i)
+        {
+            shown.push(i);
+        }
+        let p = h.state().play();
+        if h.query_all_by_label_contains("won on HP").next().is_some() {
+            let last = p.viewer.summary().map_or(0, |s| s.turns.last().map_or(0, |t| t.start + t.frames));
+            assert_eq!(shown_index(&h).map(|i| i + 1), Some(last), "the result is told on the board's last frame");
+        }
+        if !p.is_running() && p.board_reached_the_end() {
+            break;
+        }
+        assert!(steps < 20_000, "the match did not end on the board");
+    }
+    h.run_ok();
+    let replay = h.state().play().finished_replay.clone().expect("finished replay");
+    let r = read_replay(&replay).expect("replay");
+    let frames = r.frames.len() - 1;
+    let last_turn = r.frames[frames - 1].turn_info.turn;
+    let first_of_last = r.frames.iter().position(|f| f.turn_info.turn == last_turn).expect("the last turn");
+    let want: Vec<usize> = (first_of_last..frames).collect();
+    assert!(shown.ends_with(&want), "the last turn (frames {first_of_last}..{frames}) shown frame by frame: {shown:?}");
+    let (_, view) = h.state().play().viewer.current().cloned().expect("a frame on the board");
+    assert_eq!(view.frame.stats, r.frames[frames - 1].stats, "the board ends on the match's last frame");
+    assert!(h.query_all_by_label_contains("won on HP").next().is_some(), "the result is told");
+}
+
+/// A whole turn from the keyboard, with the command table's keys: a turret (3), a scout (4),
+/// Ctrl+Z takes the scout back, Enter ends the turn; F1 lists them for the Play view.
+#[test]
+fn a_turn_is_played_from_the_keyboard() {
+    use egui::{Key, Modifiers};
+    use terminal_studio::app::model::Tool;
+    use terminal_studio::app::viewer::whatif_board::BoardTool;
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio(LARGE, None, false);
+    open_play(&mut h, out.path());
+    you_against(&mut h, "py-idle");
+    wait_for_turn(&mut h, 0);
+    let tool = |h: &Harness<'_, StudioApp>| h.state().play().viewer.board_whatif().map(|w| w.tool);
+    h.key_press(Key::Num3);
+    h.run_ok();
+    assert_eq!(tool(&h), Some(BoardTool::Structure(Tool::Place(terminal_core::layout::Kind::Turret))), "3: Turret");
+    click_tile(&mut h, Tile::new(13, 6));
+    h.key_press(Key::Num4);
+    h.run_ok();
+    assert_eq!(tool(&h), Some(BoardTool::Deploy(3)), "4: Scout");
+    click_tile(&mut h, Tile::new(3, 10));
+    let (build, deploy) = h.state().play().planned_commands().expect("a plan");
+    assert_eq!((build.len(), deploy.len()), (1, 1), "a turret and a scout planned");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_ok();
+    let (build, deploy) = h.state().play().planned_commands().expect("a plan");
+    assert_eq!((build.len(), deploy.len()), (1, 0), "Ctrl+Z took the scout back");
+    h.key_press(Key::Enter);
+    h.run_ok();
+    wait_for_turn(&mut h, 1);
+    let replay_path = h.state().play().running.as_ref().and_then(|m| m.replay_path.clone()).expect("replay");
+    let r = read_replay(&replay_path).expect("the replay so far");
+    let turn1 = r.frames.iter().find(|f| f.turn_info.turn == 1).expect("turn 1's frame");
+    let turret = turn1.units_of(Player::One)[2].iter().any(|u| u.tile == Tile::new(13, 6));
+    assert!(turret, "Enter sent the turret");
+    h.key_press(Key::F1);
+    h.run_ok();
+    for (key, label) in [("3", "Turret tool"), ("4", "Scout tool"), ("Enter", "End turn")] {
+        let row = terminal_studio::app::command::help::rows(View::Play).into_iter().find(|r| r.1 == label);
+        assert!(row.as_ref().is_some_and(|r| r.0 == key), "F1 lists {key} for {label} in Play: {row:?}");
+    }
+    h.get_by_label("Stop match").click();
+    h.run_ok();
+}
+
+/// At 1000×700 a seat's field shows the whole path typed in it, and Start is on screen.
+#[test]
+fn a_seat_field_shows_the_whole_path_at_1000x700() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
+    open_play(&mut h, out.path());
+    h.state_mut().play_mut().seats[0].kind = SeatKind::Algo;
+    h.state_mut().play_mut().seats[1].kind = SeatKind::Ghost;
+    h.run_ok();
+    let algo_path = algo("py-sim-attacker-off").display().to_string();
+    let ghost = common::corpus::first_of("base-s6").canonicalize().expect("a replay of base-s6");
+    let ghost_path = ghost.display().to_string();
+    type_into(&mut h, "Seat 1 algo", &algo_path);
+    type_into(&mut h, "Seat 2 replay", &ghost_path);
+    for (label, text) in [("Seat 1 algo", &algo_path), ("Seat 2 replay", &ghost_path)] {
+        let field = h.get_by_label(label).rect();
+        let needed = h.ctx.fonts_mut(|f| {
+            f.layout_no_wrap(text.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x
+        });
+        assert!(field.width() >= needed, "{label} is {} px wide for a path of {needed} px", field.width());
+        assert!(field.right() <= 1000.0, "{label} ends on screen at {}", field.right());
+    }
+    let start = h.get_by_label("Start match").rect();
+    assert!(start.bottom() < 700.0 && start.right() <= 1000.0, "Start match on screen: {start:?}");
+}
+
+/// Play's messages: one line that never moves the board, its own (not another tab's), and
+/// gone when stale — a new turn, the match's end.
+#[test]
+fn plays_messages_never_move_the_board_and_go_when_stale() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
+    open_play(&mut h, out.path());
+    h.state_mut().play_mut().seats[1].kind = SeatKind::Algo;
+    h.run_ok();
+    let board = |h: &Harness<'_, StudioApp>| h.state().play().viewer.geometry().map(|g| g.rect);
+    let before = board(&h).expect("the empty board is drawn");
+    let missing = format!("/no/such/folder/{}/algo", "a-very-long-folder-name".repeat(8));
+    type_into(&mut h, "Seat 2 algo", &missing);
+    h.get_by_label("Start match").click();
+    h.run_ok();
+    let message = h.state().play().message.clone();
+    assert!(message.starts_with("Seat 2:") && message.contains("a-very-long"), "{message}");
+    assert!(h.query_by_label_contains("Seat 2: ").is_some(), "the message is shown");
+    assert_eq!(board(&h), Some(before), "a long message does not move the board");
+    // Another tab shows its own message, not Play's; Play's is still there on return.
+    h.get_by_label("Editor").click();
+    h.run_ok();
+    assert!(h.query_by_label_contains("Seat 2: ").is_none(), "Play's message is not the Editor's");
+    h.get_by_label("Play").click();
+    h.run_ok();
+    assert!(h.query_by_label_contains("Seat 2: ").is_some(), "Play's message is Play's own");
+
+    type_into(&mut h, "Seat 2 algo", &algo("py-idle").display().to_string());
+    h.get_by_label("Start match").click();
+    h.run_ok();
+    wait_for_turn(&mut h, 0);
+    h.get_by_label("End turn").click();
+    h.run_ok();
+    assert!(h.state().play().message.contains("Turn 0 sent"), "{}", h.state().play().message);
+    wait_for_turn(&mut h, 1);
+    let message = h.state().play().message.clone();
+    assert!(!message.contains("Turn 0 sent"), "a new turn clears the message of the turn before: {message}");
+    h.get_by_label("Stop match").click();
+    h.run_ok();
+    step_until(&mut h, 30, "the match to stop", |a| !a.play().is_running() && a.play().board_reached_the_end());
+    let message = h.state().play().message.clone();
+    assert!(message.starts_with("Match over") || message.starts_with("The match ended"), "{message}");
+}

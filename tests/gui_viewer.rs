@@ -765,7 +765,10 @@ fn tries_read_as_dealt_and_taken_by_the_acting_player_and_the_board_keeps_its_si
     let figures = |pov: [usize; 2]| {
         let [us, them] = pov;
         [
-            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
+            format!(
+                "breaches dealt {} (−{:.0} HP) / taken {} (−{:.0} HP)",
+                s.breaches[us], s.hp_damage[us], s.breaches[them], s.hp_damage[them]
+            ),
             format!("unit damage dealt {:.0} / taken {:.0}", s.unit_damage[us], s.unit_damage[them]),
             format!("MP lost ours {:.1} / theirs {:.1}", s.mp_lost[us], s.mp_lost[them]),
         ]

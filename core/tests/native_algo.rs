@@ -57,12 +57,21 @@ fn base_config() -> Arc<Config> {
     Arc::new(preset("base-s6").expect("base-s6 preset"))
 }
 
-fn play(a: PathBuf, b: PathBuf, config: Arc<Config>, out: &Path, max_ms: Option<u64>) -> MatchResult {
+fn spec_of(a: PathBuf, b: PathBuf, config: Arc<Config>, out: &Path, max_ms: Option<u64>) -> MatchSpec {
     let mut s = MatchSpec::new(SeatSpec::Algo(a), SeatSpec::Algo(b), config);
+    // The algo folders made here run the binary where it was built: under confinement
+    // they may read (and run) it there.
+    if let Some(built) = scout_binary().parent() {
+        s.confine.extra_read.push(built.to_path_buf());
+    }
     s.replay = ReplayTarget::Dir(out.to_path_buf());
     s.max_ms = max_ms;
     s.soft_ms = max_ms.map(|_| 0);
-    run_match_blocking(s).expect("match runs")
+    s
+}
+
+fn play(a: PathBuf, b: PathBuf, config: Arc<Config>, out: &Path, max_ms: Option<u64>) -> MatchResult {
+    run_match_blocking(spec_of(a, b, config, out, max_ms)).expect("match runs")
 }
 
 fn assert_exact(path: &Path) {
@@ -111,11 +120,15 @@ fn a_hung_compiled_algo_is_skipped_at_the_hard_limit() {
 #[test]
 fn the_whole_process_tree_is_gone_when_the_match_ends() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let heartbeat = dir.path().join("heartbeat.txt");
+    // In the algo's own folder, which it may write here: confined, it may write nowhere
+    // else the test can see.
+    let heartbeat = dir.path().join("scout-with-child").join("heartbeat.txt");
     let beat = heartbeat.to_string_lossy().into_owned();
     let a = algo_folder(dir.path(), "scout-with-child", &[("RUST_SCOUT_CHILD", &beat)]);
     let b = algo_folder(dir.path(), "scout-b", &[]);
-    let r = play(a, b, base_config(), dir.path(), None);
+    let mut s = spec_of(a, b, base_config(), dir.path(), None);
+    s.confine.algo_folder_writable = true;
+    let r = run_match_blocking(s).expect("match runs");
     assert!(r.turns >= 1);
     let size = || std::fs::metadata(&heartbeat).map_or(0, |m| m.len());
     // The grandchild beats every 50 ms while alive; killing is asynchronous, give it time.

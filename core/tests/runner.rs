@@ -40,6 +40,13 @@ fn spec(a: &str, b: &str, dir: &Path) -> MatchSpec {
     s
 }
 
+/// A test's own algo folder whose start script runs an algo of `tests/algos` by its path:
+/// under confinement it may read that folder too.
+fn reads_test_algos(s: &mut MatchSpec) {
+    let algos = algo("py-idle").parent().expect("tests/algos").to_path_buf();
+    s.confine.extra_read.push(algos);
+}
+
 fn run(spec: MatchSpec) -> MatchResult {
     let r = run_match_blocking(spec).expect("match runs");
     assert_no_leftovers(&r);
@@ -541,6 +548,7 @@ fn a_crash_is_seen_even_when_a_child_keeps_stdout_open() {
     std::fs::write(folder.join("run.sh"), script).expect("run.sh");
     let mut s = spec("py-idle", "py-idle", dir.path());
     s.seats[1] = SeatSpec::Algo(folder);
+    reads_test_algos(&mut s);
     s.env.push(("CRASH_TURN".into(), "1".into()));
     s.max_ms = Some(20_000);
     let t0 = Instant::now();
@@ -564,6 +572,7 @@ fn start_up_time_is_covered_by_the_start_up_allowance() {
     std::fs::write(folder.join("run.sh"), script).expect("run.sh");
     let mut s = spec("py-idle", "py-idle", dir.path());
     s.seats[0] = SeatSpec::Algo(folder);
+    reads_test_algos(&mut s);
     s.soft_ms = Some(1000);
     // Default allowance (waitTimeStartGame, 3 s): the 2.2 s start-up costs nothing.
     let r = run(s.clone());
@@ -688,6 +697,7 @@ fn a_start_script_runs_with_the_interpreter_its_first_line_names() {
     std::fs::write(no_shebang.join("run.sh"), text).expect("write run.sh");
     let mut s = spec("py-idle", "py-idle", dir.path());
     s.seats = [SeatSpec::Algo(not_executable), SeatSpec::Algo(no_shebang)];
+    reads_test_algos(&mut s);
     let r = run(s);
     assert!(r.players.iter().all(|p| !p.crashed), "{:?}", r.players);
     let log = std::fs::read_to_string(r.match_log.as_ref().expect("log")).expect("read log");

@@ -209,33 +209,68 @@ fn a_cancelled_run_has_no_report() {
     assert_eq!(r.err(), Some(stress::RunError::Cancelled));
 }
 
-/// The what-if an attack opens in the Debugger plays out as the stress run counted it.
+/// The what-if an attack opens in the Debugger shows what the lab's row counted: breaches,
+/// HP, structures and SP destroyed, over hundreds of real attacks of several rulesets, each
+/// against the funnel layout and against the defender's own recorded base.
 #[test]
-fn the_what_if_of_an_attack_matches_its_outcome() {
+fn the_what_if_of_an_attack_shows_what_the_lab_counted() {
     use terminal_core::session::whatif;
-    use terminal_core::verify::rebuild::{game_at_turn_frame, running_max_ids};
-    let (attacks, layout, config) = busy_attacks();
-    let r = read_replay(&attacks[0].replay).unwrap_or_else(|e| panic!("{e}"));
-    let ids = running_max_ids(&r.frames);
-    let defence = Defence::from_layout(&layout, Player::One, &config);
-    let mut scratch = None;
+    let layout_path = corpus::layouts().join("funnel.json");
+    let funnel = terminal_core::layout::files::load_layout(&layout_path).unwrap_or_else(|e| panic!("{e}"));
     let mut compared = 0;
-    for attack in &attacks {
-        let o = simulate(attack, &defence, HpModel::Recorded, false, &mut scratch);
-        let link = attack.what_if(defence.in_seat(attack.defender()));
-        let start = r.turn_starts().into_iter().find(|&s| r.frames[s].turn_info.turn == link.turn);
-        let start = start.unwrap_or_else(|| panic!("turn {} is not in the replay", link.turn));
-        let (game, inputs) = game_at_turn_frame(&r, &config, start, &ids, None).unwrap_or_else(|e| panic!("{e}"));
-        let tried = whatif::run(&game, Some(&inputs), &link.spec, "layout").unwrap_or_else(|e| panic!("{e}"));
-        let a = link.attacker.index();
-        assert_eq!(
-            (tried.summary.breaches[a], tried.summary.hp_damage[a]),
-            (o.breaches, o.hp_lost),
-            "turn {} by player {}",
-            link.turn,
-            link.attacker.number()
-        );
-        compared += 1;
+    let mut breached = 0;
+    let mut destroyed = 0;
+    for ruleset in ["live-2022", "special-2025", "citadel-2026", "s8-2021a"] {
+        let files = collect_replays(&[replay(ruleset)]);
+        assert!(!files.is_empty(), "no replays of {ruleset}");
+        for file in files.iter().take(8) {
+            let r = read_replay(file).unwrap_or_else(|e| panic!("{e}"));
+            let config = Arc::new(r.config.clone());
+            let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: false };
+            let mut scratch = None;
+            for attack in attacks_of_replay(&r, &filter).into_iter().filter_map(Result::ok) {
+                let recorded = attack.recorded_layout();
+                for (name, layout, seat) in
+                    [("funnel", &funnel, Player::One), ("recorded", &recorded, attack.defender())]
+                {
+                    let defence = Defence::from_layout(layout, seat, &config);
+                    let o = simulate(&attack, &defence, HpModel::Unlimited, true, &mut scratch);
+                    let t = attack.what_if_try(&defence, HpModel::Unlimited);
+                    let tried = whatif::run(&t.game, None, &t.spec, &t.label).unwrap_or_else(|e| panic!("{e}"));
+                    let (a, s) = (attack.attacker.index(), &tried.summary);
+                    assert_eq!(
+                        (s.breaches[a], s.hp_damage[a], s.structures_destroyed[a], s.sp_destroyed[a], s.rejected),
+                        (o.breaches, o.hp_lost, o.structures_lost, o.sp_lost, [0, 0]),
+                        "{} turn {} by player {} against {name}",
+                        attack.file_name(),
+                        attack.turn,
+                        attack.attacker.number()
+                    );
+                    compared += 1;
+                    breached += usize::from(o.breaches > 0);
+                    destroyed += usize::from(o.structures_lost > 0);
+                }
+            }
+        }
     }
-    assert!(compared >= 10);
+    println!("{compared} attacks compared: {breached} breached, {destroyed} destroyed structures");
+    assert!(compared >= 500, "only {compared} attacks compared");
+    assert!(breached >= 50 && destroyed >= 50, "{compared} attacks: {breached} breached, {destroyed} destroyed");
+}
+
+/// A set of attacks is kept compactly: a ladder history of thousands of replays holds tens of
+/// thousands of attacks, and the lab keeps them between runs.
+#[test]
+fn attacks_are_kept_compactly() {
+    let files = collect_replays(&[replay("live-2022")]);
+    let r = read_replay(&files[0]).unwrap_or_else(|e| panic!("{e}"));
+    let filter = AttackFilter { config: Arc::new(r.config.clone()), any_ruleset: false };
+    let attacks: Vec<_> = attacks_of_replay(&r, &filter).into_iter().filter_map(Result::ok).collect();
+    assert!(attacks.len() >= 5, "{} attacks", attacks.len());
+    let mean = attacks.iter().map(|a| a.approx_bytes()).sum::<usize>() / attacks.len();
+    println!(
+        "{mean} bytes per attack on average, Attack itself {}",
+        std::mem::size_of::<terminal_core::layout::stress::Attack>()
+    );
+    assert!(mean < 4096, "{mean} bytes per attack");
 }

@@ -8,6 +8,7 @@ use super::editor::export_png;
 use super::file_prompt;
 use super::model::View;
 use super::paths::{display_name, layouts_dir};
+use super::unsaved_prompt::UnsavedPrompt;
 use std::path::{Path, PathBuf};
 use terminal_core::files::is_replay;
 use terminal_core::layout::Layout;
@@ -17,13 +18,14 @@ impl StudioApp {
         match command {
             FileCommand::Ask(action) => self.ask_path(action),
             FileCommand::Open(p) if is_replay(&p) => self.open_replay(&p),
-            FileCommand::Open(p) => self.open(&p),
+            FileCommand::Open(p) => self.open_unless_unsaved(&p),
+            FileCommand::OpenDiscarding(p) => self.open(&p),
             FileCommand::SaveTo(p) => self.save_to(p),
             FileCommand::ExportPython(p) => self.export_python(&p),
             FileCommand::ExportPng(p) => self.export_png(&p),
             FileCommand::ImportReplay(p) => match terminal_core::layout::files::ReplayImport::open(&p) {
                 Ok(i) => self.state.editor.editor.import = Some(i),
-                Err(e) => self.rt.message = format!("Import failed: {e}"),
+                Err(e) => *self.message_mut() = format!("Import failed: {e}"),
             },
             FileCommand::OpenReplay(p) => self.open_replay(&p),
             FileCommand::Compare(a, b) => self.compare(&a, &b),
@@ -46,7 +48,7 @@ impl StudioApp {
             FileAction::OpenLayout | FileAction::SaveLayoutAs => "json",
             FileAction::ExportPython => "py",
             FileAction::ExportPng => "png",
-            FileAction::OpenReplay | FileAction::ImportReplay => return PathBuf::from("replays").join(""),
+            FileAction::OpenReplay | FileAction::ImportReplay => return self.replay_folder(),
             FileAction::Ruleset => return PathBuf::from("game-configs.json"),
         };
         let e = &self.state.editor.editor;
@@ -56,6 +58,26 @@ impl StudioApp {
             None => "layout".into(),
         };
         layouts_dir().join(format!("{name}.{ext}"))
+    }
+
+    /// Opens a layout file, after asking when the editor holds unsaved changes to another.
+    fn open_unless_unsaved(&mut self, path: &Path) {
+        let e = &self.state.editor.editor;
+        let same_file = e.path.as_deref() == Some(path);
+        if e.dirty && !same_file && !is_replay(path) {
+            let current = e.path.as_deref().map_or_else(|| "The layout".to_string(), display_name);
+            let saved_at = e.path.clone();
+            *self.message_mut() = format!("{current} has unsaved changes: save them, or open without saving");
+            self.rt.unsaved = Some(UnsavedPrompt { current, saved_at, next: path.to_path_buf() });
+            return;
+        }
+        self.open(path);
+    }
+
+    /// Where replays are offered from: the folder of the replay shown, else `replays/`.
+    fn replay_folder(&self) -> PathBuf {
+        let shown = self.state.viewer.path().and_then(Path::parent).filter(|d| !d.as_os_str().is_empty());
+        shown.map_or_else(|| PathBuf::from("replays"), Path::to_path_buf).join("")
     }
 
     /// Opens a layout file, or a replay (for import), by extension and content.
@@ -69,23 +91,26 @@ impl StudioApp {
             let editor = &mut self.state.editor.editor;
             editor.set_layout(Layout { name, ..Default::default() }, Some(path.to_path_buf()));
             editor.dirty = true;
-            self.rt.message = format!("New layout: Save writes {}", path.display());
+            *self.message_mut() = format!("New layout: Save writes {}", path.display());
             return;
         }
         match terminal_core::layout::files::load_layout(path) {
             Ok(l) => {
+                // The layout's own ruleset, said aloud: the Layout lab's attacks follow it.
+                let mut switched = String::new();
                 if let Some(spec) = l.config.clone()
                     && spec != self.state.ruleset
                     && let Ok(c) = terminal_core::engine::presets::load_config(&spec)
                 {
+                    switched = format!("; ruleset {spec}, as the layout records (was {})", self.state.ruleset);
                     self.state.editor.editor.set_config(c);
                     self.state.ruleset = spec;
                 }
                 self.state.editor.editor.set_layout(l, Some(path.to_path_buf()));
                 self.state.remember(path);
-                self.rt.message = format!("Opened {}", display_name(path));
+                *self.message_mut() = format!("Opened {}{switched}", display_name(path));
             }
-            Err(e) => self.rt.message = format!("Open failed: {e}"),
+            Err(e) => *self.message_mut() = format!("Open failed: {e}"),
         }
     }
 
@@ -106,19 +131,19 @@ impl StudioApp {
         editor.layout.config = Some(self.state.ruleset.clone());
         match terminal_core::layout::files::save_layout(&p, &editor.layout) {
             Ok(()) => {
-                self.rt.message = format!("Saved {}", display_name(&p));
                 editor.path = Some(p.clone());
                 editor.dirty = false;
                 self.state.remember(&p);
+                *self.message_mut() = format!("Saved {}", display_name(&p));
             }
-            Err(e) => self.rt.message = format!("Save failed: {e}"),
+            Err(e) => *self.message_mut() = format!("Save failed: {e}"),
         }
     }
 
     fn export_python(&mut self, p: &Path) {
         let e = &self.state.editor.editor;
         let text = e.layout.to_python(e.player);
-        self.rt.message = match terminal_core::files::write_atomic(p, text.as_bytes()) {
+        *self.message_mut() = match terminal_core::files::write_atomic(p, text.as_bytes()) {
             Ok(()) => format!("Exported player {}'s layout to {}", e.player.number(), p.display()),
             Err(err) => format!("Export failed: {err}"),
         };
@@ -131,7 +156,7 @@ impl StudioApp {
             coverage: view.prefs.overlays.coverage,
             paths: view.prefs.overlays.all_paths,
         };
-        self.rt.message = match export_png::export(p, &view.editor.layout, &view.editor.analysis, options) {
+        *self.message_mut() = match export_png::export(p, &view.editor.layout, &view.editor.analysis, options) {
             Ok(()) => format!("Exported {}", p.display()),
             Err(e) => format!("PNG export failed: {e}"),
         };
@@ -142,21 +167,22 @@ impl StudioApp {
     pub(super) fn import_turn(&mut self, turn: usize) {
         let editor = &mut self.state.editor.editor;
         let Some(import) = editor.import.as_ref() else {
-            self.rt.message = "No replay is open for import".into();
+            *self.message_mut() = "No replay is open for import".into();
             return;
         };
         let Some(layout) = import.layout_at(turn) else {
-            self.rt.message = "That turn is not in the replay".into();
+            *self.message_mut() = "That turn is not in the replay".into();
             return;
         };
         let replay_config = import.replay.config.clone();
-        self.rt.message = format!("Imported {}", layout.name);
-        if replay_config != editor.config {
+        let other_ruleset = replay_config != editor.config;
+        *self.message_mut() = format!("Imported {}", layout.name);
+        if other_ruleset {
             let note = self.follow_replay_ruleset(replay_config);
-            self.rt.message.push_str(&note);
+            self.message_mut().push_str(&note);
         }
         if let Err(e) = self.state.editor.replace_layout(layout) {
-            self.rt.message.push_str(&format!("; the autosave failed: {e}"));
+            self.message_mut().push_str(&format!("; the autosave failed: {e}"));
         }
         self.state.editor.editor.import = None;
     }
@@ -175,28 +201,30 @@ impl StudioApp {
         }
     }
 
+    /// Asks for two replays (the native dialog twice, or the in-app window), then compares them.
     fn compare_dialog(&mut self) {
         let pick =
             |title: &str| rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file();
-        if !self.rt.native_dialogs {
-            self.rt.message =
-                "No file dialog on this desktop: compare two replays from the Arena tab's finished matches".into();
+        let note = if !self.rt.native_dialogs {
+            "No file dialog on this desktop (no portal on the session bus): type the two paths."
         } else if let Some(a) = pick("First replay (A)")
             && let Some(b) = pick("Second replay (B)")
         {
-            self.compare(&a, &b);
+            return self.compare(&a, &b);
         } else {
-            self.rt.message = "Compare: the file dialog gave no replay".into();
-        }
+            "The file dialog gave no replay (closed, or no desktop portal): type the two paths."
+        };
+        let folder = self.replay_folder().display().to_string();
+        self.rt.prompt = Some(file_prompt::FilePrompt::two_replays(folder, note.into()));
     }
 
     fn compare(&mut self, a: &Path, b: &Path) {
         match self.state.arena.open_compare(a, b) {
             Ok(()) => {
                 self.state.view = View::Arena;
-                self.rt.message = format!("Comparing {} and {}", display_name(a), display_name(b));
+                *self.message_mut() = format!("Comparing {} and {}", display_name(a), display_name(b));
             }
-            Err(e) => self.rt.message = format!("Compare failed: {e}"),
+            Err(e) => *self.message_mut() = format!("Compare failed: {e}"),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! file-dialog portal on the session bus); where it has none, or it gives no path back, an
 //! in-app window asks for the path, prefilled, so that every file action works or says why.
 
-use super::command::{Command, FileAction};
+use super::command::{Command, FileAction, FileCommand};
 use std::path::PathBuf;
 
 /// The native dialog for an action, starting at `suggested`.
@@ -32,13 +32,36 @@ pub fn native_dialogs_available() -> bool {
     std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty())
 }
 
-/// The in-app window asking for a path.
+/// The in-app window asking for a path (two for a comparison of replays).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FilePrompt {
     pub action: FileAction,
     pub text: String,
     /// Why the window is shown (no portal, or the dialog gave no path).
     pub note: String,
+    /// The second replay (B) of a comparison; `None`: one path is asked.
+    pub second: Option<String>,
+}
+
+impl FilePrompt {
+    /// Asks for the two replays of a comparison, both prefilled with `folder`.
+    pub fn two_replays(folder: String, note: String) -> FilePrompt {
+        FilePrompt { action: FileAction::OpenReplay, text: folder.clone(), note, second: Some(folder) }
+    }
+
+    pub fn title(&self) -> &'static str {
+        if self.second.is_some() { "Compare two replays" } else { self.action.title() }
+    }
+
+    /// What the studio does with the typed path(s), once they are all there.
+    fn command(&self) -> Option<Command> {
+        let path = |text: &str| Some(PathBuf::from(text.trim())).filter(|p| !p.as_os_str().is_empty());
+        let first = path(&self.text)?;
+        match &self.second {
+            Some(b) => Some(Command::File(FileCommand::Compare(first, path(b)?))),
+            None => Some(self.action.command(first)),
+        }
+    }
 }
 
 /// Asks for a path for `action`: the native dialog if `native`, else (or if it gives no path)
@@ -52,26 +75,33 @@ pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Op
     } else {
         "No file dialog on this desktop (no portal on the session bus): type the path.".to_string()
     };
-    *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note });
+    *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note, second: None });
     None
 }
 
-/// Draws the in-app window; returns the command once a path is confirmed.
+/// Draws the in-app window; returns the command once the path (or both) is confirmed.
 pub fn show(ctx: &egui::Context, prompt: &mut Option<FilePrompt>) -> Option<Command> {
     let p = prompt.as_mut()?;
     let mut out = None;
     let mut close = false;
-    egui::Window::new(p.action.title()).collapsible(false).resizable(false).default_pos(egui::pos2(80.0, 80.0)).show(
+    egui::Window::new(p.title()).collapsible(false).resizable(false).default_pos(egui::pos2(80.0, 80.0)).show(
         ctx,
         |ui| {
             ui.weak(&p.note);
-            let label = ui.label("Path");
-            let field = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(420.0)).labelled_by(label.id);
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let mut enter = false;
+            let fields = match p.second.as_mut() {
+                Some(b) => vec![("Replay A", &mut p.text), ("Replay B", b)],
+                None => vec![("Path", &mut p.text)],
+            };
+            for (name, text) in fields {
+                let label = ui.label(name);
+                let field = ui.add(egui::TextEdit::singleline(text).desired_width(420.0)).labelled_by(label.id);
+                enter |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            }
             ui.horizontal(|ui| {
-                let ready = !p.text.trim().is_empty();
-                if (ui.add_enabled(ready, egui::Button::new("OK")).clicked() || enter) && ready {
-                    out = Some(p.action.command(PathBuf::from(p.text.trim())));
+                let ready = p.command();
+                if (ui.add_enabled(ready.is_some(), egui::Button::new("OK")).clicked() || enter) && ready.is_some() {
+                    out = ready;
                     close = true;
                 }
                 if ui.button("Cancel").clicked() {

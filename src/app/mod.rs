@@ -5,7 +5,8 @@
 //!
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
 //! be asked, the command table) → `board` (the board-drawing toolkit) → `compare_view`,
-//! `file_prompt`, `top_bar`, `view` → the views (`editor`, `viewer`, `play`,
+//! `file_prompt`, `unsaved_prompt`, `status_line`, `top_bar`, `view` → the views (`editor`,
+//! `viewer`, `play`,
 //! `arena`) → `state` → this module. `tests/app_layers.rs` checks that no cycle forms.
 
 pub mod arena;
@@ -19,8 +20,10 @@ pub mod model;
 pub mod paths;
 pub mod play;
 pub mod state;
+pub mod status_line;
 mod studio_commands;
 pub mod top_bar;
+pub mod unsaved_prompt;
 pub mod view;
 pub mod viewer;
 mod window;
@@ -33,6 +36,7 @@ use egui::Ui;
 use file_prompt::FilePrompt;
 use model::{Theme, Tool, View};
 use state::State;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use terminal_core::engine::geometry::Tile;
 use view::{StudioView, ViewContext};
@@ -41,8 +45,9 @@ use view::{StudioView, ViewContext};
 struct Runtime {
     icons: Option<IconTextures>,
     applied_theme: Option<Theme>,
-    /// The status line (also the Arena's bottom line).
-    message: String,
+    /// Each view's message: a view shows its own, never another's (the Debugger and Play
+    /// take theirs into their own line as they are drawn).
+    messages: HashMap<View, String>,
     show_help: bool,
     last_title: String,
     /// Text to put on the clipboard at the end of the frame.
@@ -51,6 +56,8 @@ struct Runtime {
     prompt: Option<FilePrompt>,
     /// Whether the desktop has native file dialogs (else the in-app window asks).
     native_dialogs: bool,
+    /// A layout waiting to be opened over unsaved changes, asked about.
+    unsaved: Option<unsaved_prompt::UnsavedPrompt>,
 }
 
 /// The whole app.
@@ -74,12 +81,13 @@ impl StudioApp {
         let rt = Runtime {
             icons: None,
             applied_theme: None,
-            message,
+            messages: HashMap::from([(state.view, message)]),
             show_help: false,
             last_title: String::new(),
             copy: None,
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
+            unsaved: None,
         };
         StudioApp { state, ctx: None, rt }
     }
@@ -126,8 +134,18 @@ impl StudioApp {
         &mut self.state.play
     }
 
+    /// The message of the view shown, as its line shows it.
     pub fn message(&self) -> &str {
-        &self.rt.message
+        match self.state.view {
+            View::Debugger | View::Replays => self.state.viewer.message(),
+            View::Play => &self.state.play.message,
+            view => self.rt.messages.get(&view).map_or("", String::as_str),
+        }
+    }
+
+    /// The message of the view shown, to say what a command did there.
+    fn message_mut(&mut self) -> &mut String {
+        self.rt.messages.entry(self.state.view).or_default()
     }
 
     pub fn show_help(&self) -> bool {
@@ -152,6 +170,11 @@ impl StudioApp {
     /// Native file dialogs on or off (off: the in-app path window; tests turn them off).
     pub fn set_native_dialogs(&mut self, on: bool) {
         self.rt.native_dialogs = on;
+    }
+
+    /// The question asked before unsaved changes are replaced, if it is open.
+    pub fn unsaved_prompt(&self) -> Option<&unsaved_prompt::UnsavedPrompt> {
+        self.rt.unsaved.as_ref()
     }
 
     /// The in-app path window, if it is open.
@@ -181,6 +204,7 @@ impl StudioApp {
         commands.extend(v.show(ui, &mut cx));
         command::help::window(&ctx, &mut self.rt.show_help, shown);
         commands.extend(file_prompt::show(&ctx, &mut self.rt.prompt));
+        commands.extend(unsaved_prompt::show(&ctx, &mut self.rt.unsaved));
         for c in commands {
             self.apply(c);
         }
@@ -219,7 +243,7 @@ impl StudioApp {
             icons: self.rt.icons.as_ref(),
             theme: *theme,
             ruleset: ruleset.as_str(),
-            message: &mut self.rt.message,
+            message: self.rt.messages.entry(view).or_default(),
         };
         let v: &mut dyn StudioView = match view {
             View::Editor => editor,
@@ -235,7 +259,7 @@ impl StudioApp {
         match command {
             Command::Ui(c) => self.run(c),
             Command::Editor(EditorCommand::ImportReplayTurn(i)) => self.import_turn(i),
-            Command::Editor(c) => self.state.editor.apply(c, &mut self.rt.message),
+            Command::Editor(c) => self.state.editor.apply(c, self.rt.messages.entry(View::Editor).or_default()),
             Command::File(c) => self.apply_file(c),
             Command::Studio(c) => self.apply_studio(c),
         }
@@ -246,9 +270,13 @@ impl StudioApp {
         let view = match command.info().scope {
             Scope::Studio => return self.run_studio(command),
             Scope::Editor => View::Editor,
-            Scope::Replay if Scope::Replay.covers(self.state.view) => self.state.view,
+            scope if scope.covers(self.state.view) => self.state.view,
             Scope::Replay => {
-                self.rt.message = format!("{}: open a replay in the Debugger first", command.info().label);
+                *self.message_mut() = format!("{}: open a replay in the Debugger first", command.info().label);
+                return;
+            }
+            _ => {
+                *self.message_mut() = format!("{}: in the Play view, on your turn", command.info().label);
                 return;
             }
         };

@@ -20,10 +20,10 @@ impl StudioApp {
                 self.state.viewer.start_layout_whatif(e.layout.clone(), config, self.ctx.as_ref());
                 self.state.view = View::Debugger;
             }
-            StudioCommand::OpenAttackWhatIf { replay, turn, defender, defence } => {
+            StudioCommand::OpenAttackWhatIf { replay, turn, attacker, attack_try } => {
                 self.state.remember(&replay);
                 self.state.view = View::Debugger;
-                self.state.viewer.open_attack_whatif(&replay, turn, defender, *defence, self.ctx.as_ref());
+                self.state.viewer.open_attack_whatif(&replay, turn, attacker, *attack_try, self.ctx.as_ref());
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),
@@ -34,7 +34,9 @@ impl StudioApp {
     pub(super) fn run_studio(&mut self, command: UiCommand) {
         let ask = |action| Command::File(FileCommand::Ask(action));
         let next = match command {
-            UiCommand::OpenLayout => ask(FileAction::OpenLayout),
+            // Open… (Ctrl+O) opens what the view shown opens: the Editor's layouts, else replays.
+            UiCommand::OpenLayout if self.state.view == View::Editor => ask(FileAction::OpenLayout),
+            UiCommand::OpenLayout => ask(FileAction::OpenReplay),
             UiCommand::OpenReplay => ask(FileAction::OpenReplay),
             UiCommand::ImportReplay => ask(FileAction::ImportReplay),
             UiCommand::ExportPython => ask(FileAction::ExportPython),
@@ -47,7 +49,7 @@ impl StudioApp {
                 return;
             }
             other => {
-                self.rt.message = format!("{} is not a studio command", other.info().label);
+                *self.message_mut() = format!("{} is not a studio command", other.info().label);
                 return;
             }
         };
@@ -59,17 +61,18 @@ impl StudioApp {
         match terminal_core::engine::presets::load_config(&spec) {
             Ok(c) => {
                 self.state.editor.editor.set_config(c);
-                self.rt.message = format!("Ruleset: {spec}");
+                *self.message_mut() = format!("Ruleset: {spec}");
                 self.state.ruleset = spec;
             }
-            Err(e) => self.rt.message = format!("Ruleset not loaded: {e}"),
+            Err(e) => *self.message_mut() = format!("Ruleset not loaded: {e}"),
         }
     }
 
     fn copy_python(&mut self) {
         let e = &self.state.editor.editor;
         let text = e.layout.to_python(e.player);
-        self.rt.message = format!("Copied {} lines of Python for player {}", text.lines().count(), e.player.number());
+        *self.message_mut() =
+            format!("Copied {} lines of Python for player {}", text.lines().count(), e.player.number());
         self.rt.copy = Some(text);
     }
 }

@@ -53,6 +53,8 @@ fn menu_items(ui: &mut Ui, menu: Menu, view: View) -> Vec<Command> {
         let response =
             ui.add_enabled(enabled, button).on_hover_text(info.tooltip).on_disabled_hover_text(match info.scope {
                 super::command::Scope::Editor => "In the Editor view",
+                super::command::Scope::Play => "In the Play view, on your turn",
+                super::command::Scope::Tools => "In the Editor and Play views",
                 _ => "In the Debugger, Replays and Play views",
             });
         if response.clicked() {

@@ -42,10 +42,10 @@ impl StudioApp {
             Ok(l) if !l.is_empty() => {
                 editor.set_layout(l, None);
                 editor.dirty = true;
-                self.rt.message = format!("Recovered the autosave ({})", path.display());
+                *self.message_mut() = format!("Recovered the autosave ({})", path.display());
             }
             Ok(_) => {}
-            Err(e) => self.rt.message = format!("Autosave not recovered: {e}"),
+            Err(e) => *self.message_mut() = format!("Autosave not recovered: {e}"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `terminal-studio arena`: run an arena (progress bars, summary table), write it as a
 //! plan (`--plan`), or merge result files (`--merge`).
 
+use super::confine_args::ConfineArgs;
 use super::error::{CliError, Outcome};
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
@@ -60,6 +61,8 @@ pub struct ArenaArgs {
     pub seed: u64,
     #[command(flatten)]
     pub limits: TimeLimitArgs,
+    #[command(flatten)]
+    pub confine: ConfineArgs,
     /// Write the arena as a job list (OUT/plan.txt and stdout): one `match` line per game.
     #[arg(long, conflicts_with_all = ["merge", "resume"])]
     pub plan: bool,
@@ -106,6 +109,7 @@ impl ArenaArgs {
             .soft_ms(self.limits.soft_ms)
             .max_ms(self.limits.max_ms)
             .startup_ms(self.limits.startup_ms)
+            .confine(self.confine.confinement())
             .sprt(self.sprt.clone())
             .build()?;
         Ok(built)
@@ -148,6 +152,8 @@ fn run_plan(args: &ArenaArgs) -> Result<Outcome, CliError> {
         soft_ms: args.limits.soft_ms,
         max_ms: args.limits.max_ms,
         startup_ms: args.limits.startup_ms,
+        no_confine: args.confine.no_confine,
+        algo_writes: args.confine.algo_writes,
     };
     let lines = plan_lines(&plan, &exe, &out, &opts);
     let mut text = lines.join("\n");

@@ -1,5 +1,6 @@
 //! `terminal-studio match`: a thin shell over the runner.
 
+use super::confine_args::ConfineArgs;
 use super::error::{CliError, Outcome};
 use super::limits::TimeLimitArgs;
 use super::signals::catch_stop_signals;
@@ -35,6 +36,8 @@ pub struct MatchArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub limits: TimeLimitArgs,
+    #[command(flatten)]
+    pub confine: ConfineArgs,
     /// Echo the algos' stderr and the runner's messages live.
     #[arg(long, short)]
     pub verbose: bool,
@@ -60,6 +63,7 @@ pub fn run(args: &MatchArgs) -> Result<Outcome, CliError> {
     };
     spec.seed = args.seed;
     args.limits.apply(&mut spec);
+    spec.confine = args.confine.confinement();
     spec.verbose = args.verbose;
     let result = run_interruptible(spec);
     if let Some(path) = &args.result_json {

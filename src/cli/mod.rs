@@ -21,6 +21,7 @@ mod arena_cmd;
 mod attack_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
+mod confine_args;
 pub mod error;
 mod limits;
 mod match_cmd;
@@ -36,12 +37,15 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// What the program is: the first line of its help.
+const ABOUT: &str = "A fast native workbench for Terminal (Correlation One)";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "terminal-studio",
     version,
     args_conflicts_with_subcommands = true,
-    about = "A fast native workbench for Terminal (Correlation One)",
+    about = ABOUT,
     after_help = "Exit status: 0 done; 1 ran and found a difference or a failure; 2 bad input or usage; \
                   130 interrupted by a signal."
 )]
@@ -121,10 +125,14 @@ where
     }
 }
 
-/// The first argument is a word that is neither an option, a subcommand, nor a file to open.
+/// The first argument is a word that is neither an option, a subcommand (clap's own `help`
+/// included), nor a file to open.
 fn mistyped_subcommand(args: &[OsString]) -> bool {
     let Some(word) = args.get(1).map(|w| w.to_string_lossy()) else { return false };
-    !word.starts_with('-') && Cli::command().find_subcommand(&*word).is_none() && !opens_in_studio(Path::new(&*word))
+    let mut cli = Cli::command();
+    // Built, the command has the `help` subcommand clap adds; unbuilt, `help` looks mistyped.
+    cli.build();
+    !word.starts_with('-') && cli.find_subcommand(&*word).is_none() && !opens_in_studio(Path::new(&*word))
 }
 
 /// A layout, a replay, or any file that exists (the studio says what it makes of it).
@@ -133,9 +141,10 @@ fn opens_in_studio(file: &Path) -> bool {
     [".json", ".replay", ".replay.gz"].iter().any(|ext| name.ends_with(ext)) || file.is_file()
 }
 
-/// The command line without the file to open: what a lone word that is not a file must be.
+// The command line without the file to open: what a lone word that is not a file must be.
+// (A doc comment here would be the `about` of its help, printed first.)
 #[derive(Parser, Debug)]
-#[command(name = "terminal-studio")]
+#[command(name = "terminal-studio", about = ABOUT)]
 struct SubcommandOnly {
     #[command(subcommand)]
     _command: Command,

@@ -11,7 +11,7 @@ use super::record::algo_label;
 use super::stats::SprtParams;
 use crate::engine::config::{ConfigLoadError, UnsimulatedRules};
 use crate::engine::presets::{DEFAULT_PRESET, load_config};
-use crate::runner::{LocateError, check_algo_arg};
+use crate::runner::{Confinement, LocateError, check_algo_arg};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -99,6 +99,7 @@ pub struct ArenaBuilder {
     startup_ms: Option<u64>,
     sprt: Option<String>,
     env: Vec<(String, String)>,
+    confine: Confinement,
 }
 
 /// Games per pairing unless set.
@@ -125,6 +126,7 @@ impl ArenaSpec {
             startup_ms: None,
             sprt: None,
             env: Vec::new(),
+            confine: Confinement::default(),
         }
     }
 }
@@ -200,6 +202,12 @@ impl ArenaBuilder {
         self
     }
 
+    /// How every algo is confined (default: on, docs/runner.md, Confinement).
+    pub fn confine(mut self, confine: Confinement) -> Self {
+        self.confine = confine;
+        self
+    }
+
     /// Checks every setting (algos found, names distinct, ruleset loadable and simulated,
     /// SPRT and ghosts applicable) and plans the games.
     pub fn build(self) -> Result<BuiltArena, ArenaSpecError> {
@@ -248,6 +256,7 @@ impl ArenaBuilder {
         spec.startup_ms = self.startup_ms;
         spec.sprt = sprt;
         spec.env = self.env;
+        spec.confine = self.confine;
         spec.ghost_rulesets = self.ruleset.is_none();
         Ok(BuiltArena { spec, ghost_games, skipped_replays })
     }

@@ -11,6 +11,10 @@ pub struct PlanOptions {
     pub soft_ms: Option<u64>,
     pub max_ms: Option<u64>,
     pub startup_ms: Option<u64>,
+    /// Every match runs its algos unconfined (`--no-confine`).
+    pub no_confine: bool,
+    /// Confined algos may write their own folders (`--algo-writes`).
+    pub algo_writes: bool,
 }
 
 /// Quotes a word for a POSIX shell.
@@ -52,6 +56,11 @@ pub fn plan_lines(plan: &Plan, exe: &Path, out: &Path, opts: &PlanOptions) -> Ve
                 if let Some(v) = v {
                     line.push_str(&format!(" {flag} {v}"));
                 }
+            }
+            if opts.no_confine {
+                line.push_str(" --no-confine");
+            } else if opts.algo_writes {
+                line.push_str(" --algo-writes");
             }
             line
         })
@@ -123,6 +132,18 @@ mod tests {
              --job-id b__a__g1 --result-json '/out dir/results/b__a__g1.jsonl' --config base-s6 --max-ms 500"
         );
         assert_eq!(job_id_of_line(&lines[1]).as_deref(), Some("b__a__g1"));
+    }
+
+    #[test]
+    fn loosened_confinement_goes_into_every_line() {
+        let e = |n: &str| Entrant { path: PathBuf::from(format!("/algos/{n}")), label: n.into() };
+        let plan = Plan::new(vec![e("a"), e("b")], Format::RoundRobin, 2, 1).expect("plan");
+        let line = |opts: &PlanOptions| plan_lines(&plan, Path::new("/bin/ts"), Path::new("/o"), opts)[0].clone();
+        assert!(!line(&PlanOptions::default()).contains("confine"), "confined by default: nothing to say");
+        let off = PlanOptions { no_confine: true, algo_writes: true, ..PlanOptions::default() };
+        assert!(line(&off).ends_with(" --no-confine"), "{}", line(&off));
+        let writes = PlanOptions { algo_writes: true, ..PlanOptions::default() };
+        assert!(line(&writes).ends_with(" --algo-writes"), "{}", line(&writes));
     }
 
     #[test]

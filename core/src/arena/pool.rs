@@ -10,7 +10,7 @@ use super::report::write_csv;
 use super::stats::{SprtDecision, SprtParams, summarize};
 use crate::engine::config::Config;
 use crate::panics::{Panicked, catch_panic};
-use crate::runner::{MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
+use crate::runner::{Confinement, MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,8 @@ pub struct ArenaSpec {
     pub env: Vec<(String, String)>,
     /// A match with a ghost plays under the ghost's replay config, not `config`.
     pub ghost_rulesets: bool,
+    /// How every algo is confined (on by default).
+    pub confine: Confinement,
 }
 
 impl ArenaSpec {
@@ -56,6 +58,7 @@ impl ArenaSpec {
             sprt: None,
             env: Vec::new(),
             ghost_rulesets: false,
+            confine: Confinement::default(),
         }
     }
 
@@ -481,6 +484,7 @@ fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> 
     ms.max_ms = spec.max_ms;
     ms.startup_ms = spec.startup_ms;
     ms.env = spec.env.clone();
+    ms.confine = spec.confine.clone();
     // The result line is synced by the collector; syncing every replay too would put
     // one fsync (≈ 10 ms here, more under load) on each match's critical path.
     ms.sync_replay = false;

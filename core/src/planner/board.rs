@@ -47,7 +47,7 @@ impl PlanBoard {
 
     /// A prepared attack of the layout lab, against its own recorded defence.
     pub fn from_attack(attack: Attack) -> PlanBoard {
-        let defence = Defence::from_structures(attack.defender(), attack.recorded_defence.clone());
+        let defence = Defence::from_structures(attack.defender(), attack.recorded_defence());
         PlanBoard { attack, defence }
     }
 

@@ -7,9 +7,11 @@
 //! `shebang` (a start script's `#!` line), `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
 //! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
-//! `handle`; `in_process` (a match whose two seats the caller drives, no process).
+//! `handle`; `in_process` (a match whose two seats the caller drives, no process);
+//! `confine` (limits and rules on the algos' processes).
 
 mod annotations;
+mod confine;
 mod events;
 pub mod ghost;
 mod handle;
@@ -33,6 +35,9 @@ mod stderr_keep;
 pub mod view;
 
 pub use annotations::DRAW_PREFIX;
+pub use confine::{
+    Confinement, DEFAULT_FILE_SIZE, DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY, DEFAULT_OPEN_FILES, RuleHit, SHARED_MARKER,
+};
 pub use events::{FrameSummary, MatchEvent};
 pub use ghost::{Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};

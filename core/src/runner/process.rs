@@ -4,6 +4,7 @@
 //! The stdin writer holds each turn frame until the algo has read everything sent before
 //! it (`progress.rs` says why).
 
+use super::confine::SeatPlan;
 use super::lines::BoundedLines;
 use super::os::{self, Pipe, PipeRef, ProcessTree, drain_watch, read_watch, unread, wait_readable};
 use super::progress::{Progress, StartUpPart};
@@ -131,28 +132,29 @@ pub struct AlgoProcess {
     exited: Receiver<()>,
     exit_status: Arc<Mutex<Option<ExitStatus>>>,
     threads: Vec<JoinHandle<()>>,
+    /// Confined: the descendants are killed before the algo is asked to exit.
+    confined: bool,
+    /// The watch of its process count (Linux, confined); stopped when dropped.
+    _watch: Option<CountWatch>,
 }
 
 impl AlgoProcess {
     /// Starts the script (`os::start_command`: on Unix the interpreter its `#!` line
-    /// names, else bash) in the algo folder, as a process tree of its own. `on_stderr` runs on its own
+    /// names, else bash) in the algo folder, as a process tree of its own, confined by
+    /// `confine` when given. `on_stderr` runs on its own
     /// thread and consumes the stderr pipe; `progress` records what the runner sees of the
     /// algo's reading, and is shared with the stderr thread.
     pub fn spawn<F>(
         loc: &AlgoLocation,
         env: &[(String, String)],
+        confine: Option<&SeatPlan>,
         progress: Arc<Progress>,
         on_stderr: F,
     ) -> std::io::Result<AlgoProcess>
     where
         F: FnOnce(std::process::ChildStderr) + Send + 'static,
     {
-        let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
-        cmd.current_dir(&loc.dir)
-            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        let (mut cmd, how) = command(loc, env, confine)?;
         let mark = ProcessTree::prepare(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id();
@@ -160,6 +162,14 @@ impl AlgoProcess {
             Ok(tree) => Arc::new(tree),
             Err(e) => {
                 let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
+        let count_watch = match confine_started(&tree, pid, confine) {
+            Ok(watch) => watch,
+            Err(e) => {
+                tree.kill();
                 let _ = child.wait();
                 return Err(e);
             }
@@ -217,7 +227,22 @@ impl AlgoProcess {
             exited: exit_rx,
             exit_status,
             threads,
+            confined: confine.is_some(),
+            _watch: count_watch,
         })
+    }
+
+    /// Kills the algo's descendants (not its top process) if it is confined (Linux): a
+    /// process that left its group and cleared its environment is still among them
+    /// (`confine/watch.rs`). Returns how many had left its process group.
+    pub fn end_descendants(&self) -> usize {
+        #[cfg(target_os = "linux")]
+        if self.confined {
+            return super::confine::kill_descendants(self.pid);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = self.confined;
+        0
     }
 
     /// Becomes ready (disconnected) when the script's process has exited.
@@ -293,6 +318,57 @@ impl Drop for AlgoProcess {
         self.stop.store(true, Ordering::SeqCst);
         self.tree.kill();
     }
+}
+
+/// The command that starts the algo in its folder, its pipes, its environment, and its
+/// confinement (Unix: applied in the child before it runs the script); and how it runs
+/// the script, in words.
+fn command(
+    loc: &AlgoLocation,
+    env: &[(String, String)],
+    confine: Option<&SeatPlan>,
+) -> std::io::Result<(std::process::Command, String)> {
+    let os::StartCommand { command: mut cmd, how } = os::start_command(&loc.script);
+    cmd.current_dir(&loc.dir)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(plan) = confine {
+        cmd.envs(plan.env());
+        #[cfg(unix)]
+        super::confine::apply(plan, &mut cmd)?;
+    }
+    Ok((cmd, how))
+}
+
+#[cfg(target_os = "linux")]
+type CountWatch = super::confine::Watch;
+#[cfg(not(target_os = "linux"))]
+type CountWatch = ();
+
+/// What confinement adds once the algo runs: on Windows the Job Object's limits, on Linux
+/// the watch of its process count (which kills the whole tree past the limit).
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
+fn confine_started(
+    tree: &Arc<ProcessTree>,
+    pid: u32,
+    confine: Option<&SeatPlan>,
+) -> std::io::Result<Option<CountWatch>> {
+    let Some(plan) = confine else { return Ok(None) };
+    #[cfg(windows)]
+    tree.confine(&plan.policy)?;
+    #[cfg(target_os = "linux")]
+    let watch = {
+        let tree = Arc::clone(tree);
+        super::confine::watch(plan, pid, move || {
+            tree.kill();
+            super::confine::kill_descendants(pid);
+        })
+    };
+    #[cfg(not(target_os = "linux"))]
+    let watch = None;
+    Ok(watch)
 }
 
 /// Until disarmed, kills the algo's tree and lets go of its stdin pipe.

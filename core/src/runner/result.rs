@@ -67,6 +67,10 @@ pub struct PlayerResult {
     pub exit_status: Option<String>,
     /// Frames not sent because the algo had stopped reading its stdin (backlog full).
     pub lines_not_delivered: u64,
+    /// How the algo was confined (what took effect on this system), `None` unconfined.
+    pub confinement: Option<String>,
+    /// The confinement rule the algo broke, as far as the runner can tell (`RuleHit`).
+    pub rule_hit: Option<String>,
 }
 
 /// Per-turn cost of the runner itself (engine, serialisation, replay and pipe writes),
@@ -138,6 +142,9 @@ impl MatchResult {
                     Some(t) => format!("crashed at turn {t}"),
                     None => "crashed".into(),
                 });
+            }
+            if let Some(rule) = &p.rule_hit {
+                notes.push(format!("confinement: {rule}"));
             }
             if let Some(t) = p.silent_from_turn {
                 notes.push(format!("ended at turn {t}, played out with empty replies (waitForever)"));

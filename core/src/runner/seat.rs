@@ -3,6 +3,7 @@
 //! without a process.
 
 use super::annotations::AnnotationSink;
+use super::confine::{RuleHit, SeatPlan, Seen, diagnose};
 use super::events::EventSink;
 use super::ghost::Ghost;
 use super::human::HumanSeat;
@@ -36,11 +37,17 @@ pub struct Seat {
     /// A ghost and the recorded player it replays.
     ghost: Option<(Ghost, Player)>,
     human: Option<HumanSeat>,
+    /// The algo's confinement (its temp folder lives as long as this).
+    confine: Option<SeatPlan>,
+    /// Its last stderr lines, once the stderr thread has ended.
+    stderr_tail: Vec<String>,
 }
 
 /// Everything a seat needs to start its algo.
 pub struct SeatContext<'a> {
     pub spec: &'a MatchSpec,
+    /// The CPU limit per algo process (from the match's time limits).
+    pub cpu_seconds: Option<u64>,
     pub env: &'a [(String, String)],
     pub replay_path: &'a Path,
     pub annotations: &'a Arc<AnnotationSink>,
@@ -65,6 +72,8 @@ impl Seat {
             result: PlayerResult { algo_path: algo_path.to_path_buf(), ..PlayerResult::default() },
             ghost: None,
             human: None,
+            confine: None,
+            stderr_tail: Vec::new(),
         };
         let loc = match location {
             Ok(loc) => loc,
@@ -85,8 +94,18 @@ impl Seat {
             progress: Arc::clone(&progress),
             events: ctx.events.clone(),
         };
+        if ctx.spec.confine.enabled {
+            match SeatPlan::prepare(&ctx.spec.confine, &loc, ctx.env, ctx.cpu_seconds) {
+                Ok(plan) => seat.confine = Some(plan),
+                Err(e) => {
+                    seat.result.load_error = Some(format!("{}: cannot confine: {e}", loc.script.display()));
+                    return seat;
+                }
+            }
+        }
+        seat.result.confinement = seat.confine.as_ref().map(SeatPlan::describe);
         let (tx, rx) = crossbeam_channel::bounded(1);
-        match AlgoProcess::spawn(&loc, ctx.env, progress, move |stream| {
+        match AlgoProcess::spawn(&loc, ctx.env, seat.confine.as_ref(), progress, move |stream| {
             let _ = tx.send(capture.run(stream));
         }) {
             Ok(p) => {
@@ -115,6 +134,8 @@ impl Seat {
             result: PlayerResult { name, algo_path: described.into(), ..PlayerResult::default() },
             ghost: None,
             human: None,
+            confine: None,
+            stderr_tail: Vec::new(),
         }
     }
 
@@ -197,10 +218,48 @@ impl Seat {
         self.process.as_mut().and_then(|p| p.wait_until(deadline)).map(|s| s.to_string())
     }
 
-    /// Sends end of input; the algo is expected to exit after the end frame.
+    /// Sends end of input; the algo is expected to exit after the end frame. A confined
+    /// algo's descendants are ended first: nothing it started outlives the match.
     pub fn close_stdin(&mut self) {
         if let Some(p) = self.process.as_mut() {
+            let left = p.end_descendants();
+            if left > 0
+                && let Some(plan) = &self.confine
+                && let Ok(mut hit) = plan.hit.lock()
+            {
+                hit.get_or_insert(RuleHit::LeftGroup { count: left });
+            }
             p.close_stdin();
+        }
+    }
+
+    /// The confinement rule this seat's algo broke, if it is confined and its end shows one:
+    /// the watch's finding, else the exit status and last stderr lines (`confine/diagnose.rs`).
+    pub fn rule_hit(&self) -> Option<RuleHit> {
+        let plan = self.confine.as_ref()?;
+        if let Some(hit) = plan.hit.lock().ok().and_then(|h| h.clone()) {
+            return Some(hit);
+        }
+        diagnose(&Seen {
+            memory: plan.policy.memory,
+            file_size: plan.policy.file_size,
+            open_files: plan.policy.open_files,
+            cpu_seconds: plan.cpu_seconds,
+            algo_dir: &plan.algo_dir,
+            read: &plan.read,
+            write: &plan.write,
+            exit_status: self.result.exit_status.as_deref(),
+            stderr_tail: &self.stderr_tail,
+        })
+    }
+
+    /// Adds a line at the end of the seat's stderr log (the stderr thread has ended).
+    pub fn note_in_stderr_log(&self, line: &str) {
+        use std::io::Write;
+        if let Some(path) = &self.result.stderr_log
+            && let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(path)
+        {
+            let _ = writeln!(f, "[terminal-studio: {line}]");
         }
     }
 
@@ -221,6 +280,7 @@ impl Seat {
                 self.result.stderr_bytes = sum.bytes_total;
                 self.result.stderr_dropped_bytes = sum.bytes_dropped;
                 self.result.annotations = sum.annotations;
+                self.stderr_tail = sum.tail;
             }
         }
     }

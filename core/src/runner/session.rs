@@ -325,6 +325,23 @@ impl Session<'_> {
     }
 }
 
+/// Names the confinement rule a confined algo that ended early broke, once, in the match
+/// log, its stderr log and its result (the summary shows it).
+fn name_rule_hit(s: &mut Seat, log: &mut MatchLog) {
+    let ended_early = s.result.crash_turn.is_some() || s.result.silent_from_turn.is_some();
+    let Some(hit) = s.rule_hit() else { return };
+    // What the runner saw and acted on counts always; a rule read from stderr only if the
+    // algo ended early.
+    let watched = matches!(hit, super::confine::RuleHit::Processes { .. } | super::confine::RuleHit::LeftGroup { .. });
+    if !ended_early && !watched {
+        return;
+    }
+    let line = format!("confinement: {hit}");
+    log.line(s.result.crash_turn.or(s.result.silent_from_turn), Some(s.player), &line);
+    s.note_in_stderr_log(&line);
+    s.result.rule_hit = Some(hit.to_string());
+}
+
 /// Runs one match to the end on the calling thread.
 pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
     let started = Instant::now();
@@ -350,7 +367,10 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
             env.push(("ALGO_SEED".into(), seed.to_string()));
         }
     }
-    let ctx = SeatContext { spec, env: &env, replay_path: &replay_path, annotations: &annotations, events };
+    let turns = u64::try_from(crate::engine::game::TURN_LIMIT).unwrap_or(100);
+    let cpu_seconds = super::confine::Confinement::cpu_seconds(limits.max_ms, limits.startup_ms, turns);
+    let ctx =
+        SeatContext { spec, cpu_seconds, env: &env, replay_path: &replay_path, annotations: &annotations, events };
     let [l1, l2] = locations;
     let mut seats =
         [(Player::One, l1), (Player::Two, l2)].map(|(p, location)| match (&spec.seats[p.index()], location) {
@@ -385,6 +405,10 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
         }
         if let Some(launch) = &s.result.launch {
             log.line(None, Some(s.player), &format!("started {launch}"));
+            match &s.result.confinement {
+                Some(c) => log.line(None, Some(s.player), &format!("confined: {c}")),
+                None => log.line(None, Some(s.player), "not confined (confinement turned off): it runs as you do"),
+            }
         }
         if let Some((g, recorded)) = s.ghost_of() {
             let what = format!(
@@ -503,6 +527,7 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
             let msg = format!("stopped reading its input: {undelivered} frames not delivered");
             log.line(None, Some(s.player), &msg);
         }
+        name_rule_hit(s, &mut log);
     }
     let players = seats.map(|s| {
         let ps = game.player(s.player);

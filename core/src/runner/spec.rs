@@ -1,5 +1,6 @@
 //! What to run: the match specification, time limits and replay naming.
 
+use super::confine::Confinement;
 use super::seat_spec::SeatSpec;
 use crate::engine::config::{Config, ConfigError};
 use serde_json::{Map, Value};
@@ -51,6 +52,8 @@ pub struct MatchSpec {
     /// events queue without bound, so the match never waits for the view. Off, frame events
     /// beyond the channel's capacity are dropped and a slow receiver never stalls the match.
     pub every_frame_event: bool,
+    /// How the algos are confined (on by default; docs/runner.md, Confinement).
+    pub confine: Confinement,
 }
 
 impl MatchSpec {
@@ -68,6 +71,7 @@ impl MatchSpec {
             env: Vec::new(),
             sync_replay: true,
             every_frame_event: false,
+            confine: Confinement::default(),
         }
     }
 }

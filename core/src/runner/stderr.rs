@@ -24,6 +24,10 @@ use std::time::Duration;
 const MAX_LINE: usize = 64 * 1024;
 /// Longest line echoed live (the official engine is believed to cut at 2,000: docs/protocol.md, Assumptions).
 const ECHO_MAX: usize = 2000;
+/// The last stderr lines remembered for the end (which rule a confined algo broke), and
+/// the longest part of each remembered.
+const TAIL_LINES: usize = 12;
+const TAIL_CHARS: usize = 1000;
 /// Annotation bytes kept per algo.
 const ANNOTATION_CAP: u64 = 8 << 20;
 /// Longest sleep without stderr output: markers of turns the algo started meanwhile are
@@ -51,6 +55,8 @@ pub struct StderrSummary {
     pub lines_dropped: u64,
     pub annotations: u64,
     pub annotations_dropped: u64,
+    /// The last few lines (annotations aside), oldest first, each cut at 1,000 characters.
+    pub tail: Vec<String>,
 }
 
 pub struct StderrCapture {
@@ -76,6 +82,8 @@ struct Log {
     marked: i32,
     unflushed: bool,
     annotations_flushed: u64,
+    /// The last lines, for `StderrSummary::tail`.
+    tail: std::collections::VecDeque<String>,
 }
 
 impl Log {
@@ -151,7 +159,14 @@ impl StderrCapture {
         let file = std::fs::File::create(&self.log_path).ok().map(|f| std::io::BufWriter::with_capacity(64 * 1024, f));
         let mut sum =
             StderrSummary { log_path: file.as_ref().map(|_| self.log_path.clone()), ..StderrSummary::default() };
-        let mut log = Log { file, keep: Keep::new(self.cap), marked: -1, unflushed: false, annotations_flushed: 0 };
+        let mut log = Log {
+            file,
+            keep: Keep::new(self.cap),
+            marked: -1,
+            unflushed: false,
+            annotations_flushed: 0,
+            tail: std::collections::VecDeque::with_capacity(TAIL_LINES),
+        };
         // Start-up output counts as turn 0's.
         log.mark_to(0);
         let wake = if self.progress.observing() { self.progress.take_inotify() } else { None };
@@ -190,6 +205,7 @@ impl StderrCapture {
         }
         self.progress.stderr_done();
         log.mark_to(self.turn_reached(u64::MAX));
+        sum.tail = std::mem::take(&mut log.tail).into();
         log.write_tail(self.cap, &mut sum);
         log.unflushed = true;
         self.flush(&mut log, &sum);
@@ -238,6 +254,12 @@ impl StderrCapture {
             }
             return;
         }
+        // The oldest line's buffer is reused: a flood of lines costs no allocation each.
+        let mut kept =
+            if log.tail.len() == TAIL_LINES { log.tail.pop_front().unwrap_or_default() } else { String::new() };
+        kept.clear();
+        kept.extend(String::from_utf8_lossy(&buf[..buf.len().min(TAIL_CHARS * 4)]).chars().take(TAIL_CHARS));
+        log.tail.push_back(kept);
         // Markers are not counted against the cap: one per turn, so a flood cannot hide
         // where the later turns begin.
         log.mark_to(turn);

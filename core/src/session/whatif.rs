@@ -46,6 +46,8 @@ pub struct WhatIfSummary {
     pub hp_damage: [f32; 2],
     pub structure_damage: [f32; 2],
     pub unit_damage: [f32; 2],
+    /// The opponent's structures this player destroyed.
+    pub structures_destroyed: [u32; 2],
     /// SP invested in the opponent's structures this player destroyed.
     pub sp_destroyed: [f32; 2],
     /// MP value of this player's own mobile units that died without breaching.
@@ -286,6 +288,7 @@ fn tally(config: &Config, f: &Frame, upgraded: &HashMap<u32, bool>, s: &mut What
         seen.push(d.id);
         if is_structure(d.unit_type) {
             let up = upgraded.get(&d.id).copied().unwrap_or(false);
+            s.structures_destroyed[d.owner.opponent().index()] += 1;
             s.sp_destroyed[d.owner.opponent().index()] += config.invested_sp(d.unit_type as usize, up);
         } else if let Some(u) = config.units.get(d.unit_type as usize) {
             s.mp_lost[d.owner.index()] += u.cost_mp;

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, default_jobs};
+use terminal_core::runner::Confinement;
 
 /// What is wrong with the form: a field that does not read, or what the arena's builder
 /// refuses (in the words of algos, games and rulesets, as the command line says it too).
@@ -48,6 +49,8 @@ pub struct ArenaForm {
     /// Seed of the first pair of games: keep it when resuming, so the remaining games are the
     /// ones the first run planned.
     pub seed: String,
+    /// The algos run confined (the default; docs/runner.md, Confinement).
+    pub confine: bool,
 }
 
 impl Default for ArenaForm {
@@ -65,6 +68,7 @@ impl Default for ArenaForm {
             sprt: false,
             sprt_params: "0,100,0.05,0.05".into(),
             seed: "1".into(),
+            confine: true,
         }
     }
 }
@@ -117,6 +121,7 @@ impl ArenaForm {
             .soft_ms(soft_ms)
             .max_ms(max_ms)
             .sprt(self.sprt.then(|| self.sprt_params.clone()))
+            .confine(if self.confine { Confinement::default() } else { Confinement::off() })
             .build()?;
         let order = built.spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
         Ok((built.spec, order))

@@ -45,7 +45,7 @@ pub enum ArenaAction {
 impl crate::app::view::StudioView for ArenaTab {
     fn show(&mut self, ui: &mut Ui, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
         // The editor's tile, tool and tallies mean nothing here: the last message only.
-        egui::Panel::bottom("status-bar").show(ui, |ui| ui.label(cx.message.as_str()));
+        crate::app::status_line::panel(ui, "status-bar", cx.message);
         self.show(ui, cx.icons, cx.dark())
     }
 
@@ -515,6 +515,7 @@ impl ArenaTab {
                 }
             });
         }
+        ui.checkbox(&mut self.form.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
         ui.checkbox(&mut self.form.sprt, "SPRT early stop")
             .on_hover_text("Two algos: stop when one is better with the confidence asked");
         if self.form.sprt {

@@ -46,8 +46,11 @@ pub enum EditorCommand {
 pub enum FileCommand {
     /// Ask for a path (the native dialog, or the in-app window), then act on it.
     Ask(FileAction),
-    /// A layout, or a replay (opened in the Debugger), by extension and content.
+    /// A layout, or a replay (opened in the Debugger), by extension and content. A layout
+    /// over unsaved changes asks first.
     Open(PathBuf),
+    /// Open a layout over the editor's unsaved changes (the person said so).
+    OpenDiscarding(PathBuf),
     SaveTo(PathBuf),
     ExportPython(PathBuf),
     ExportPng(PathBuf),
@@ -73,13 +76,13 @@ pub enum StudioCommand {
     WatchReplay(PathBuf),
     /// Open the editor's layout in the Debugger's what-if (a turn without a replay).
     SimulateLayout,
-    /// Open a recorded attack in the Debugger as a what-if: the replay at `turn` with
-    /// `defence` (already in `defender`'s half) in place of the defender's structures.
+    /// Open a recorded attack in the Debugger: the replay at `turn`, and the attack run as
+    /// the Layout lab ran it against a layout (a what-if try, watched on the board).
     OpenAttackWhatIf {
         replay: PathBuf,
         turn: i32,
-        defender: Player,
-        defence: Box<terminal_core::layout::Layout>,
+        attacker: Player,
+        attack_try: Box<terminal_core::layout::stress::AttackTry>,
     },
     /// Put text on the clipboard.
     CopyText(String),

@@ -41,6 +41,11 @@ pub enum UiCommand {
     CopyFrameJson,
     ToggleTheme,
     ToggleHelp,
+    ScoutTool,
+    DemolisherTool,
+    InterceptorTool,
+    EndTurn,
+    UndoTurnEdit,
 }
 
 /// Where a command applies: the views whose keys and menus offer it.
@@ -52,6 +57,10 @@ pub enum Scope {
     Editor,
     /// A replay on the board: the Debugger, Replays and Play.
     Replay,
+    /// A person's turn in the Play view.
+    Play,
+    /// The structure tools: the map editor, and a person's turn in Play.
+    Tools,
 }
 
 impl Scope {
@@ -60,6 +69,8 @@ impl Scope {
             Scope::Studio => true,
             Scope::Editor => view == View::Editor,
             Scope::Replay => matches!(view, View::Debugger | View::Replays | View::Play),
+            Scope::Play => view == View::Play,
+            Scope::Tools => matches!(view, View::Editor | View::Play),
         }
     }
 }
@@ -119,10 +130,10 @@ const fn row(
 }
 
 use Menu::{Edit, File, Replay as ReplayMenu};
-use Scope::{Editor, Replay, Studio};
+use Scope::{Editor, Play, Replay, Studio, Tools};
 
 /// The table.
-const TABLE: [CommandInfo; 33] = [
+const TABLE: [CommandInfo; 38] = [
     row(
         UiCommand::NewLayout,
         "New layout",
@@ -177,16 +188,16 @@ const TABLE: [CommandInfo; 33] = [
     ),
     row(UiCommand::Undo, "Undo", "Take the last edit back", &[ctrl(Key::Z)], Editor, Some(Edit)),
     row(UiCommand::Redo, "Redo", "Do the undone edit again", &[ctrl_shift(Key::Z), ctrl(Key::Y)], Editor, Some(Edit)),
-    row(UiCommand::WallTool, "Wall tool", "Place walls", &[key(Key::Num1)], Editor, None),
-    row(UiCommand::SupportTool, "Support tool", "Place supports", &[key(Key::Num2)], Editor, None),
-    row(UiCommand::TurretTool, "Turret tool", "Place turrets", &[key(Key::Num3)], Editor, None),
-    row(UiCommand::UpgradeTool, "Upgrade tool", "Upgrade structures", &[key(Key::U)], Editor, None),
+    row(UiCommand::WallTool, "Wall tool", "Place walls", &[key(Key::Num1)], Tools, None),
+    row(UiCommand::SupportTool, "Support tool", "Place supports", &[key(Key::Num2)], Tools, None),
+    row(UiCommand::TurretTool, "Turret tool", "Place turrets", &[key(Key::Num3)], Tools, None),
+    row(UiCommand::UpgradeTool, "Upgrade tool", "Upgrade structures", &[key(Key::U)], Tools, None),
     row(
         UiCommand::RemoveTool,
         "Mark-for-removal tool",
         "Mark structures for removal (refunded next turn)",
         &[key(Key::R)],
-        Editor,
+        Tools,
         None,
     ),
     row(UiCommand::EraseTool, "Erase tool", "Erase structures from the layout", &[key(Key::X)], Editor, None),
@@ -261,6 +272,11 @@ const TABLE: [CommandInfo; 33] = [
     ),
     row(UiCommand::ToggleTheme, "Light / dark theme", "Switch between the light and the dark theme", &[], Studio, None),
     row(UiCommand::ToggleHelp, "Keyboard shortcuts", "Show or hide this help", &[key(Key::F1)], Studio, None),
+    row(UiCommand::ScoutTool, "Scout tool", "Deploy scouts on your edges", &[key(Key::Num4)], Play, None),
+    row(UiCommand::DemolisherTool, "Demolisher tool", "Deploy demolishers", &[key(Key::Num5)], Play, None),
+    row(UiCommand::InterceptorTool, "Interceptor tool", "Deploy interceptors", &[key(Key::Num6)], Play, None),
+    row(UiCommand::EndTurn, "End turn", "Send your planned turn to the match", &[key(Key::Enter)], Play, None),
+    row(UiCommand::UndoTurnEdit, "Undo", "Take the last edit of your turn back", &[ctrl(Key::Z)], Play, None),
 ];
 
 impl UiCommand {
@@ -300,6 +316,8 @@ pub const GESTURES: &[(Scope, &str, &str)] = &[
     (Scope::Editor, "Mouse wheel", "Zoom around the pointer"),
     (Scope::Replay, "Mouse wheel / right drag", "Zoom / pan the board"),
     (Scope::Replay, "Click", "Select a unit for the inspector"),
+    (Scope::Play, "Click (your turn)", "Apply the tool to the tile"),
+    (Scope::Play, "Right click (your turn)", "Take a deploy or a new structure back"),
 ];
 
 /// The shortcuts two commands of one view share, as "Ctrl+Z: Undo and Redo in the Editor view".

@@ -4,7 +4,7 @@
 //! progress is shown, Cancel stops it); results come back over a channel.
 
 use crossbeam_channel::{Receiver, TryRecvError};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use terminal_core::engine::Config;
@@ -22,8 +22,8 @@ pub enum LabError {
     Folder { folder: PathBuf, source: std::io::Error },
     #[error("no replay (.replay or .replay.gz) under {}", .0.display())]
     NoReplays(PathBuf),
-    #[error("no attack of this ruleset in {} replays under {} ({} skipped: another ruleset or unreadable)", .replays, .folder.display(), .skipped)]
-    NoAttacks { folder: PathBuf, replays: usize, skipped: usize },
+    #[error("no attack of {ruleset} in {}: {}", .folder.display(), folder_holds(*.replays, .rulesets))]
+    NoAttacks { folder: PathBuf, ruleset: String, replays: usize, rulesets: Vec<(String, usize)> },
     #[error(transparent)]
     Attacks(#[from] AttackError),
     #[error(transparent)]
@@ -32,6 +32,33 @@ pub enum LabError {
     WorkerGone,
     #[error("SP budget: a positive number")]
     Budget,
+}
+
+/// What a folder holds, by ruleset: "the folder holds 300 replays of live-2022 and 2 of
+/// base-s6" (replays whose ruleset could not be read are counted apart).
+pub fn folder_holds(replays: usize, rulesets: &[(String, usize)]) -> String {
+    let named: usize = rulesets.iter().map(|(_, n)| n).sum();
+    let mut parts: Vec<String> = rulesets
+        .iter()
+        .enumerate()
+        .map(|(i, (r, n))| if i == 0 { format!("{n} replays of {r}") } else { format!("{n} of {r}") })
+        .collect();
+    if replays > named {
+        parts.push(format!("{} unreadable", replays - named));
+    }
+    match parts.len() {
+        0 => format!("{replays} replays, none readable"),
+        _ => format!("the folder holds {}", parts.join(", ")),
+    }
+}
+
+/// The attacks a run is over: where they were read, under which ruleset, and whether other
+/// rulesets' attacks were let in. Two runs compare only over the same key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackKey {
+    pub folder: PathBuf,
+    pub ruleset: String,
+    pub any_ruleset: bool,
 }
 
 /// What a finished job gives.
@@ -71,7 +98,7 @@ impl LabJob {
 
 /// What a job is asked to do.
 pub struct LabRequest {
-    pub folder: PathBuf,
+    pub key: AttackKey,
     pub layout: Layout,
     pub seat: Player,
     pub config: Arc<Config>,
@@ -120,7 +147,7 @@ fn work(
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let attacks = match request.cached {
         Some(a) => a,
-        None => Arc::new(read_attacks(&request.folder, &request.config, jobs, progress, cancel)?),
+        None => Arc::new(read_attacks(&request.key, &request.config, jobs, progress, cancel)?),
     };
     match request.budget {
         None => {
@@ -147,19 +174,20 @@ fn work(
 }
 
 fn read_attacks(
-    folder: &Path,
+    key: &AttackKey,
     config: &Arc<Config>,
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &AtomicBool,
 ) -> Result<AttackSet, LabError> {
+    let folder = key.folder.as_path();
     // A folder that cannot be read says why; the walk below skips what it cannot read.
     std::fs::read_dir(folder).map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
     let files = terminal_core::verify::collect_replays(&[folder.to_path_buf()]);
     if files.is_empty() {
         return Err(LabError::NoReplays(folder.to_path_buf()));
     }
-    let filter = AttackFilter { config: Arc::clone(config), any_ruleset: false };
+    let filter = AttackFilter { config: Arc::clone(config), any_ruleset: key.any_ruleset };
     let set = load_attacks(&files, &filter, jobs, progress, cancel)?;
     if cancel.load(Ordering::Relaxed) {
         return Err(LabError::Run(RunError::Cancelled));
@@ -167,8 +195,9 @@ fn read_attacks(
     if set.attacks.is_empty() {
         return Err(LabError::NoAttacks {
             folder: folder.to_path_buf(),
+            ruleset: key.ruleset.clone(),
             replays: files.len(),
-            skipped: set.skipped.len(),
+            rulesets: set.skipped_rulesets(),
         });
     }
     Ok(set)

@@ -6,7 +6,10 @@ pub mod canvas;
 pub mod export_png;
 pub mod history;
 pub mod lab;
+mod lab_board;
+pub mod lab_compare;
 pub mod lab_panel;
+pub mod lab_state;
 pub mod panels;
 mod status_bar;
 pub mod view;
@@ -31,6 +34,9 @@ pub struct Editor {
     pub path: Option<PathBuf>,
     /// Unsaved changes since the last save/open.
     pub dirty: bool,
+    /// Counts the layouts put in the editor (open, new, import): results computed for one
+    /// layout are not shown for the next.
+    pub generation: u64,
     pub tool: Tool,
     pub player: Player,
     pub config: Config,
@@ -61,6 +67,7 @@ impl Editor {
             history: History::default(),
             path: None,
             dirty: false,
+            generation: 0,
             tool: Tool::Place(Kind::Wall),
             player: Player::One,
             config,
@@ -77,6 +84,7 @@ impl Editor {
         self.history.clear();
         self.path = path;
         self.dirty = false;
+        self.generation += 1;
         self.refresh();
     }
 
@@ -108,18 +116,7 @@ impl Editor {
 
     /// Applies one edit for the active player. Callers wrap edits in `begin`/`end`.
     pub fn apply_edit(&mut self, edit: Edit) -> EditOutcome {
-        let p = self.player;
-        let l = &mut self.layout;
-        let outcome = match edit {
-            Edit::Place(t, k) => l.place(p, t, k),
-            Edit::Upgrade(t) => l.upgrade(p, t),
-            Edit::ToggleRemove(t) => l.toggle_remove(p, t),
-            Edit::SetRemove(t, v) => l.set_remove(p, t, v),
-            Edit::Erase(t) => l.erase(p, t),
-            Edit::MirrorX => l.mirror_x(p),
-            Edit::CopyToOpponent => l.copy_to_opponent(p),
-            Edit::Clear => l.clear(p),
-        };
+        let outcome = edit.apply_to(&mut self.layout, self.player);
         if outcome == EditOutcome::Changed {
             self.dirty = true;
             self.refresh();

@@ -16,6 +16,6 @@ pub fn show(ui: &mut Ui, editor: &Editor, hovered: Option<Tile>, message: &str) 
             ui.label(format!("P{}: {:.0} SP, {} structures", p.number(), t.sp_spent, t.count.iter().sum::<u32>()));
         }
         ui.separator();
-        ui.label(message);
+        crate::app::status_line::show(ui, message);
     });
 }

@@ -4,7 +4,7 @@
 
 use super::Editor;
 use super::canvas::{self, Stroke};
-use super::lab_panel::LabState;
+use super::lab_state::LabState;
 use crate::app::board::BoardGeometry;
 use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, UiCommand};
 use crate::app::model::{BoardView, Edit, NO_UPGRADES, Overlays, Tool};
@@ -95,6 +95,7 @@ impl EditorView {
         e.begin();
         e.layout = layout;
         e.dirty = true;
+        e.generation += 1;
         e.refresh();
         e.end()
     }
@@ -135,7 +136,7 @@ impl EditorView {
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if self.prefs.lab_shown {
-                    lab_actions = self.lab.show(ui, ruleset);
+                    lab_actions = self.lab.show(ui, &self.editor, ruleset, self.hovered);
                 } else {
                     super::panels::info(ui, &self.editor, self.hovered);
                 }
@@ -144,15 +145,16 @@ impl EditorView {
         // The lab's heatmap replaces the coverage figures while it is shown: both would write
         // on the same tiles.
         let lab_on_board = self.prefs.lab_shown && self.lab.has_results();
+        let freshness = self.lab.freshness(&self.editor, ruleset);
         let coverage = self.prefs.overlays.coverage;
-        if lab_on_board && self.lab.heatmap {
+        if lab_on_board && self.lab.heatmap && freshness == super::lab_state::Freshness::Fresh {
             self.prefs.overlays.coverage = false;
         }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let lab = &self.lab;
             let draw_lab = |frame: &crate::app::board::BoardFrame| {
                 if lab_on_board {
-                    lab.draw(frame);
+                    lab.draw(frame, freshness);
                 }
             };
             let out = canvas::show(ui, &self.editor, &mut self.stroke, &mut self.prefs, cx.icons, cx.dark(), &draw_lab);
@@ -172,7 +174,11 @@ impl StudioView for EditorView {
     fn show(&mut self, ui: &mut Ui, cx: &mut ViewContext) -> Vec<Command> {
         self.lab.poll();
         let ruleset = cx.ruleset.to_string();
-        let mut commands = self.panels(ui, cx, &ruleset);
+        let mut commands = Vec::new();
+        if let Some(action) = self.lab.follow(&self.editor, &ruleset) {
+            commands.extend(self.lab.apply(action, &self.editor, &ruleset, cx.window));
+        }
+        commands.extend(self.panels(ui, cx, &ruleset));
         commands.extend(super::panels::import_window(ui.ctx(), &mut self.editor));
         commands
     }
@@ -197,10 +203,14 @@ impl StudioView for EditorView {
                     .to_vec();
             }
             UiCommand::NewLayout => {
+                // An empty layout holds no work: unsaved only if the one before it was (Undo
+                // brings that one back).
+                let unsaved_before = self.editor.dirty;
                 *cx.message = match self.replace_layout(Layout::default()) {
                     Ok(()) => "New layout (Undo brings the previous one back)".into(),
                     Err(e) => format!("New layout; the autosave failed: {e}"),
                 };
+                self.editor.dirty = unsaved_before;
                 self.editor.path = None;
             }
             UiCommand::Save => {

@@ -1,7 +1,7 @@
 //! The editor's tools and edits.
 
-use terminal_core::engine::geometry::Tile;
-use terminal_core::layout::Kind;
+use terminal_core::engine::geometry::{Player, Tile};
+use terminal_core::layout::{EditOutcome, Kind, Layout};
 
 /// The editor's current tool (what a left click on the board does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,4 +43,20 @@ pub enum Edit {
     MirrorX,
     CopyToOpponent,
     Clear,
+}
+
+impl Edit {
+    /// Applies the edit to `layout` for `player`: the one place an edit changes a layout.
+    pub fn apply_to(self, layout: &mut Layout, player: Player) -> EditOutcome {
+        match self {
+            Edit::Place(t, k) => layout.place(player, t, k),
+            Edit::Upgrade(t) => layout.upgrade(player, t),
+            Edit::ToggleRemove(t) => layout.toggle_remove(player, t),
+            Edit::SetRemove(t, v) => layout.set_remove(player, t, v),
+            Edit::Erase(t) => layout.erase(player, t),
+            Edit::MirrorX => layout.mirror_x(player),
+            Edit::CopyToOpponent => layout.copy_to_opponent(player),
+            Edit::Clear => layout.clear(player),
+        }
+    }
 }

@@ -35,4 +35,10 @@ impl LivePace {
             LivePace::AsItComes => None,
         }
     }
+
+    /// The speed the match's last turn is shown at once the match is decided: the pace's, and
+    /// 4× "as it comes", whose jump to the newest frame would skip how the match was decided.
+    pub fn last_turn_speed(self) -> f64 {
+        self.speed().unwrap_or(4.0)
+    }
 }

@@ -5,6 +5,7 @@
 //! over the match's event channel and are appended to the viewer's session.
 
 mod live_match;
+mod message;
 mod panels;
 mod planning;
 mod refusals;
@@ -72,6 +73,8 @@ pub enum PlayAction {
     UndoPlan,
     /// What a click on the board does while planning.
     SetTool(BoardTool),
+    /// How fast the board shows the match (before it starts, or while it runs).
+    SetPace(crate::app::model::LivePace),
     /// Open the finished match's replay in the Debugger.
     OpenReplay(PathBuf),
     /// The newest frame, followed: skips the action phase being shown, or comes back from
@@ -101,6 +104,8 @@ pub struct PlayView {
     pub seats: [SeatForm; 2],
     /// A preset name or a config file; empty: a ghost's ruleset, else the default preset.
     pub ruleset: String,
+    /// The algos run confined (the default; docs/runner.md, Confinement).
+    pub confine: bool,
     pub viewer: Viewer,
     pub running: Option<LiveMatch>,
     /// The last match that ended: its recaps, its end and its replay stay on screen.
@@ -114,6 +119,12 @@ pub struct PlayView {
     pub watching: Option<ReplayFollower>,
     /// When the followed file was last read (it is read a few times a second, not every frame).
     watched_at: Option<std::time::Instant>,
+    /// The board's message as last taken into the view's.
+    board_said: String,
+    /// The turn on the board when the message was last checked for staleness.
+    message_turn: Option<i32>,
+    /// The ended match's result, said once the board gets to its end.
+    pending_result: Option<String>,
 }
 
 impl Default for PlayView {
@@ -125,7 +136,10 @@ impl Default for PlayView {
 
 impl crate::app::view::StudioView for PlayView {
     fn show(&mut self, ui: &mut Ui, cx: &mut crate::app::view::ViewContext) -> Vec<Command> {
-        self.show(ui, cx.window, cx.icons, cx.dark())
+        self.poll(cx.window);
+        self.refresh_message(cx.message);
+        crate::app::status_line::panel(ui, "play-status", &self.message);
+        self.show(ui, cx.icons, cx.dark())
     }
 
     fn run(
@@ -133,12 +147,43 @@ impl crate::app::view::StudioView for PlayView {
         command: crate::app::command::UiCommand,
         _cx: &mut crate::app::view::ViewContext,
     ) -> Vec<Command> {
-        self.viewer.run_command(command)
+        match turn_action(command) {
+            Some(action) => self.apply_on_your_turn(action),
+            None => self.viewer.run_command(command),
+        }
     }
 
     fn poll(&mut self, cx: &mut crate::app::view::ViewContext) {
         self.poll(cx.window);
     }
+}
+
+/// What a key of the command table does on a person's turn (`None`: the board's own keys).
+fn turn_action(command: crate::app::command::UiCommand) -> Option<PlayAction> {
+    use crate::app::command::UiCommand as C;
+    use crate::app::model::Tool;
+    use terminal_core::layout::Kind;
+    let tool = |t| Some(PlayAction::SetTool(t));
+    match command {
+        C::WallTool => tool(BoardTool::Structure(Tool::Place(Kind::Wall))),
+        C::SupportTool => tool(BoardTool::Structure(Tool::Place(Kind::Support))),
+        C::TurretTool => tool(BoardTool::Structure(Tool::Place(Kind::Turret))),
+        C::UpgradeTool => tool(BoardTool::Structure(Tool::Upgrade)),
+        // In a real turn a structure is not erased but marked for removal: Play's Remove tool.
+        C::RemoveTool => tool(BoardTool::Structure(Tool::Erase)),
+        C::ScoutTool => tool(BoardTool::Deploy(3)),
+        C::DemolisherTool => tool(BoardTool::Deploy(4)),
+        C::InterceptorTool => tool(BoardTool::Deploy(5)),
+        C::EndTurn => Some(PlayAction::EndTurn),
+        C::UndoTurnEdit => Some(PlayAction::UndoPlan),
+        _ => None,
+    }
+}
+
+/// The key of the command table that does `action` on a person's turn, as help shows it.
+fn shortcut_of(action: &PlayAction) -> Option<String> {
+    let command = crate::app::command::UiCommand::ALL.into_iter().find(|c| turn_action(*c).as_ref() == Some(action));
+    command.map(|c| c.shortcut_text())
 }
 
 impl PlayView {
@@ -155,6 +200,7 @@ impl PlayView {
                 SeatForm { kind: SeatKind::Algo, path: String::new(), ghost_player: None },
             ],
             ruleset: String::new(),
+            confine: true,
             viewer,
             running: None,
             last_match: None,
@@ -163,6 +209,9 @@ impl PlayView {
             out_dir,
             watching: None,
             watched_at: None,
+            board_said: String::new(),
+            message_turn: None,
+            pending_result: None,
         }
     }
 
@@ -174,7 +223,7 @@ impl PlayView {
     /// The match ended and the board has shown it to its last frame (or the person stopped
     /// following it): its result and every recap may be shown.
     pub fn board_reached_the_end(&self) -> bool {
-        self.running.is_none() && !(self.viewer.live().1 && self.viewer.frames_queued() > 0)
+        self.running.is_none() && !(self.viewer.live().1 && self.viewer.frames_to_show())
     }
 
     pub fn is_running(&self) -> bool {
@@ -249,6 +298,9 @@ impl PlayView {
         let mut spec = MatchSpec::new(s1, s2, Arc::clone(&config));
         spec.replay = ReplayTarget::Dir(self.out_dir.clone());
         spec.every_frame_event = true;
+        if !self.confine {
+            spec.confine = terminal_core::runner::Confinement::off();
+        }
         let handle = start_match(spec);
         self.finished_replay = None;
         self.last_match = None;
@@ -366,36 +418,29 @@ impl PlayView {
         m.planning = None;
         m.waiting = None;
         let names = format!("{} vs {}", m.names[0], m.names[1]);
-        match end {
+        let said = match end {
             Ok(r) => {
                 let decided = m.end_frame.as_ref().and_then(Decision::of).map(|d| d.to_string());
-                self.message = format!(
+                self.finished_replay = Some(r.replay_path);
+                format!(
                     "Match over, {names}: {}. {} turns, {} action frames",
                     decided.unwrap_or_else(|| format!("winner P{}", r.winner)),
                     r.turns,
                     r.frames
-                );
-                self.finished_replay = Some(r.replay_path);
+                )
             }
             Err(e) => {
-                self.message = format!("The match ended, {names}: {e}");
                 self.finished_replay = m.replay_path.clone();
+                format!("The match ended, {names}: {e}")
             }
-        }
+        };
+        self.say_at_the_end(said);
         self.last_match = Some(m);
     }
 
-    /// One frame of the view; `window` is the window's context (`None` in tests: the
-    /// board's session then runs inline).
-    pub fn show(
-        &mut self,
-        ui: &mut Ui,
-        window: Option<&egui::Context>,
-        icons: Option<&IconTextures>,
-        dark: bool,
-    ) -> Vec<Command> {
+    /// One frame of the view, once its match has been read (`poll`).
+    pub fn show(&mut self, ui: &mut Ui, icons: Option<&IconTextures>, dark: bool) -> Vec<Command> {
         let ctx = ui.ctx().clone();
-        self.poll(window);
         let mut actions = Vec::new();
         egui::Panel::top("play-setup").show(ui, |ui| actions.extend(panels::setup(ui, self)));
         if self.running.is_some() || self.last_match.is_some() {
@@ -420,6 +465,22 @@ impl PlayView {
         commands
     }
 
+    /// A key of a person's turn: said, not done, when no turn of yours is being planned.
+    fn apply_on_your_turn(&mut self, action: PlayAction) -> Vec<Command> {
+        let planning = self.running.as_ref().and_then(|m| m.planning).is_some();
+        if !planning {
+            self.message = "No turn of yours to plan now".into();
+            return Vec::new();
+        }
+        if let PlayAction::SetTool(t) = action
+            && self.viewer.board_whatif().is_some_and(|w| !BoardTool::available(w.legacy).any(|a| a == t))
+        {
+            self.message = crate::app::model::NO_UPGRADES.into();
+            return Vec::new();
+        }
+        self.apply(action)
+    }
+
     pub fn apply(&mut self, action: PlayAction) -> Vec<Command> {
         match action {
             PlayAction::Start => self.start(),
@@ -432,6 +493,7 @@ impl PlayView {
             }
             PlayAction::UndoPlan => self.undo_plan(),
             PlayAction::SetTool(t) => return self.viewer.apply(ViewerAction::SetWhatIfTool(t)),
+            PlayAction::SetPace(p) => return self.viewer.apply(ViewerAction::SetLivePace(p)),
             // Skip the action phase, or come back from a past frame: the newest frame, followed.
             PlayAction::ToThePresent => return self.viewer.apply(ViewerAction::End),
             PlayAction::ReplayTurn(turn) => {

@@ -5,7 +5,7 @@
 
 use super::{LiveMatch, PlayAction, PlayView, SeatKind, refusals, status};
 use crate::app::board::threat as board_threat;
-use crate::app::model::Tool;
+use crate::app::model::{LivePace, Tool};
 use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::config::unit_name;
@@ -70,17 +70,33 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
                 }
             });
         });
+        pace(ui, v, &mut out);
+        ui.checkbox(&mut v.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
         if ui.button(RichText::new("Start match").strong()).clicked() {
             out.push(PlayAction::Start);
         }
     });
-    if !v.message.is_empty() {
-        ui.label(RichText::new(&v.message).strong());
-    }
     if let Some(p) = &v.finished_replay {
         replay_location(ui, p, "Replay", &mut out);
     }
     out
+}
+
+/// How fast the board shows the match, chosen before it starts: a fast match is then seen
+/// from turn 0 at that pace.
+fn pace(ui: &mut Ui, v: &PlayView, out: &mut Vec<PlayAction>) {
+    let pace = v.viewer.live_pace();
+    egui::ComboBox::from_label("Pace")
+        .selected_text(pace.label())
+        .show_ui(ui, |ui| {
+            for p in LivePace::ALL {
+                if ui.selectable_label(p == pace, p.label()).clicked() {
+                    out.push(PlayAction::SetPace(p));
+                }
+            }
+        })
+        .response
+        .on_hover_text("How fast the board shows the match; every pace shows its last turn before the result");
 }
 
 /// Where the match's replay is, with a button that opens it in the Debugger.
@@ -94,48 +110,68 @@ fn replay_location(ui: &mut Ui, path: &std::path::Path, what: &str, out: &mut Ve
     });
 }
 
-/// Each seat: who sits in it, and the algo or replay.
+/// Each seat: who sits in it, and the algo or replay. Side by side where both paths have
+/// room, else one above the other; a path field takes its seat's width and shows the whole
+/// path on hover.
 fn seat_forms(ui: &mut Ui, v: &mut PlayView) {
-    ui.horizontal_wrapped(|ui| {
-        for (i, seat) in v.seats.iter_mut().enumerate() {
-            ui.group(|ui| {
-                ui.strong(format!("Seat {}", i + 1));
-                for k in SeatKind::ALL {
-                    ui.selectable_value(&mut seat.kind, k, k.label());
-                }
-                match seat.kind {
-                    SeatKind::Human => {
-                        ui.weak("you play this seat, with no time limit");
-                    }
-                    SeatKind::Algo => {
-                        ui.add(
-                            egui::TextEdit::singleline(&mut seat.path)
-                                .hint_text("algo folder or run.sh")
-                                .desired_width(180.0),
-                        )
-                        .labelled_by(ui.label(format!("Seat {} algo", i + 1)).id);
-                    }
-                    SeatKind::Ghost => {
-                        ui.add(
-                            egui::TextEdit::singleline(&mut seat.path).hint_text("a .replay[.gz]").desired_width(220.0),
-                        )
-                        .labelled_by(ui.label(format!("Seat {} replay", i + 1)).id);
-                        let label = |p: Option<Player>| match p {
-                            None => "its player of this seat".to_string(),
-                            Some(p) => format!("its player {}", p.number()),
-                        };
-                        egui::ComboBox::from_label(format!("Seat {} plays", i + 1))
-                            .selected_text(label(seat.ghost_player))
-                            .show_ui(ui, |ui| {
-                                for p in [None, Some(Player::One), Some(Player::Two)] {
-                                    ui.selectable_value(&mut seat.ghost_player, p, label(p));
-                                }
-                            });
-                    }
-                }
-            });
+    let [a, b] = &mut v.seats;
+    if ui.available_width() >= 1300.0 {
+        ui.columns(2, |cols| {
+            seat_form(&mut cols[0], 1, a);
+            seat_form(&mut cols[1], 2, b);
+        });
+    } else {
+        seat_form(ui, 1, a);
+        seat_form(ui, 2, b);
+    }
+}
+
+fn seat_form(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
+    ui.horizontal(|ui| {
+        ui.strong(format!("Seat {number}"));
+        for k in SeatKind::ALL {
+            ui.selectable_value(&mut seat.kind, k, k.label());
+        }
+        match seat.kind {
+            SeatKind::Human => {
+                ui.weak("you play this seat, with no time limit");
+            }
+            SeatKind::Algo => {
+                let label = ui.label(format!("Seat {number} algo"));
+                path_field(ui, &mut seat.path, "algo folder or run.sh").labelled_by(label.id);
+            }
+            SeatKind::Ghost => ghost_player(ui, number, seat),
         }
     });
+    if seat.kind == SeatKind::Ghost {
+        // A replay's name is long: its path has a row of its own.
+        ui.horizontal(|ui| {
+            let label = ui.label(format!("Seat {number} replay"));
+            path_field(ui, &mut seat.path, "a .replay[.gz]").labelled_by(label.id);
+        });
+    }
+}
+
+/// A path field as wide as the row leaves, the whole path on hover.
+fn path_field(ui: &mut Ui, path: &mut String, hint: &str) -> egui::Response {
+    let width = ui.available_width().max(160.0);
+    let field = ui.add(egui::TextEdit::singleline(path).hint_text(hint).desired_width(width));
+    if path.is_empty() { field } else { field.on_hover_text(path.as_str()) }
+}
+
+fn ghost_player(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
+    let label = |p: Option<Player>| match p {
+        None => "its player of this seat".to_string(),
+        Some(p) => format!("its player {}", p.number()),
+    };
+    egui::ComboBox::from_label(format!("Seat {number} plays")).selected_text(label(seat.ghost_player)).show_ui(
+        ui,
+        |ui| {
+            for p in [None, Some(Player::One), Some(Player::Two)] {
+                ui.selectable_value(&mut seat.ghost_player, p, label(p));
+            }
+        },
+    );
 }
 
 /// Beside the board: the turn being planned (or being watched resolve), why the last edit
@@ -199,7 +235,10 @@ fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: 
         for t in BoardTool::available(w.legacy) {
             // In a real turn an existing structure cannot vanish: it is marked for removal.
             let label = if t == BoardTool::Structure(Tool::Erase) { "Remove" } else { t.label_for(w.legacy) };
-            ui.selectable_value(&mut tool, t, label);
+            let response = ui.selectable_value(&mut tool, t, label);
+            if let Some(key) = super::shortcut_of(&PlayAction::SetTool(t)) {
+                response.on_hover_text(format!("Key: {key}"));
+            }
         }
     });
     if tool != w.tool {
@@ -228,10 +267,13 @@ fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: 
     }
     threats(ui, m);
     ui.horizontal(|ui| {
-        if ui.button("Undo").on_hover_text("Take the last edit of this turn back").clicked() {
+        let key = |a: &PlayAction| super::shortcut_of(a).unwrap_or_default();
+        let undo = format!("Take the last edit of this turn back ({})", key(&PlayAction::UndoPlan));
+        if ui.button("Undo").on_hover_text(undo).clicked() {
             out.push(PlayAction::UndoPlan);
         }
-        if ui.button(RichText::new("End turn").strong()).clicked() {
+        let end = format!("Send this turn to the match ({})", key(&PlayAction::EndTurn));
+        if ui.button(RichText::new("End turn").strong()).on_hover_text(end).clicked() {
             out.push(PlayAction::EndTurn);
         }
     });

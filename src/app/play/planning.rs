@@ -83,17 +83,19 @@ impl PlayView {
         }
         let (build, deploy) = w.turn_commands(seat);
         let check = check_turn(&m.config, frame, seat, &build, &deploy);
-        let before = m.check.as_ref().and_then(|c| c.as_ref().ok()).map_or(0, refusals::unaffordable);
+        let refused_before = m.check.as_ref().and_then(|c| c.as_ref().ok()).map_or(0, refusals::unaffordable);
         if changed
             && let Ok(c) = &check
-            && refusals::unaffordable(c) > before
+            && refusals::unaffordable(c) > refused_before
             && let Some(prev) = m.last_plan.clone()
         {
-            // The edit cannot be paid for: it is not made.
-            let refused =
-                c.rejected.iter().rev().find(|(_, why)| *why == terminal_core::engine::game::Rejection::CannotAfford);
-            if let Some((cmd, why)) = refused {
-                m.refusal = Some(refusals::words(&m.config, c, &w.layout, seat, cmd, why));
+            // The edit cannot be paid for: it is not made. The engine refuses the plan's last
+            // commands in its order, which need not be the edit's: the refusal names the edit.
+            // What was left is the plan's before the edit.
+            let left = m.check.as_ref().and_then(|c| c.as_ref().ok()).unwrap_or(c);
+            if let Some(cmd) = refusals::added_command(&prev.turn_commands(seat), &(build, deploy)) {
+                let why = terminal_core::engine::game::Rejection::CannotAfford;
+                m.refusal = Some(refusals::words(&m.config, left, &w.layout, seat, &cmd, &why));
             }
             let mut prev = prev;
             prev.tool = w.tool;

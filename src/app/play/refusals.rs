@@ -63,6 +63,21 @@ pub fn words(
     }
 }
 
+/// The command an edit added to a turn's (build, deploy) lines: the first of `after` that
+/// `before` does not hold as often (a stack of deploys on one tile counts each).
+pub fn added_command(before: &(Vec<Command>, Vec<Command>), after: &(Vec<Command>, Vec<Command>)) -> Option<Command> {
+    let mut old: Vec<&Command> = before.0.iter().chain(&before.1).collect();
+    for cmd in after.0.iter().chain(&after.1) {
+        match old.iter().position(|c| *c == cmd) {
+            Some(i) => {
+                old.swap_remove(i);
+            }
+            None => return Some(*cmd),
+        }
+    }
+    None
+}
+
 /// How many of the check's refusals are for resources.
 pub fn unaffordable(check: &TurnCheck) -> usize {
     check.rejected.iter().filter(|(_, why)| *why == Rejection::CannotAfford).count()

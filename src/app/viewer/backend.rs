@@ -73,11 +73,15 @@ impl Viewer {
                 self.whatif.tries.push(*t);
                 // The newest try is B of the next comparison.
                 self.whatif.compare_pick[1] = self.whatif.tries.len() - 1;
+                if std::mem::take(&mut self.whatif.watch_next_try) {
+                    self.watch_try(self.whatif.tries.len() - 1);
+                }
             }
             Event::LiveUpdate(s) => self.on_live_update(*s),
             Event::Progress { .. } => {}
             Event::Error(e) => {
                 self.session.pending_steps = 0;
+                self.session.pending_appends = 0;
                 if !self.open_failed(&e.to_string()) {
                     self.message = format!("Error: {e}");
                 }
@@ -143,7 +147,10 @@ impl Viewer {
         self.shown.current = Some((turn, view));
         if self.whatif.pending_whatif_turn == Some(turn) && self.frame_in_turn() == Some(0) {
             self.whatif.pending_whatif_turn = None;
-            self.start_replay_whatif();
+            match self.whatif.pending_attack.take() {
+                Some((attacker, attack)) => self.run_attack_try(attacker, attack),
+                None => self.start_replay_whatif(),
+            }
         }
     }
 }

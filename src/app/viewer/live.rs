@@ -40,6 +40,8 @@ impl Viewer {
     /// The next frames of the live match.
     pub fn append_live(&mut self, frames: Vec<Frame>) {
         if self.shown.live && !frames.is_empty() {
+            // Counted before the request: an inline session answers within it.
+            self.session.pending_appends += 1;
             self.request(Request::AppendFrames(frames));
         }
     }
@@ -82,14 +84,28 @@ impl Viewer {
         }
     }
 
+    /// Frames of the match the board has still to show: queued, or sent to the session and
+    /// not yet in its summary.
+    pub fn frames_to_show(&self) -> bool {
+        self.frames_queued() > 0 || self.session.pending_appends > 0
+    }
+
     /// The board shows the newest frame there is, and no step is on its way.
     pub fn caught_up(&self) -> bool {
-        self.shown.current.is_some() && self.frames_queued() == 0 && self.session.pending_steps == 0
+        self.shown.current.is_some() && !self.frames_to_show() && self.session.pending_steps == 0
+    }
+
+    /// The live match has its end frame: its result is known.
+    fn decided(&self) -> bool {
+        self.shown.summary.as_ref().is_some_and(|s| s.winner.is_some())
     }
 
     pub(super) fn on_live_update(&mut self, s: ReplaySummary) {
+        self.session.pending_appends = self.session.pending_appends.saturating_sub(1);
         let first_turn = s.turns.first().map(|t| t.turn);
+        let last_turn = s.turns.last().map(|t| t.turn);
         let nothing_shown = self.shown.current.is_none();
+        let newly_decided = s.winner.is_some() && !self.decided();
         self.shown.summary = Some(s);
         if nothing_shown {
             // The first frame arrived: show it; the pace takes it from there. (An update with
@@ -98,7 +114,11 @@ impl Viewer {
                 self.request(Request::Seek { turn, frame: 0 });
             }
         } else if self.shown.follow_live && self.prefs.live_pace == LivePace::AsItComes {
-            self.show_newest();
+            match last_turn {
+                // How the match was decided is shown, not jumped over: its last turn plays.
+                Some(turn) if newly_decided => self.request(Request::Seek { turn, frame: 0 }),
+                _ => self.show_newest(),
+            }
         }
     }
 
@@ -109,16 +129,20 @@ impl Viewer {
             self.playback.live_clock = None;
             return;
         }
-        if !self.shown.live && self.frames_queued() == 0 && self.session.pending_steps == 0 {
+        if !self.shown.live && !self.frames_to_show() && self.session.pending_steps == 0 {
             // The match is over and every frame of it was shown.
             self.shown.follow_live = false;
             return;
         }
-        let Some(speed) = self.prefs.live_pace.speed() else {
-            if self.frames_queued() > 0 && self.session.pending_steps == 0 {
-                self.show_newest();
+        let speed = match self.prefs.live_pace.speed() {
+            Some(speed) => speed,
+            None if self.decided() => self.prefs.live_pace.last_turn_speed(),
+            None => {
+                if self.frames_queued() > 0 && self.session.pending_steps == 0 {
+                    self.show_newest();
+                }
+                return;
             }
-            return;
         };
         let now = ctx.input(|i| i.time);
         let dt = self.playback.live_clock.map_or(0.0, |t| (now - t).clamp(0.0, 0.25));

@@ -169,6 +169,9 @@ struct SessionLink {
     inline: bool,
     /// Steps sent and not yet answered.
     pending_steps: usize,
+    /// Frames of a live match sent and not yet in the summary (a threaded session answers
+    /// later): until they are, the board cannot know it is at the newest frame.
+    pending_appends: usize,
 }
 
 /// Playing the replay at a speed.
@@ -214,9 +217,11 @@ struct WhatIfState {
     board_whatif: Option<whatif_board::BoardWhatIf>,
     /// Waiting for this turn's turn frame to start a what-if on it.
     pending_whatif_turn: Option<i32>,
-    /// That what-if puts this layout in this player's half (a recorded attack against a
-    /// layout of the Layout lab), and drops the player's own commands of the turn.
-    pending_defence: Option<(Player, terminal_core::layout::Layout)>,
+    /// Instead of that what-if, run this recorded attack as the Layout lab ran it (by this
+    /// attacker), then watch it.
+    pending_attack: Option<(Player, terminal_core::layout::stress::AttackTry)>,
+    /// Watch the next try that comes back (an attack opened from the Layout lab).
+    watch_next_try: bool,
     /// Why the last click on the what-if's board was refused (cleared by one that works).
     last_refusal: Option<whatif_board::Refusal>,
 }
@@ -231,7 +236,8 @@ impl Default for WhatIfState {
             compare_side_panel: false,
             board_whatif: None,
             pending_whatif_turn: None,
-            pending_defence: None,
+            pending_attack: None,
+            watch_next_try: false,
             last_refusal: None,
         }
     }
@@ -284,6 +290,7 @@ impl Viewer {
         // Frame indices start again: a threat of the last file must not match this one's.
         self.board.threat = None;
         self.session.pending_steps = 0;
+        self.session.pending_appends = 0;
         self.stats.opened_at = Some(Instant::now());
         self.stats.open_seconds = None;
         self.shown.live = false;

@@ -28,7 +28,9 @@ pub fn header(ui: &mut Ui, v: &Viewer) {
             let time = stats.map_or(0, |t| t.time_ms[i]);
             let winner = if v.winner_shown() && s.winner == Some(p.number()) { " (winner)" } else { "" };
             ui.strong(format!("P{} {}{}", p.number(), s.names[i], winner));
-            ui.label(format!("HP {hp:.0}  SP {sp:.1}  MP {mp:.1}  time {time} ms"));
+            // A Layout lab attack runs without an HP limit (every breach counts).
+            let hp = if hp > 1.0e30 { "no limit".to_string() } else { format!("{hp:.0}") };
+            ui.label(format!("HP {hp}  SP {sp:.1}  MP {mp:.1}  time {time} ms"));
             ui.separator();
         }
         if s.legacy {
@@ -56,7 +58,6 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     // A try of an editor layout is watched without a replay: the timeline still steps it.
     let s = &v.shown.summary;
     if s.is_none() && v.watching().is_none() {
-        ui.label(&v.message);
         return out;
     }
     let turn = v.turn().unwrap_or(0);
@@ -89,9 +90,8 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
         if v.shown.live || v.shown.follow_live {
             live_controls(ui, v, &mut out);
         }
+        // The message is on the view's own line, below: here it would wrap the row.
         ui.label(v.position_label());
-        ui.separator();
-        ui.weak(&v.message);
     });
     if let Some(s) = s {
         let (first, last) = (s.turns.first().map_or(0, |t| t.turn), s.turns.last().map_or(0, |t| t.turn));
@@ -511,7 +511,10 @@ pub fn try_figures(s: &WhatIfSummary, pov: Player) -> [(String, String); 5] {
     let (p, o) = (pov.number(), pov.opponent().number());
     [
         (
-            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
+            format!(
+                "breaches dealt {} (−{:.0} HP) / taken {} (−{:.0} HP)",
+                s.breaches[us], s.hp_damage[us], s.breaches[them], s.hp_damage[them]
+            ),
             format!("Player {p}'s units breached {} times, player {o}'s {}", s.breaches[us], s.breaches[them]),
         ),
         (
@@ -523,8 +526,13 @@ pub fn try_figures(s: &WhatIfSummary, pov: Player) -> [(String, String); 5] {
             format!("Damage to player {o}'s mobile units / to player {p}'s"),
         ),
         (
-            format!("SP destroyed dealt {:.1} / taken {:.1}", s.sp_destroyed[us], s.sp_destroyed[them]),
-            format!("SP invested in player {o}'s structures that player {p} destroyed / the other way round"),
+            format!(
+                "structures destroyed dealt {} ({:.1} SP) / taken {} ({:.1} SP)",
+                s.structures_destroyed[us], s.sp_destroyed[us], s.structures_destroyed[them], s.sp_destroyed[them]
+            ),
+            format!(
+                "Player {o}'s structures that player {p} destroyed, with the SP invested in them / the other way round"
+            ),
         ),
         (
             format!("MP lost ours {:.1} / theirs {:.1}", s.mp_lost[us], s.mp_lost[them]),

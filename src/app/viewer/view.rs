@@ -14,6 +14,11 @@ use terminal_core::session::whatif::WhatIfTry;
 
 impl StudioView for Viewer {
     fn show(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext) -> Vec<Command> {
+        // What the studio said here is the viewer's newest message.
+        if !cx.message.is_empty() {
+            self.message = std::mem::take(cx.message);
+        }
+        crate::app::status_line::panel(ui, "viewer-status", &self.message);
         self.show(ui, cx.view == View::Debugger, cx.icons, cx.dark())
     }
 

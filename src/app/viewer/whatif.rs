@@ -91,34 +91,34 @@ impl Viewer {
         let mut w = whatif_board::BoardWhatIf::on_replay_turn(*turn, layout, v.frame.stats, played);
         w.legacy = self.is_legacy();
         self.message = format!("What-if on turn {turn}: pick a tool and click the board");
-        if let Some((defender, defence)) = self.whatif.pending_defence.take() {
-            w.layout.clear(defender);
-            w.layout.structures.extend(defence.of(defender).map(|(t, s)| (t, *s)));
-            w.replace_commands[defender.index()] = true;
-            self.message = format!(
-                "What-if on turn {turn}: {} in player {}'s half meets the recorded attack; Run what-if plays it",
-                if defence.name.is_empty() { "your layout" } else { defence.name.as_str() },
-                defender.number()
-            );
-        }
         self.whatif.board_whatif = Some(w);
     }
 
-    /// Opens a recorded attack as a what-if: the replay at `turn`, with `defence` (a layout
-    /// already in `defender`'s half) in place of the defender's structures and commands.
+    /// Opens a recorded attack as the Layout lab ran it: the replay at `turn` for context,
+    /// and the attack against the lab's layout as a try, watched on the board once run.
     pub fn open_attack_whatif(
         &mut self,
         path: &std::path::Path,
         turn: i32,
-        defender: terminal_core::engine::geometry::Player,
-        defence: terminal_core::layout::Layout,
+        attacker: Player,
+        attack: terminal_core::layout::stress::AttackTry,
         ctx: Option<&egui::Context>,
     ) {
         self.open(path, ctx);
-        self.whatif.pending_defence = Some((defender, defence));
+        self.whatif.pending_attack = Some((attacker, attack));
         self.whatif.pending_whatif_turn = Some(turn);
         // The session answers in order: the turn frame comes after the load.
         self.request(Request::Seek { turn, frame: 0 });
+    }
+
+    /// Runs a lab attack's try (its own start game and deploy) and watches it when it is back.
+    pub(super) fn run_attack_try(&mut self, attacker: Player, attack: terminal_core::layout::stress::AttackTry) {
+        use terminal_core::session::WhatIfSource;
+        self.whatif.tries_pov = attacker;
+        self.whatif.watch_next_try = true;
+        self.message = format!("{}: as the Layout lab ran it (HP not capped: every breach counts)", attack.label);
+        let source = WhatIfSource::Layout(Box::new(attack.game));
+        self.request(Request::RunWhatIf { source, spec: Box::new(attack.spec), label: attack.label });
     }
 
     /// Starts a what-if from an editor layout (the Editor's "Simulate in debugger").

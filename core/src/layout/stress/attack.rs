@@ -6,11 +6,11 @@ use super::parallel::parallel_map;
 use crate::engine::commands::{Command, CommandKind};
 use crate::engine::config::Config;
 use crate::engine::frame::Phase;
-use crate::engine::game::Game;
+use crate::engine::game::{Game, PlayerState};
 use crate::engine::geometry::{Player, Tile};
+use crate::engine::unit::Unit;
 use crate::layout::Layout;
 use crate::replay::{Replay, ReplayError, read_replay};
-use crate::session::whatif::{StructureEdit, WhatIfSpec};
 use crate::verify::rebuild::{RebuildError, TurnInputs, game_at_turn_frame, is_early_2020, running_max_ids};
 use crate::verify::ruleset_name;
 use std::path::{Path, PathBuf};
@@ -49,17 +49,106 @@ pub struct Attack {
     pub recorded: RecordedOutcome,
     /// The defender's own structures at the start of the action phase (after that turn's
     /// builds; marked ones still stand), in id order: the replay's side as a layout.
-    pub recorded_defence: Vec<DefenceStructure>,
+    recorded_defence: Vec<PackedStructure>,
     /// Mobile units the attacker deployed.
     pub spawned: u32,
     pub(crate) config: Arc<Config>,
     /// The attacker's structures after its build line and its stats, no defender unit.
-    pub(crate) template: Game,
+    pub(crate) side: AttackerSide,
     pub(crate) deploy: Vec<Command>,
     /// Both players' HP at the start of the action phase as recorded (time penalties paid).
     pub(crate) recorded_hp: [f32; 2],
-    /// The defender's structures at the turn frame, before its builds (what-if edits).
-    defender_turn_frame: Vec<Tile>,
+}
+
+/// The attacker's side at the start of the action phase, before its deploy line, kept
+/// compactly (a set holds tens of thousands of attacks; a whole `Game` each would hold its
+/// tile table and full units): what `super::start_game` rebuilds a game from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AttackerSide {
+    pub turn: i32,
+    pub frames_sent: i64,
+    pub action_frames_sent: i64,
+    pub early_2020: bool,
+    pub next_id: u32,
+    /// Both players' state (names dropped: the simulation never reads them).
+    pub players: [PlayerState; 2],
+    pub structures: Vec<PackedStructure>,
+}
+
+/// A structure as an attack keeps it: 16 bytes with every field a structure can carry into
+/// an action phase (structures are never shielded and never move, so their health is their
+/// base health).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PackedStructure {
+    id: u32,
+    /// `Tile::index`.
+    tile: u16,
+    unit_type: u8,
+    upgraded: bool,
+    /// The turn a removal mark was placed; `NO_MARK` when none.
+    marked_turn: i32,
+    health: f32,
+}
+
+const NO_MARK: i32 = i32::MIN;
+
+impl PackedStructure {
+    fn of(u: &Unit) -> PackedStructure {
+        debug_assert!(u.is_structure && u.shields.is_empty() && u.health == u.base_health);
+        PackedStructure {
+            id: u.id,
+            tile: u.tile.index() as u16,
+            unit_type: u.unit_type,
+            upgraded: u.upgraded,
+            marked_turn: u.marked_turn.unwrap_or(NO_MARK),
+            health: u.health,
+        }
+    }
+
+    fn tile(&self) -> Tile {
+        Tile::from_index(self.tile as usize)
+    }
+
+    fn marked_turn(&self) -> Option<i32> {
+        (self.marked_turn != NO_MARK).then_some(self.marked_turn)
+    }
+
+    fn to_unit(self, owner: Player) -> Unit {
+        let mut u = Unit::new_structure(self.id, self.unit_type, owner, self.tile(), self.health);
+        u.upgraded = self.upgraded;
+        u.marked_turn = self.marked_turn();
+        u
+    }
+}
+
+impl AttackerSide {
+    fn of(game: &Game, attacker: Player) -> AttackerSide {
+        let structures = game.units.iter().filter(|u| u.owner == attacker).map(PackedStructure::of).collect();
+        let players = game.players.clone().map(|p| PlayerState { name: String::new(), ..p });
+        AttackerSide {
+            turn: game.turn,
+            frames_sent: game.frames_sent,
+            action_frames_sent: game.action_frames_sent,
+            early_2020: game.early_2020,
+            next_id: game.next_id,
+            players,
+            structures,
+        }
+    }
+
+    /// Loads this side into `game` (emptied first; its buffers are kept), for `attacker`.
+    pub(crate) fn load_into(&self, game: &mut Game, config: &Arc<Config>, attacker: Player) {
+        game.assign_from(&Game::new(Arc::clone(config)));
+        game.turn = self.turn;
+        game.frames_sent = self.frames_sent;
+        game.action_frames_sent = self.action_frames_sent;
+        game.early_2020 = self.early_2020;
+        game.next_id = self.next_id;
+        game.players.clone_from(&self.players);
+        for s in &self.structures {
+            game.insert_unit(s.to_unit(attacker));
+        }
+    }
 }
 
 impl std::fmt::Debug for Attack {
@@ -93,11 +182,35 @@ impl Attack {
             let Some(kind) = crate::layout::Kind::from_unit_type(s.unit_type as usize) else { continue };
             let start = self.config.form(s.unit_type as usize, s.upgraded).start_health;
             let health = if start > 0.0 { (s.health / start).clamp(0.0, 1.0) } else { 1.0 };
-            layout
-                .structures
-                .insert(s.tile, crate::layout::Structure { kind, upgraded: s.upgraded, remove: s.remove, health });
+            let remove = s.marked_turn().is_some();
+            layout.structures.insert(s.tile(), crate::layout::Structure { kind, upgraded: s.upgraded, remove, health });
         }
         layout
+    }
+
+    /// The defender's structures as recorded at the start of the action phase, in id order.
+    pub fn recorded_defence(&self) -> Vec<DefenceStructure> {
+        self.recorded_defence
+            .iter()
+            .map(|s| DefenceStructure {
+                tile: s.tile(),
+                unit_type: s.unit_type,
+                upgraded: s.upgraded,
+                remove: s.marked_turn().is_some(),
+                health: s.health,
+            })
+            .collect()
+    }
+
+    /// Approximate heap and inline bytes this attack holds (what a set of thousands costs).
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Attack>()
+            + self.replay.as_os_str().len()
+            + self.ruleset.capacity()
+            + self.recorded_defence.capacity() * size_of::<PackedStructure>()
+            + self.side.structures.capacity() * size_of::<PackedStructure>()
+            + self.deploy.capacity() * size_of::<Command>()
     }
 
     /// An attack on a board no replay recorded (an editor layout, a live game's state):
@@ -106,26 +219,8 @@ impl Attack {
     /// units already on the board are left out. `label` names the board in reports.
     pub fn on_board(game: &Game, attacker: Player, label: &str) -> Attack {
         let defender = attacker.opponent();
-        let mut template = Game::new(Arc::clone(&game.config));
-        template.turn = game.turn;
-        template.frames_sent = game.frames_sent;
-        template.action_frames_sent = game.action_frames_sent;
-        template.players = game.players.clone();
-        template.early_2020 = game.early_2020;
-        template.next_id = game.next_id;
-        for u in game.units.iter().filter(|u| u.owner == attacker && u.is_structure) {
-            template.insert_unit(u.clone());
-        }
-        let structures = || game.units.iter().filter(|u| u.is_structure && u.owner == defender);
-        let recorded_defence = structures()
-            .map(|u| DefenceStructure {
-                tile: u.tile,
-                unit_type: u.unit_type,
-                upgraded: u.upgraded,
-                remove: u.marked_turn.is_some(),
-                health: u.health,
-            })
-            .collect();
+        let recorded_defence =
+            game.units.iter().filter(|u| u.is_structure && u.owner == defender).map(PackedStructure::of).collect();
         Attack {
             replay: PathBuf::from(label),
             turn: game.turn,
@@ -135,10 +230,9 @@ impl Attack {
             recorded_defence,
             spawned: 0,
             config: Arc::clone(&game.config),
-            template,
+            side: AttackerSide::of(game, attacker),
             deploy: Vec::new(),
             recorded_hp: [game.players[0].stats.hp, game.players[1].stats.hp],
-            defender_turn_frame: structures().map(|u| u.tile).collect(),
         }
     }
 
@@ -154,53 +248,25 @@ impl Attack {
 
     /// The attacker's MP at the start of the action phase, before its deploy.
     pub fn attacker_mp(&self) -> f32 {
-        self.template.player(self.attacker).stats.mp
+        self.side.players[self.attacker.index()].stats.mp
     }
 
     /// The same attack with the attacker holding `mp` MP (the planner's "what if it had").
     pub fn with_attacker_mp(mut self, mp: f32) -> Attack {
-        self.template.player_mut(self.attacker).stats.mp = mp;
+        self.side.players[self.attacker.index()].stats.mp = mp;
         self
     }
 
     /// True when the attacker's own structures leave `tile` free (a deploy tile).
     pub fn attacker_tile_free(&self, tile: Tile) -> bool {
-        self.template.structure_on(tile).is_none()
+        !self.side.structures.iter().any(|s| s.tile() == tile)
     }
 
     /// The tiles of the defender's structures in the order the replay built them (upgrades
     /// count as a new build): with `recorded_layout`, the recorded defence exactly.
     pub fn recorded_build_order(&self) -> Vec<Tile> {
-        self.recorded_defence.iter().map(|s| s.tile).collect()
+        self.recorded_defence.iter().map(PackedStructure::tile).collect()
     }
-
-    /// This attack as a what-if of the Debugger: open `replay` at `turn`, apply `spec` (the
-    /// defender's structures replaced by `defence`, its own commands dropped, the attacker's
-    /// kept as recorded). `defence` must stand in the defender's seat (`Defence::in_seat`).
-    /// A what-if builds structures at full health and without removal marks.
-    pub fn what_if(&self, defence: &[DefenceStructure]) -> WhatIfLink {
-        let d = self.defender();
-        let mut edits: Vec<StructureEdit> =
-            self.defender_turn_frame.iter().map(|&tile| StructureEdit::Remove { tile }).collect();
-        edits.extend(defence.iter().map(|s| StructureEdit::Add {
-            tile: s.tile,
-            unit_type: s.unit_type,
-            upgraded: s.upgraded,
-        }));
-        let mut spec = WhatIfSpec::default();
-        spec.structures[d.index()] = edits;
-        spec.commands[d.index()] = Some(Vec::new());
-        WhatIfLink { replay: self.replay.clone(), turn: self.turn, attacker: self.attacker, spec }
-    }
-}
-
-/// Everything the Debugger needs to open one attack as a what-if with a layout.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WhatIfLink {
-    pub replay: PathBuf,
-    pub turn: i32,
-    pub attacker: Player,
-    pub spec: WhatIfSpec,
 }
 
 /// Which replays give attacks.
@@ -218,6 +284,8 @@ pub struct AttackFilter {
 pub struct SkippedReplay {
     pub file: PathBuf,
     pub reason: String,
+    /// The replay's ruleset, when its config could be read (`verify::ruleset_name`).
+    pub ruleset: Option<String>,
 }
 
 /// Attacks read from replay files, in file then turn order.
@@ -227,6 +295,22 @@ pub struct AttackSet {
     pub skipped: Vec<SkippedReplay>,
     /// Turns of the read replays whose attack could not be rebuilt, each naming file and turn.
     pub unusable_turns: Vec<AttackError>,
+}
+
+impl AttackSet {
+    /// The skipped replays by ruleset, most first ("300 replays of live-2022"); replays whose
+    /// ruleset could not be told are left out.
+    pub fn skipped_rulesets(&self) -> Vec<(String, usize)> {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for r in self.skipped.iter().filter_map(|s| s.ruleset.as_ref()) {
+            match counts.iter_mut().find(|(name, _)| name == r) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((r.clone(), 1)),
+            }
+        }
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        counts
+    }
 }
 
 /// Why attacks could not be read.
@@ -332,7 +416,7 @@ pub fn attacks_of_replay_where(
                 defender_deployed: deployed[defender.index()],
                 ..recorded_outcome(replay, start, attacker)
             };
-            let (template, deploy, recorded_hp, recorded_defence) =
+            let (side, deploy, recorded_hp, recorded_defence) =
                 match prepare(&game, &inputs, attacker, &run_config, same_rules) {
                     Ok(p) => p,
                     Err((line, count)) => {
@@ -342,8 +426,6 @@ pub fn attacks_of_replay_where(
                     }
                 };
             let spawned = deploy.iter().filter(|c| is_mobile(&run_config, c)).count() as u32;
-            let defender_turn_frame =
-                game.units.iter().filter(|u| u.is_structure && u.owner == defender).map(|u| u.tile).collect();
             out.push(Ok(Attack {
                 replay: file.clone(),
                 turn,
@@ -353,17 +435,16 @@ pub fn attacks_of_replay_where(
                 recorded_defence,
                 spawned,
                 config: Arc::clone(&run_config),
-                template,
+                side,
                 deploy,
                 recorded_hp,
-                defender_turn_frame,
             }));
         }
     }
     out
 }
 
-type Prepared = (Game, Vec<Command>, [f32; 2], Vec<DefenceStructure>);
+type Prepared = (AttackerSide, Vec<Command>, [f32; 2], Vec<PackedStructure>);
 
 /// The attacker's side at the start of the action phase, and the defender's as recorded.
 /// Errs with the line and count of rejected entries.
@@ -381,18 +462,8 @@ fn prepare(
     let mut full = turn_game.clone();
     inputs.apply(&mut full);
     let recorded_hp = [full.players[0].stats.hp, full.players[1].stats.hp];
-    let recorded_defence = full
-        .units
-        .iter()
-        .filter(|u| u.is_structure && u.owner == defender)
-        .map(|u| DefenceStructure {
-            tile: u.tile,
-            unit_type: u.unit_type,
-            upgraded: u.upgraded,
-            remove: u.marked_turn.is_some(),
-            health: u.health,
-        })
-        .collect();
+    let recorded_defence =
+        full.units.iter().filter(|u| u.is_structure && u.owner == defender).map(PackedStructure::of).collect();
 
     // The attacker alone: its structures and stats, then its build line.
     let mut template = Game::new(Arc::clone(run_config));
@@ -427,7 +498,7 @@ fn prepare(
     if !rejected.is_empty() {
         return Err(("deploy", rejected.len()));
     }
-    Ok((template, deploy.clone(), recorded_hp, recorded_defence))
+    Ok((AttackerSide::of(&template, attacker), deploy.clone(), recorded_hp, recorded_defence))
 }
 
 /// The breaches the attacker scored in the replay's action phase of the turn at `start`.
@@ -453,16 +524,18 @@ pub fn load_attacks(
 ) -> Result<AttackSet, AttackError> {
     enum Read {
         Attacks(Vec<Result<Attack, AttackError>>),
-        Skipped(String),
+        Skipped(String, Option<String>),
     }
     let read_one = |path: &Path| -> Read {
-        if let Some(reason) = config_line(path).and_then(|c| skip_reason(&c, false, filter)) {
-            return Read::Skipped(reason);
+        if let Some(config) = config_line(path)
+            && let Some(reason) = skip_reason(&config, false, filter)
+        {
+            return Read::Skipped(reason, Some(ruleset_name(&config)));
         }
         match read_replay(path) {
-            Err(e) => Read::Skipped(e.to_string()),
+            Err(e) => Read::Skipped(e.to_string(), None),
             Ok(replay) => match skip_reason(&replay.config, replay.legacy, filter) {
-                Some(reason) => Read::Skipped(reason),
+                Some(reason) => Read::Skipped(reason, Some(ruleset_name(&replay.config))),
                 None => Read::Attacks(attacks_of_replay(&replay, filter)),
             },
         }
@@ -482,8 +555,14 @@ pub fn load_attacks(
                     }
                 }
             }
-            Some(Read::Skipped(reason)) => set.skipped.push(SkippedReplay { file: file.clone(), reason }),
-            None => set.skipped.push(SkippedReplay { file: file.clone(), reason: "not read (worker failed)".into() }),
+            Some(Read::Skipped(reason, ruleset)) => {
+                set.skipped.push(SkippedReplay { file: file.clone(), reason, ruleset })
+            }
+            None => set.skipped.push(SkippedReplay {
+                file: file.clone(),
+                reason: "not read (worker failed)".into(),
+                ruleset: None,
+            }),
         }
     }
     Ok(set)

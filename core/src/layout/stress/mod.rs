@@ -12,12 +12,14 @@ pub mod attack;
 mod outcome;
 pub(crate) mod parallel;
 mod tally;
+mod what_if;
 
 pub use attack::{
     Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, TurnSelect,
-    WhatIfLink, attacks_of_replay, attacks_of_replay_where, load_attacks,
+    attacks_of_replay, attacks_of_replay_where, load_attacks,
 };
 pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
+pub use what_if::AttackTry;
 
 use super::Layout;
 use crate::engine::commands::Command;
@@ -26,6 +28,7 @@ use crate::engine::game::Game;
 use crate::engine::geometry::{Player, Tile};
 use crate::engine::unit::Unit;
 use parallel::parallel_map;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tally::{DefenceIds, Tally};
 
@@ -177,27 +180,7 @@ pub fn simulate_deploy(
     scratch: &mut Option<Game>,
 ) -> AttackOutcome {
     let attacker = attack.attacker;
-    let defender = attack.defender();
-    let game = match scratch {
-        Some(g) => {
-            g.assign_from(&attack.template);
-            g
-        }
-        None => scratch.insert(attack.template.clone()),
-    };
-    match hp {
-        HpModel::Unlimited => {
-            for p in &mut game.players {
-                p.stats.hp = f32::MAX;
-            }
-        }
-        HpModel::Recorded => {
-            for (p, h) in game.players.iter_mut().zip(attack.recorded_hp) {
-                p.stats.hp = h;
-            }
-        }
-    }
-    let ids = place_defence(game, defence.in_seat(defender), defender, &attack.config);
+    let (game, ids) = start(attack, defence, hp, scratch);
     let rejected = game.apply_line(attacker, deploy).len() as u32;
     game.events.clear();
 
@@ -215,6 +198,45 @@ pub fn simulate_deploy(
     }
     tally.finish(&mut o);
     o
+}
+
+/// The game an attack starts from against `defence`: the attacker's side as recorded (after
+/// its build line), the defence's structures in the defender's seat with the ids after the
+/// attacker's, HP as `hp` says; the deploy line not yet applied. The lab's runs, the planner's
+/// candidates and the Debugger's what-if of an attack all start here, so they cannot disagree.
+pub(crate) fn start_game<'g>(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    scratch: &'g mut Option<Game>,
+) -> &'g mut Game {
+    start(attack, defence, hp, scratch).0
+}
+
+fn start<'g>(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    scratch: &'g mut Option<Game>,
+) -> (&'g mut Game, DefenceIds) {
+    let defender = attack.defender();
+    let config = &attack.config;
+    let game = scratch.get_or_insert_with(|| Game::new(Arc::clone(config)));
+    attack.side.load_into(game, config, attack.attacker);
+    match hp {
+        HpModel::Unlimited => {
+            for p in &mut game.players {
+                p.stats.hp = f32::MAX;
+            }
+        }
+        HpModel::Recorded => {
+            for (p, h) in game.players.iter_mut().zip(attack.recorded_hp) {
+                p.stats.hp = h;
+            }
+        }
+    }
+    let ids = place_defence(game, defence.in_seat(defender), defender, config);
+    (game, ids)
 }
 
 /// The defence's structures placed in `defender`'s seat, with the ids after the attacker's
