@@ -9,6 +9,7 @@ pub mod files;
 pub mod heap;
 pub mod layout;
 pub mod panics;
+pub mod planner;
 pub mod replay;
 pub mod runner;
 pub mod session;

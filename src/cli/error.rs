@@ -49,6 +49,8 @@ impl From<Outcome> for ExitCode {
 pub enum CliError {
     #[error(transparent)]
     Stress(#[from] super::stress_cmd::StressInputError),
+    #[error("{}: {source}", path.display())]
+    Plan { path: PathBuf, source: terminal_core::planner::PlanError },
     #[error(transparent)]
     ArenaSettings(#[from] ArenaSpecError),
     #[error("{}", arena_text(.0))]
@@ -99,6 +101,8 @@ impl CliError {
             CliError::Match(_) | CliError::Record(_) | CliError::Write { .. } => EXIT_FOUND,
             CliError::Stress(super::stress_cmd::StressInputError::Run(_)) => EXIT_FOUND,
             CliError::Stress(_) => EXIT_USAGE,
+            CliError::Plan { source: terminal_core::planner::PlanError::Run(_), .. } => EXIT_FOUND,
+            CliError::Plan { .. } => EXIT_USAGE,
             CliError::Arena(e) => match e {
                 ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,
                 ArenaError::Io { .. } | ArenaError::Record(_) | ArenaError::Thread { .. } | ArenaError::Panicked(_) => {

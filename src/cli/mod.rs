@@ -18,6 +18,7 @@ macro_rules! out {
 
 // One module per line, in order, so that a new command is a one-line addition here.
 mod arena_cmd;
+mod attack_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
 mod confine_args;
@@ -78,6 +79,9 @@ pub enum Command {
     /// Test a base layout against every recorded attack of real replays (the layout lab);
     /// with --suggest, the changes that most reduce the HP it loses within an SP budget.
     Stress(stress_cmd::StressArgs),
+    /// Where and what to send against the base in front of a player (the attack planner):
+    /// a replay's turn (--turn T --seat S) or a layout (--mp X), best deploys first.
+    Attack(attack_cmd::AttackArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -166,6 +170,7 @@ impl Command {
             Command::Bench(args) => bench_cmd::run(&args),
             Command::Show(args) => show_cmd::run(&args),
             Command::Stress(args) => stress_cmd::run(&args),
+            Command::Attack(args) => attack_cmd::run(&args),
             Command::Gui(OpenArgs { file }) => Ok(open_studio(file)),
             Command::View(ViewArgs { file }) => Ok(open_studio(Some(file))),
         }

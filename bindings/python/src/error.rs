@@ -57,6 +57,8 @@ pub enum BindingError {
     ReplayWrite { path: String, source: std::io::Error },
     #[error("unit type {0} does not exist (0–5 are units, 6 is removal, 7 is upgrade)")]
     UnitType(i64),
+    #[error("best_attacks: {0}")]
+    Planner(String),
 }
 
 impl From<BindingError> for PyErr {

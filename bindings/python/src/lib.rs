@@ -6,6 +6,7 @@ mod error;
 mod figures;
 mod json;
 mod outcome;
+mod planner;
 mod rules;
 mod self_play;
 mod sim;
@@ -40,5 +41,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<self_play::Match>()?;
     m.add("UnsupportedRules", m.py().get_type::<error::UnsupportedRules>())?;
     m.add_function(wrap_pyfunction!(frame_difference, m)?)?;
+    m.add_function(wrap_pyfunction!(planner::best_attacks, m)?)?;
     Ok(())
 }

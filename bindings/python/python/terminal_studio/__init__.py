@@ -24,6 +24,7 @@ from ._engine import (
     Rules,
     Unit,
     UnsupportedRules,
+    best_attacks,
     frame_difference,
 )
 
@@ -37,5 +38,6 @@ __all__ = [
     "Rules",
     "Unit",
     "UnsupportedRules",
+    "best_attacks",
     "frame_difference",
 ]

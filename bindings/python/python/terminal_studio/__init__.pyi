@@ -263,3 +263,19 @@ class Match:
 
 def frame_difference(expected: Json, actual: Json) -> Optional[str]:
     """How `actual` differs from `expected` under the replay format's rules, or None."""
+
+def best_attacks(
+    state: GameState,
+    player: int = 1,
+    top: int = 10,
+    *,
+    mp: Optional[float] = None,
+    groups: int = 3,
+    threads: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """The attack planner (docs/planner.md): the `top` best deploys for `player` against the
+    other player's structures in `state` (deploy phase), best first — HP damage, then SP
+    destroyed, then MP kept. Each a dict: `rank`, `deploy` (`[shorthand, x, y]` entries, in
+    the state's view), `groups` (`unit`, `x`, `y`, `count`), `damage`, `breaches`,
+    `structures_destroyed`, `sp_destroyed`, `mp_spent`, `units_destroyed`. `mp` defaults to
+    what `player` has in `state`. The opponent's mobile units of the turn are not modelled."""

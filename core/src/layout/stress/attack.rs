@@ -194,6 +194,20 @@ impl Attack {
         layout
     }
 
+    /// The defender's structures as recorded at the start of the action phase, in id order.
+    pub fn recorded_defence(&self) -> Vec<DefenceStructure> {
+        self.recorded_defence
+            .iter()
+            .map(|s| DefenceStructure {
+                tile: s.tile(),
+                unit_type: s.unit_type,
+                upgraded: s.upgraded,
+                remove: s.marked_turn().is_some(),
+                health: s.health,
+            })
+            .collect()
+    }
+
     /// Approximate heap and inline bytes this attack holds (what a set of thousands costs).
     pub fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -201,6 +215,55 @@ impl Attack {
             + self.recorded_defence.capacity() * size_of::<PackedStructure>()
             + self.side.structures.capacity() * size_of::<PackedStructure>()
             + self.deploy.capacity() * size_of::<Command>()
+    }
+
+    /// An attack on a board no replay recorded (an editor layout, a live game's state):
+    /// `game` in its deploy phase, the attacker's structures and stats taken from it, the
+    /// defender's structures as the recorded defence (in id order), no deploy yet. Mobile
+    /// units already on the board are left out. `label` names the board in reports.
+    pub fn on_board(game: &Game, attacker: Player, label: &str) -> Attack {
+        let defender = attacker.opponent();
+        let recorded_defence =
+            game.units.iter().filter(|u| u.is_structure && u.owner == defender).map(PackedStructure::of).collect();
+        Attack {
+            replay: Arc::from(Path::new(label)),
+            turn: game.turn,
+            attacker,
+            ruleset: Arc::from(ruleset_name(&game.config)),
+            recorded: RecordedOutcome::default(),
+            recorded_defence,
+            spawned: 0,
+            config: Arc::clone(&game.config),
+            side: AttackerSide::of(game, attacker),
+            deploy: Vec::new(),
+            recorded_hp: [game.players[0].stats.hp, game.players[1].stats.hp],
+        }
+    }
+
+    /// The attacker's deploy line as recorded (empty for a board no replay recorded).
+    pub fn recorded_deploy(&self) -> &[Command] {
+        &self.deploy
+    }
+
+    /// `player`'s HP when the action phase began, as recorded.
+    pub fn recorded_hp(&self, player: Player) -> f32 {
+        self.recorded_hp[player.index()]
+    }
+
+    /// The attacker's MP at the start of the action phase, before its deploy.
+    pub fn attacker_mp(&self) -> f32 {
+        self.side.players[self.attacker.index()].stats.mp
+    }
+
+    /// The same attack with the attacker holding `mp` MP (the planner's "what if it had").
+    pub fn with_attacker_mp(mut self, mp: f32) -> Attack {
+        self.side.players[self.attacker.index()].stats.mp = mp;
+        self
+    }
+
+    /// True when the attacker's own structures leave `tile` free (a deploy tile).
+    pub fn attacker_tile_free(&self, tile: Tile) -> bool {
+        !self.side.structures.iter().any(|s| s.tile() == tile)
     }
 
     /// The tiles of the defender's structures in the order the replay built them (upgrades
@@ -304,6 +367,27 @@ fn is_mobile(config: &Config, c: &Command) -> bool {
 /// The attacks of one replay (both players), each checked to rebuild as recorded; a turn
 /// that cannot be rebuilt is an error of its own, the other turns still count.
 pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<Attack, AttackError>> {
+    attacks_of_replay_where(replay, filter, &TurnSelect::default())
+}
+
+/// Which turns of a replay `attacks_of_replay_where` prepares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TurnSelect {
+    /// Only this turn (`None`: every turn).
+    pub turn: Option<i32>,
+    /// Only this attacker (`None`: both players).
+    pub attacker: Option<Player>,
+    /// Also the turns in which the player deployed nothing: an attack with an empty
+    /// recorded deploy, the board as it stands (what the attack planner asks about).
+    pub idle_too: bool,
+}
+
+/// As `attacks_of_replay`, for the turns and players `select` names.
+pub fn attacks_of_replay_where(
+    replay: &Replay,
+    filter: &AttackFilter,
+    select: &TurnSelect,
+) -> Vec<Result<Attack, AttackError>> {
     let file: Arc<Path> = Arc::from(replay.source.as_path());
     let recorded_config = Arc::new(replay.config.clone());
     let same_rules = replay.config.units == filter.config.units && replay.config.resources == filter.config.resources;
@@ -314,6 +398,9 @@ pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<A
     let mut out = Vec::new();
     for start in replay.turn_starts() {
         let turn = replay.frames[start].turn_info.turn;
+        if select.turn.is_some_and(|t| t != turn) {
+            continue;
+        }
         let (game, mut inputs) = match game_at_turn_frame(replay, &recorded_config, start, &ids, None) {
             Ok(g) => g,
             Err(source) => {
@@ -324,7 +411,8 @@ pub fn attacks_of_replay(replay: &Replay, filter: &AttackFilter) -> Vec<Result<A
         inputs.early_2020 |= early_2020;
         let deployed = Player::both().map(|p| inputs.lines[p.index()].1.iter().any(|c| is_mobile(&recorded_config, c)));
         for attacker in Player::both() {
-            if !deployed[attacker.index()] {
+            let chosen = select.attacker.is_none_or(|a| a == attacker);
+            if !chosen || !(deployed[attacker.index()] || select.idle_too) {
                 continue;
             }
             let defender = attacker.opponent();

@@ -11,24 +11,26 @@
 pub mod attack;
 mod outcome;
 pub(crate) mod parallel;
+mod tally;
 mod what_if;
 
 pub use attack::{
-    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, attacks_of_replay,
-    load_attacks,
+    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, TurnSelect,
+    attacks_of_replay, attacks_of_replay_where, load_attacks,
 };
-pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, compare};
+pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
 pub use what_if::AttackTry;
 
 use super::Layout;
+use crate::engine::commands::Command;
 use crate::engine::config::Config;
 use crate::engine::game::Game;
 use crate::engine::geometry::{Player, Tile};
 use crate::engine::unit::Unit;
 use parallel::parallel_map;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use tally::{DefenceIds, Tally};
 
 /// Safety bound on action frames per attack (a unit of speed 0 would never arrive).
 pub const MAX_FRAMES: u32 = 2000;
@@ -155,18 +157,68 @@ pub(crate) fn collect_slots<T>(slots: Vec<Option<T>>, cancel: &AtomicBool) -> Re
     slots.into_iter().collect::<Option<Vec<T>>>().ok_or(RunError::WorkerFailed)
 }
 
+/// One attack against one defence, for the whole action phase. `scratch` is a game reused
+/// between calls on one thread (its buffers are kept).
+pub fn simulate(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    detail: bool,
+    scratch: &mut Option<Game>,
+) -> AttackOutcome {
+    simulate_deploy(attack, &attack.deploy, defence, hp, detail, scratch)
+}
+
+/// As `simulate`, with `deploy` in place of the attacker's recorded deploy line (the attack
+/// planner's candidates): the same board, the same defence, the engine's own result.
+pub fn simulate_deploy(
+    attack: &Attack,
+    deploy: &[Command],
+    defence: &Defence,
+    hp: HpModel,
+    detail: bool,
+    scratch: &mut Option<Game>,
+) -> AttackOutcome {
+    let attacker = attack.attacker;
+    let (game, ids) = start(attack, defence, hp, scratch);
+    let rejected = game.apply_line(attacker, deploy).len() as u32;
+    game.events.clear();
+
+    let spawned = game.units.iter().filter(|u| !u.is_structure && u.owner == attacker).count() as u32;
+    let mut o = AttackOutcome { attackers_spawned: spawned, rejected, ..AttackOutcome::default() };
+    let mut tally = Tally::new(attacker, defence, ids, detail);
+    if detail {
+        for u in game.units.iter().filter(|u| !u.is_structure) {
+            tally.start(u);
+        }
+    }
+    while !game.action_phase_done() && o.action_frames < MAX_FRAMES {
+        game.action_tick_inspect(|e| tally.add(&attack.config, e, &mut o));
+        o.action_frames += 1;
+    }
+    tally.finish(&mut o);
+    o
+}
+
 /// The game an attack starts from against `defence`: the attacker's side as recorded (after
 /// its build line), the defence's structures in the defender's seat with the ids after the
-/// attacker's (the order the official engine gives builds, then deploys), HP as `hp` says;
-/// the deploy line not yet applied. The lab's runs and the Debugger's what-if of an attack
-/// both start here, so the two cannot disagree. Returns the defence's first id and the SP
-/// invested in each of its structures (by id from that first one).
-pub fn start_game<'g>(
+/// attacker's, HP as `hp` says; the deploy line not yet applied. The lab's runs, the planner's
+/// candidates and the Debugger's what-if of an attack all start here, so they cannot disagree.
+pub(crate) fn start_game<'g>(
     attack: &Attack,
     defence: &Defence,
     hp: HpModel,
     scratch: &'g mut Option<Game>,
-) -> (&'g mut Game, std::ops::Range<u32>, Vec<f32>) {
+) -> &'g mut Game {
+    start(attack, defence, hp, scratch).0
+}
+
+fn start<'g>(
+    attack: &Attack,
+    defence: &Defence,
+    hp: HpModel,
+    scratch: &'g mut Option<Game>,
+) -> (&'g mut Game, DefenceIds) {
     let defender = attack.defender();
     let config = &attack.config;
     let game = scratch.get_or_insert_with(|| Game::new(Arc::clone(config)));
@@ -183,8 +235,15 @@ pub fn start_game<'g>(
             }
         }
     }
-    let structures = defence.in_seat(defender);
-    let first_id = game.next_id;
+    let ids = place_defence(game, defence.in_seat(defender), defender, config);
+    (game, ids)
+}
+
+/// The defence's structures placed in `defender`'s seat, with the ids after the attacker's
+/// structures (its mobile units get the ids after them: the order the official engine gives
+/// builds and then deploys). Returns their ids and the SP invested in each.
+fn place_defence(game: &mut Game, structures: &[DefenceStructure], defender: Player, config: &Config) -> DefenceIds {
+    let first = game.next_id;
     let mut invested = Vec::with_capacity(structures.len());
     for s in structures {
         let id = game.next_id;
@@ -197,91 +256,5 @@ pub fn start_game<'g>(
         game.insert_unit(u);
         invested.push(config.invested_sp(s.unit_type as usize, s.upgraded));
     }
-    let ids = first_id..game.next_id;
-    (game, ids, invested)
-}
-
-/// One attack against one defence, for the whole action phase. `scratch` is a game reused
-/// between calls on one thread (its buffers are kept).
-pub fn simulate(
-    attack: &Attack,
-    defence: &Defence,
-    hp: HpModel,
-    detail: bool,
-    scratch: &mut Option<Game>,
-) -> AttackOutcome {
-    let attacker = attack.attacker;
-    let defender = attack.defender();
-    let config = &attack.config;
-    let (game, ids, invested) = start_game(attack, defence, hp, scratch);
-    let (first_id, end_id) = (ids.start, ids.end);
-    game.apply_line(attacker, &attack.deploy);
-    game.events.clear();
-
-    let view = |t: Tile| defence.to_layout_view(defender, t);
-    let mut o = AttackOutcome { attackers_spawned: attack.spawned, ..AttackOutcome::default() };
-    let mut damage: HashMap<Tile, f32> = HashMap::new();
-    let mut path = TileSet::default();
-    if detail {
-        for u in game.units.iter().filter(|u| !u.is_structure) {
-            path.insert(view(u.tile));
-        }
-    }
-    let mut ended: Vec<u32> = Vec::new();
-    while !game.action_phase_done() && o.action_frames < MAX_FRAMES {
-        game.action_tick_inspect(|e| {
-            ended.clear();
-            for b in e.breach.iter().filter(|b| b.owner == attacker) {
-                o.breaches += 1;
-                o.hp_lost += b.damage;
-                ended.push(b.id);
-                if detail {
-                    o.breach_tiles.push((view(b.tile), b.damage));
-                }
-            }
-            for sd in e.self_destruct.iter().filter(|s| s.owner == attacker) {
-                if !ended.contains(&sd.id) {
-                    ended.push(sd.id);
-                    o.self_destructs += 1;
-                    if detail {
-                        o.attacker_deaths.push(view(sd.tile));
-                    }
-                }
-            }
-            for d in &e.death {
-                if d.owner == attacker {
-                    let is_structure = config.units.get(d.unit_type as usize).is_some_and(|u| u.is_structure);
-                    if !is_structure && !ended.contains(&d.id) {
-                        ended.push(d.id);
-                        o.attackers_destroyed += 1;
-                        if detail {
-                            o.attacker_deaths.push(view(d.tile));
-                        }
-                    }
-                } else if (first_id..end_id).contains(&d.id) {
-                    o.structures_lost += 1;
-                    o.sp_lost += invested[(d.id - first_id) as usize];
-                    if detail {
-                        o.lost_tiles.push(view(d.tile));
-                    }
-                }
-            }
-            if detail {
-                for d in e.damage.iter().filter(|d| (first_id..end_id).contains(&d.id)) {
-                    *damage.entry(view(d.tile)).or_default() += d.damage;
-                }
-                for m in e.moves.iter().filter(|m| m.owner == attacker) {
-                    path.insert(view(m.to));
-                }
-            }
-        });
-        o.action_frames += 1;
-    }
-    if detail {
-        let mut damage: Vec<(Tile, f32)> = damage.into_iter().collect();
-        damage.sort_by_key(|(t, _)| *t);
-        o.damage_taken = damage;
-        o.path = path;
-    }
-    o
+    DefenceIds { first, end: game.next_id, invested }
 }

@@ -65,6 +65,12 @@ pub struct AttackOutcome {
     /// SP invested (base and upgrade prices) in the structures lost.
     pub sp_lost: f32,
     pub action_frames: u32,
+    /// Damage the attacker's units dealt to the layout's structures, every hit in full.
+    pub structure_damage: f32,
+    /// Damage the attacker's mobile units took (shields first, every hit in full).
+    pub damage_received: f32,
+    /// Entries of the deploy line the engine refused (0 for a recorded attack).
+    pub rejected: u32,
     // The tiles below are filled by a detailed run only.
     /// Where each breach scored, with its damage.
     pub breach_tiles: Vec<(Tile, f32)>,
@@ -76,6 +82,16 @@ pub struct AttackOutcome {
     pub damage_taken: Vec<(Tile, f32)>,
     /// Every tile an attacker's mobile unit stood on.
     pub path: TileSet,
+    /// Each attacker's mobile unit's walk, in id (deploy) order.
+    pub unit_paths: Vec<UnitTrack>,
+}
+
+/// The tiles one mobile unit stood on, from its deploy tile to where its walk ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UnitTrack {
+    pub id: u32,
+    pub unit_type: u8,
+    pub tiles: Vec<Tile>,
 }
 
 /// Sums over a run.

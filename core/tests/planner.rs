@@ -1,0 +1,203 @@
+//! The attack planner on real games of `../shared/replays`: its best deploys play back
+//! through the engine (a Debugger what-if of the turn) exactly as predicted; its evaluator
+//! gives the recorded breaches for the recorded deploys; and over a sample of recorded turns
+//! in which the attacker sent at most two groups, the planner's best is at least as damaging
+//! as what the player sent, judged by the same evaluator.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use terminal_core::engine::{Command, CommandKind, Player};
+use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
+use terminal_core::planner::{Candidate, PlanBoard, PlanRequest, plan};
+use terminal_core::replay::{Replay, read_replay};
+use terminal_core::session::whatif::{self, WhatIfSpec};
+use terminal_core::verify::collect_replays;
+use terminal_core::verify::rebuild::{game_at_turn_frame, running_max_ids};
+
+#[path = "../../tests/common/corpus.rs"]
+mod corpus;
+use corpus::{BUSY, CURRENT_RULESETS, replay};
+
+fn read(path: &Path) -> Replay {
+    read_replay(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn request(max_groups: usize, jobs: usize) -> PlanRequest {
+    PlanRequest { max_groups, jobs, ..PlanRequest::default() }
+}
+
+fn plan_of(board: &PlanBoard, req: &PlanRequest) -> Vec<Candidate> {
+    plan(board, req, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{e}")).candidates
+}
+
+/// The turn played as a Debugger what-if: both players' recorded builds, the attacker's
+/// deploy line replaced by `deploy`, the defender deploying nothing. Returns the attacker's
+/// (breaches, HP damage, SP destroyed) and the defender's HP when the action phase began.
+fn what_if(replay: &Replay, turn: i32, attacker: Player, deploy: Vec<Command>) -> ((u32, f32, f32), f32) {
+    let config = Arc::new(replay.config.clone());
+    let ids = running_max_ids(&replay.frames);
+    let start = replay.turn_starts().into_iter().find(|&s| replay.frames[s].turn_info.turn == turn);
+    let start = start.unwrap_or_else(|| panic!("no turn {turn}"));
+    let (game, inputs) = game_at_turn_frame(replay, &config, start, &ids, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut spec = WhatIfSpec::default();
+    let (a, d) = (attacker.index(), attacker.opponent().index());
+    spec.commands[a] = Some(inputs.lines[a].0.iter().copied().chain(deploy).collect());
+    spec.commands[d] = Some(inputs.lines[d].0.clone());
+    let t = whatif::run(&game, Some(&inputs), &spec, "planner").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t.summary.rejected, [0, 0], "turn {turn}: the what-if refused commands");
+    let hp = game.player(attacker.opponent()).stats.hp;
+    let s = &t.summary;
+    ((s.breaches[a], s.hp_damage[a], s.sp_destroyed[a]), hp)
+}
+
+/// Played back independently, the planner's top candidates end as it predicted: the same
+/// breaches, HP damage and SP destroyed, on turns whose defender outlives the attack.
+#[test]
+fn the_best_deploys_play_back_as_predicted() {
+    let r = read(&replay(BUSY));
+    let mut checked = 0;
+    for (turn, attacker) in [(6, Player::One), (9, Player::Two), (12, Player::One), (15, Player::Two)] {
+        let board = PlanBoard::from_replay(&r, turn, attacker).unwrap_or_else(|e| panic!("turn {turn}: {e}"));
+        let candidates = plan_of(&board, &request(3, 2));
+        assert!(!candidates.is_empty(), "turn {turn}: no candidate");
+        for c in candidates.iter().take(3) {
+            let (played, hp) = what_if(&r, turn, attacker, c.deploy());
+            if c.damage >= hp {
+                continue; // The game would end mid-attack: the planner counts every breach.
+            }
+            let predicted = (c.breaches, c.damage, c.sp_destroyed);
+            assert_eq!(played.0, predicted.0, "turn {turn} {:?}: breaches", c.groups);
+            assert_eq!(played.1, predicted.1, "turn {turn} {:?}: HP damage", c.groups);
+            assert!((played.2 - predicted.2).abs() < 1e-3, "turn {turn} {:?}: SP {played:?} {predicted:?}", c.groups);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} candidates played back");
+}
+
+/// The same candidates, in the same order, on one thread or two.
+#[test]
+fn the_search_is_deterministic() {
+    let r = read(&replay(BUSY));
+    let board = PlanBoard::from_replay(&r, 12, Player::One).unwrap_or_else(|e| panic!("{e}"));
+    let one = plan_of(&board, &request(3, 1));
+    let two = plan_of(&board, &request(3, 2));
+    assert!(one.len() > 100, "{} candidates", one.len());
+    assert_eq!(one, two);
+}
+
+/// With `--mp`, every candidate costs at most that; with no MP, there is none.
+#[test]
+fn the_mp_given_bounds_every_candidate() {
+    let r = read(&replay(BUSY));
+    let board = PlanBoard::from_replay(&r, 12, Player::One).unwrap_or_else(|e| panic!("{e}")).with_mp(5.0);
+    let c = plan_of(&board, &request(3, 2));
+    assert!(c.iter().all(|c| c.mp_spent <= 5.0) && !c.is_empty());
+    assert!(plan_of(&board.with_mp(0.0), &request(3, 2)).is_empty());
+}
+
+/// A cancelled search stops with `Cancelled`; a search reports its progress stage by stage.
+#[test]
+fn the_search_reports_progress_and_stops_when_cancelled() {
+    use std::sync::Mutex;
+    use terminal_core::layout::stress::RunError;
+    use terminal_core::planner::PlanError;
+    let r = read(&replay(BUSY));
+    let board = PlanBoard::from_replay(&r, 6, Player::One).unwrap_or_else(|e| panic!("{e}"));
+    let cancelled = plan(&board, &request(3, 2), &|_| {}, &AtomicBool::new(true));
+    assert_eq!(cancelled.err(), Some(PlanError::Run(RunError::Cancelled)));
+    let stages = Mutex::new(BTreeSet::new());
+    let note = |p: terminal_core::planner::PlanProgress| {
+        assert!(p.done <= p.total);
+        stages.lock().unwrap_or_else(|e| e.into_inner()).insert(p.stage);
+    };
+    plan(&board, &request(3, 2), &note, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stages.into_inner().unwrap_or_else(|e| e.into_inner()), BTreeSet::from([1, 2, 3]));
+}
+
+/// The groups of a recorded deploy line: (type, tile) lanes.
+fn groups_of(deploy: &[Command]) -> BTreeSet<(u8, i32, i32)> {
+    deploy
+        .iter()
+        .filter_map(|c| match c.kind {
+            CommandKind::Spawn(t) => Some((t, c.tile.x, c.tile.y)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What one replay's sampled turns gave: turns compared, evaluator checks, and failures.
+#[derive(Default)]
+struct Sample {
+    compared: usize,
+    record_checked: usize,
+    failures: Vec<String>,
+}
+
+/// Every `step`-th turn (by attack) of one replay in which the attacker sent one or two groups.
+fn check_replay(path: &Path, step: usize, sample: &mut Sample) {
+    let r = read(path);
+    let filter = AttackFilter { config: Arc::new(r.config.clone()), any_ruleset: false };
+    let attacks: Vec<Attack> = attacks_of_replay_where(&r, &filter, &TurnSelect::default())
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|a| groups_of(a.recorded_deploy()).len() <= 2)
+        .collect();
+    for attack in attacks.into_iter().step_by(step) {
+        let name = format!("{} turn {} P{}", attack.file_name(), attack.turn, attack.attacker.number());
+        let recorded = attack.recorded;
+        let hp_before = attack.recorded_hp(attack.defender());
+        let board = PlanBoard::from_attack(attack);
+        let played = board.evaluate(board.attack().recorded_deploy(), false, &mut None);
+        // The evaluator against the record, where the model is the game's: no defender unit,
+        // and the defender outlived the attack.
+        if !recorded.defender_deployed && recorded.hp_lost < hp_before {
+            sample.record_checked += 1;
+            if (played.breaches, played.hp_lost) != (recorded.breaches, recorded.hp_lost) {
+                sample.failures.push(format!("{name}: evaluator {played:?} vs recorded {recorded:?}"));
+            }
+        }
+        let best = plan_of(&board, &request(3, 1));
+        sample.compared += 1;
+        let best_damage = best.first().map_or(0.0, |c| c.damage);
+        if best_damage < played.hp_lost {
+            sample.failures.push(format!("{name}: player {} HP, planner's best {best_damage} HP", played.hp_lost));
+        }
+    }
+}
+
+#[test]
+fn the_planner_matches_or_beats_the_recorded_deploys() {
+    let mut files = Vec::new();
+    for ruleset in CURRENT_RULESETS {
+        let mut found = collect_replays(&[replay(ruleset)]);
+        found.sort();
+        // Four replays of each ruleset, spread over its folder; every third qualifying turn.
+        let every = found.len().div_ceil(4).max(1);
+        files.extend(found.into_iter().step_by(every));
+    }
+    let (a, b) = files.split_at(files.len() / 2);
+    let run = |part: &[std::path::PathBuf]| {
+        let mut s = Sample::default();
+        for f in part {
+            check_replay(f, 3, &mut s);
+        }
+        s
+    };
+    let (x, y) = std::thread::scope(|s| {
+        let ha = s.spawn(|| run(a));
+        let hb = s.spawn(|| run(b));
+        (ha.join().expect("worker"), hb.join().expect("worker"))
+    });
+    let compared = x.compared + y.compared;
+    let record_checked = x.record_checked + y.record_checked;
+    let failures: Vec<&String> = x.failures.iter().chain(&y.failures).collect();
+    println!(
+        "planner vs recorded deploys: {compared} turns of {} replays compared, {record_checked} checked against the record",
+        files.len()
+    );
+    assert!(compared >= 60, "only {compared} turns compared");
+    assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
+}

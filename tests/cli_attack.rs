@@ -1,0 +1,69 @@
+//! `terminal-studio attack` on a real replay turn and a shipped layout: one JSON line per
+//! candidate, best first, within the MP; and the errors for what is missing.
+
+use std::process::Command;
+
+mod common;
+use common::corpus::{BUSY, layouts, replay};
+
+fn attack(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg("attack")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"))).collect()
+}
+
+#[test]
+fn a_replay_turn_gives_ranked_deploys_as_json() {
+    let file = replay(BUSY);
+    let (code, out, err) = attack(&[&file.to_string_lossy(), "--turn", "12", "--seat", "1", "--top", "5", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 5, "{out}");
+    let damage: Vec<f64> = lines.iter().map(|c| c["damage"].as_f64().unwrap_or(f64::NAN)).collect();
+    assert!(damage.windows(2).all(|w| w[0] >= w[1]), "best first: {damage:?}");
+    for (k, c) in lines.iter().enumerate() {
+        assert_eq!(c["rank"].as_u64(), Some(k as u64 + 1));
+        for key in ["deploy", "damage", "structures_destroyed", "sp_destroyed", "mp_spent", "groups"] {
+            assert!(!c[key].is_null(), "{key} missing from {c}");
+        }
+        let entry = &c["deploy"][0];
+        assert!(entry[0].is_string() && entry[1].is_i64() && entry[2].is_i64(), "[shorthand, x, y]: {c}");
+    }
+}
+
+#[test]
+fn a_layout_takes_the_mp_given() {
+    let layout = layouts().join("funnel.json");
+    let (code, out, err) = attack(&[&layout.to_string_lossy(), "--mp", "4", "--seat", "2", "--top", "3", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines = json_lines(&out);
+    assert!(!lines.is_empty() && lines.iter().all(|c| c["mp_spent"].as_f64().is_some_and(|m| m <= 4.0)), "{out}");
+    let (code, out, _) = attack(&[&layout.to_string_lossy(), "--mp", "4", "--seat", "2"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("rank") && out.contains("deploy"), "a table: {out}");
+}
+
+#[test]
+fn missing_arguments_exit_2_and_say_which() {
+    let file = replay(BUSY);
+    let (code, _, err) = attack(&[&file.to_string_lossy(), "--turn", "12"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--seat"), "{err}");
+    let (code, _, err) = attack(&[&layouts().join("funnel.json").to_string_lossy(), "--seat", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--mp"), "{err}");
+    let (code, _, err) = attack(&[&file.to_string_lossy(), "--turn", "999", "--seat", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no turn 999"), "{err}");
+}
