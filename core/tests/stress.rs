@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use terminal_core::engine::Player;
-use terminal_core::layout::stress::{self, AttackFilter, Defence, HpModel, attacks_of_replay, simulate};
+use terminal_core::layout::stress::{self, AttackFilter, Defence, Detail, HpModel, attacks_of_replay, simulate};
 use terminal_core::layout::suggest::{Change, interaction_reach2};
 use terminal_core::layout::{Kind, Layout};
 use terminal_core::replay::read_replay;
@@ -53,7 +53,7 @@ fn check_file(file: &Path) -> (usize, Vec<Mismatch>, Vec<String>) {
         // The layout with the order the replay built it in: structures act in build order.
         let (layout, order) = (attack.recorded_layout(), attack.recorded_build_order());
         let defence = Defence::from_layout_ordered(&layout, attack.defender(), attack.config(), &order);
-        let o = simulate(&attack, &defence, HpModel::Recorded, false, &mut scratch);
+        let o = simulate(&attack, &defence, HpModel::Recorded, Detail::Counts, &mut scratch);
         checked += 1;
         let recorded = (attack.recorded.breaches, attack.recorded.hp_lost);
         if (o.breaches, o.hp_lost) != recorded {
@@ -106,7 +106,7 @@ fn attacks_out_of_reach_of_a_change_are_unchanged_by_it() {
     let seat = Player::One;
     let base_defence = Defence::from_layout(&layout, seat, &config);
     let cancel = AtomicBool::new(false);
-    let base = stress::run_outcomes(&attacks, &base_defence, HpModel::Unlimited, true, 2, &|_, _| {}, &cancel)
+    let base = stress::run_outcomes(&attacks, &base_defence, HpModel::Unlimited, Detail::Tiles, 2, &|_, _| {}, &cancel)
         .unwrap_or_else(|e| panic!("{e}"));
     let reach2 = interaction_reach2(&config);
     let mut skipped = 0;
@@ -124,7 +124,7 @@ fn attacks_out_of_reach_of_a_change_are_unchanged_by_it() {
                     continue;
                 }
                 skipped += 1;
-                let now = simulate(attack, &defence, HpModel::Unlimited, false, &mut scratch);
+                let now = simulate(attack, &defence, HpModel::Unlimited, Detail::Counts, &mut scratch);
                 assert_eq!(
                     (now.breaches, now.hp_lost, now.structures_lost),
                     (o.breaches, o.hp_lost, o.structures_lost),
@@ -154,10 +154,10 @@ fn build_order_of_the_defence_can_decide_a_breach() {
     let layout = attack.recorded_layout();
     let mut scratch = None;
     let in_order = Defence::from_layout_ordered(&layout, Player::One, attack.config(), &attack.recorded_build_order());
-    let o = simulate(&attack, &in_order, HpModel::Recorded, false, &mut scratch);
+    let o = simulate(&attack, &in_order, HpModel::Recorded, Detail::Counts, &mut scratch);
     assert_eq!((o.breaches, o.hp_lost), (1, 1.0), "in the recorded build order");
     let by_tile = Defence::from_layout(&layout, Player::One, attack.config());
-    let o = simulate(&attack, &by_tile, HpModel::Recorded, false, &mut scratch);
+    let o = simulate(&attack, &by_tile, HpModel::Recorded, Detail::Counts, &mut scratch);
     assert_eq!((o.breaches, o.hp_lost), (2, 2.0), "in tile order another Turret shoots first");
 }
 
@@ -234,7 +234,7 @@ fn the_what_if_of_an_attack_shows_what_the_lab_counted() {
                     [("funnel", &funnel, Player::One), ("recorded", &recorded, attack.defender())]
                 {
                     let defence = Defence::from_layout(layout, seat, &config);
-                    let o = simulate(&attack, &defence, HpModel::Unlimited, true, &mut scratch);
+                    let o = simulate(&attack, &defence, HpModel::Unlimited, Detail::Tiles, &mut scratch);
                     let t = attack.what_if_try(&defence, HpModel::Unlimited);
                     let tried = whatif::run(&t.game, None, &t.spec, &t.label).unwrap_or_else(|e| panic!("{e}"));
                     let (a, s) = (attack.attacker.index(), &tried.summary);

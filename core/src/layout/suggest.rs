@@ -18,7 +18,7 @@
 //! step, and on two cores the exact greedy step is what fits the time a user waits.
 
 use super::stress::parallel::parallel_map;
-use super::stress::{self, Attack, Defence, HpModel, RunError, TileSet, collect_slots, simulate};
+use super::stress::{self, Attack, Defence, Detail, HpModel, RunError, TileSet, collect_slots, simulate};
 use super::{Kind, Layout};
 use crate::engine::config::Config;
 use crate::engine::geometry::{Player, Tile, all_tiles};
@@ -177,7 +177,8 @@ pub fn suggest(
     let mut hp_now;
     loop {
         let defence = Defence::from_layout(&layout, seat, config);
-        let base = stress::run_outcomes(attacks, &defence, HpModel::Unlimited, true, options.jobs, &quiet, cancel)?;
+        let base =
+            stress::run_outcomes(attacks, &defence, HpModel::Unlimited, Detail::Tiles, options.jobs, &quiet, cancel)?;
         let hp: Vec<f32> = base.iter().map(|o| o.hp_lost).collect();
         hp_now = hp.iter().map(|&h| f64::from(h)).sum::<f64>();
         first_total.get_or_insert(hp_now);
@@ -375,7 +376,7 @@ fn run_pairs(
 ) -> Result<Vec<f32>, RunError> {
     let slots = parallel_map(pairs.len(), jobs, cancel, &|_, _| {}, |k, scratch| {
         let (c, a) = pairs[k];
-        simulate(&attacks[a], &candidates[c].defence, HpModel::Unlimited, false, scratch).hp_lost
+        simulate(&attacks[a], &candidates[c].defence, HpModel::Unlimited, Detail::Counts, scratch).hp_lost
     });
     collect_slots(slots, cancel)
 }

@@ -11,7 +11,7 @@ use crate::engine::geometry::{Edge, Player, Tile};
 use crate::engine::unit::Unit;
 use crate::layout::Layout;
 use crate::layout::stress::{
-    Attack, AttackFilter, AttackOutcome, Defence, HpModel, TurnSelect, attacks_of_replay_where, simulate_deploy,
+    Attack, AttackFilter, AttackOutcome, Defence, Detail, HpModel, TurnSelect, attacks_of_replay_where, simulate_deploy,
 };
 use crate::layout::threat::MOBILE_TYPES;
 use crate::replay::Replay;
@@ -125,6 +125,7 @@ impl PlanBoard {
     /// not end mid-attack). `detail` adds tiles and each unit's walk. `scratch` is a game
     /// reused between calls on one thread.
     pub fn evaluate(&self, deploy: &[Command], detail: bool, scratch: &mut Option<Game>) -> AttackOutcome {
+        let detail = if detail { Detail::Walks } else { Detail::Counts };
         simulate_deploy(&self.attack, deploy, &self.defence, HpModel::Unlimited, detail, scratch)
     }
 }

@@ -298,6 +298,8 @@ impl LabState {
                 self.message = format!("Layout lab: {e}");
             }
         }
+        // The job's threads and the results replaced above freed a read's worth of heap.
+        terminal_core::heap::return_freed_memory();
     }
 
     /// Starts a run or a suggestion on the editor's layout, for its active player's seat.

@@ -18,7 +18,7 @@ pub use attack::{
     Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, TurnSelect,
     attacks_of_replay, attacks_of_replay_where, load_attacks,
 };
-pub use outcome::{AttackOutcome, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
+pub use outcome::{AttackOutcome, Detail, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
 pub use what_if::AttackTry;
 
 use super::Layout;
@@ -129,7 +129,7 @@ pub fn run(
     progress: ProgressFn,
     cancel: &AtomicBool,
 ) -> Result<StressReport, RunError> {
-    let outcomes = run_outcomes(attacks, defence, hp, true, jobs, progress, cancel)?;
+    let outcomes = run_outcomes(attacks, defence, hp, Detail::Tiles, jobs, progress, cancel)?;
     Ok(StressReport::new(attacks, outcomes))
 }
 
@@ -138,7 +138,7 @@ pub fn run_outcomes(
     attacks: &[Attack],
     defence: &Defence,
     hp: HpModel,
-    detail: bool,
+    detail: Detail,
     jobs: usize,
     progress: ProgressFn,
     cancel: &AtomicBool,
@@ -163,7 +163,7 @@ pub fn simulate(
     attack: &Attack,
     defence: &Defence,
     hp: HpModel,
-    detail: bool,
+    detail: Detail,
     scratch: &mut Option<Game>,
 ) -> AttackOutcome {
     simulate_deploy(attack, &attack.deploy, defence, hp, detail, scratch)
@@ -176,7 +176,7 @@ pub fn simulate_deploy(
     deploy: &[Command],
     defence: &Defence,
     hp: HpModel,
-    detail: bool,
+    detail: Detail,
     scratch: &mut Option<Game>,
 ) -> AttackOutcome {
     let attacker = attack.attacker;
@@ -187,7 +187,7 @@ pub fn simulate_deploy(
     let spawned = game.units.iter().filter(|u| !u.is_structure && u.owner == attacker).count() as u32;
     let mut o = AttackOutcome { attackers_spawned: spawned, rejected, ..AttackOutcome::default() };
     let mut tally = Tally::new(attacker, defence, ids, detail);
-    if detail {
+    if detail != Detail::Counts {
         for u in game.units.iter().filter(|u| !u.is_structure) {
             tally.start(u);
         }

@@ -4,6 +4,18 @@
 use super::Attack;
 use crate::engine::geometry::{CELLS, Tile};
 
+/// How much of an attack's course `simulate` keeps besides its counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The counts only (the suggestion search's thousands of runs).
+    Counts,
+    /// Also the tiles: breaches, deaths, losses, damage taken and the tiles walked (heatmaps).
+    Tiles,
+    /// Also each unit's walk, tile by tile (an attack shown on the board): kilobytes per
+    /// attack, so not for a whole set of them.
+    Walks,
+}
+
 /// A set of board tiles (one bit per tile of the 28×28 square).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TileSet([u64; CELLS.div_ceil(64)]);

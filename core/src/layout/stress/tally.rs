@@ -1,6 +1,6 @@
 //! What one simulated attack did, tallied from the engine's events tick by tick.
 
-use super::{AttackOutcome, Defence, TileSet, UnitTrack};
+use super::{AttackOutcome, Defence, Detail, TileSet, UnitTrack};
 use crate::engine::config::Config;
 use crate::engine::frame::Events;
 use crate::engine::geometry::{Player, Tile};
@@ -25,7 +25,10 @@ pub(super) struct Tally<'a> {
     attacker: Player,
     defence: &'a Defence,
     ids: DefenceIds,
+    /// Tiles kept (`Detail::Tiles` or more).
     detail: bool,
+    /// Each unit's walk kept (`Detail::Walks`).
+    walks: bool,
     /// The attacker's units whose walk already ended this tick (counted once).
     ended: Vec<u32>,
     damage: HashMap<Tile, f32>,
@@ -34,12 +37,13 @@ pub(super) struct Tally<'a> {
 }
 
 impl<'a> Tally<'a> {
-    pub fn new(attacker: Player, defence: &'a Defence, ids: DefenceIds, detail: bool) -> Tally<'a> {
+    pub fn new(attacker: Player, defence: &'a Defence, ids: DefenceIds, detail: Detail) -> Tally<'a> {
         Tally {
             attacker,
             defence,
             ids,
-            detail,
+            detail: detail != Detail::Counts,
+            walks: detail == Detail::Walks,
             ended: Vec::new(),
             damage: HashMap::new(),
             path: TileSet::default(),
@@ -55,7 +59,9 @@ impl<'a> Tally<'a> {
     pub fn start(&mut self, u: &Unit) {
         let tile = self.view(u.tile);
         self.path.insert(tile);
-        self.tracks.push(UnitTrack { id: u.id, unit_type: u.unit_type, tiles: vec![tile] });
+        if self.walks {
+            self.tracks.push(UnitTrack { id: u.id, unit_type: u.unit_type, tiles: vec![tile] });
+        }
     }
 
     /// One tick's events.
