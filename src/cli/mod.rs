@@ -21,6 +21,7 @@ mod arena_cmd;
 mod attack_cmd;
 mod bench_cmd;
 mod bench_paths_cmd;
+mod bench_read_cmd;
 mod confine_args;
 pub mod error;
 mod limits;
@@ -74,6 +75,9 @@ pub enum Command {
     BenchPaths(bench_paths_cmd::BenchPathsArgs),
     /// Measure engine speed re-simulating a replay's turns.
     Bench(bench_cmd::BenchArgs),
+    /// Measure how fast replays are read on one thread, beside Python's gzip + json.loads
+    /// of the same files and beside inflating alone.
+    BenchRead(bench_read_cmd::BenchReadArgs),
     /// Print a replay frame as a text board (units as characters, legend, stats, events).
     Show(show_cmd::ShowArgs),
     /// Test a base layout against every recorded attack of real replays (the layout lab);
@@ -168,6 +172,7 @@ impl Command {
             Command::Arena(args) => arena_cmd::run(&args),
             Command::BenchPaths(args) => bench_paths_cmd::run(&args),
             Command::Bench(args) => bench_cmd::run(&args),
+            Command::BenchRead(args) => bench_read_cmd::run(&args),
             Command::Show(args) => show_cmd::run(&args),
             Command::Stress(args) => stress_cmd::run(&args),
             Command::Attack(args) => attack_cmd::run(&args),

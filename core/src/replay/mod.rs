@@ -6,8 +6,9 @@ pub mod follow;
 mod parse;
 pub mod reader;
 pub mod recap;
+mod typed_frame;
 pub mod writer;
 
 pub use parse::{FieldError, parse_frame};
-pub use reader::{Replay, ReplayError, read_replay, read_replay_bytes};
+pub use reader::{Replay, ReplayError, maybe_gunzip, read_replay, read_replay_bytes};
 pub use writer::{ReplayWriter, frame_to_json};

@@ -1,6 +1,7 @@
 //! Reading replays: every variant of docs/replay-format.md (Layout, Reading robustly), never a panic on bad input.
 
 use super::parse::parse_frame;
+use super::typed_frame::parse_frame_line;
 use crate::engine::config::Config;
 use crate::engine::frame::Frame;
 use crate::engine::frame_check::check_frame;
@@ -146,7 +147,11 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         message,
     };
     let (data, gzip_cut) = gunzip_what_is_there(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
-    let text = String::from_utf8_lossy(&data);
+    // Checking for valid UTF-8 is several times faster than the lossy scan that a bad byte needs.
+    let text = match std::str::from_utf8(&data) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(&data),
+    };
 
     let mut config: Option<(Config, usize)> = None;
     let mut frames = Vec::new();
@@ -161,6 +166,15 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         let line_no = i + 1;
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line).trim();
         if line.is_empty() {
+            continue;
+        }
+        if config.is_some()
+            && let Some((frame, death_without_flag)) = parse_frame_line(line)
+        {
+            older_build |= death_without_flag;
+            legacy |= frame.turn_info.total_frame.is_none();
+            frames.push(frame);
+            frame_lines.push(line_no);
             continue;
         }
         let value: Value = match serde_json::from_str(line) {
