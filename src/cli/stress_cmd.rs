@@ -8,11 +8,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use terminal_core::engine::config::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::layout::Layout;
 use terminal_core::layout::files::load_layout;
-use terminal_core::layout::stress::{self, Attack, AttackFilter, AttackOutcome, Defence, HpModel, StressReport};
+use terminal_core::layout::stress::{
+    self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport,
+};
 use terminal_core::layout::suggest::{SuggestOptions, SuggestProgress, Suggestion, suggest};
 use terminal_core::verify::{collect_replays, ruleset_name};
 
@@ -94,12 +97,7 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     if config.legacy {
         return Err(StressInputError::Legacy(spec));
     }
-    let seat = match args.seat {
-        Some(2) => Player::Two,
-        Some(_) => Player::One,
-        None if layout.of(Player::One).count() == 0 && layout.of(Player::Two).count() > 0 => Player::Two,
-        None => Player::One,
-    };
+    let seat = seat_of(args.seat, &layout);
     let files = collect_replays(&args.attacks);
     if files.is_empty() {
         return Err(StressInputError::NoReplays(args.attacks.clone()));
@@ -108,19 +106,9 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let cancel = AtomicBool::new(false);
 
     let started = Instant::now();
-    let bar = progress_bar(files.len(), "replays read");
-    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: args.any_ruleset };
-    let set = stress::load_attacks(&files, &filter, jobs, &|done, _| bar.set_position(done as u64), &cancel)?;
-    bar.finish_and_clear();
+    let set = read_attacks(&files, &config, args.any_ruleset, jobs, &cancel)?;
     let read_s = started.elapsed().as_secs_f64();
     let ruleset = ruleset_name(&config);
-    if set.attacks.is_empty() {
-        let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
-        return Err(StressInputError::NoAttacks { files: files.len(), ruleset, first });
-    }
-    for e in &set.unusable_turns {
-        eprintln!("warning: {e}");
-    }
 
     let started = Instant::now();
     let defence = Defence::from_layout(&layout, seat, &config);
@@ -131,22 +119,8 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let run_s = started.elapsed().as_secs_f64();
 
     let suggestion = if args.suggest {
-        let options = SuggestOptions {
-            budget: args.budget.unwrap_or(0.0),
-            removals: args.removals,
-            max_steps: args.steps.unwrap_or(usize::MAX),
-            jobs,
-            ..SuggestOptions::default()
-        };
-        let bar = progress_bar(0, "candidates");
-        let shown = |p: SuggestProgress| {
-            bar.set_length(p.candidates as u64);
-            bar.set_position(p.candidates_done as u64);
-            bar.set_message(format!("step {}", p.step + 1));
-        };
         let started = Instant::now();
-        let s = suggest(&set.attacks, &layout, seat, &config, &options, &shown, &cancel)?;
-        bar.finish_and_clear();
+        let s = suggest_changes(args, &set.attacks, &layout, seat, &config, jobs, &cancel)?;
         if let Some(path) = &args.write {
             let mut suggested = s.layout.clone();
             suggested.name = format!("{} (suggested)", layout.name);
@@ -173,6 +147,67 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
         }
     }
     Ok(if report.totals.hp_lost > 0.0 { Outcome::Found } else { Outcome::Done })
+}
+
+/// The seat asked for; without `--seat`, 1 unless only player 2 has structures.
+fn seat_of(asked: Option<u8>, layout: &Layout) -> Player {
+    match asked {
+        Some(2) => Player::Two,
+        Some(_) => Player::One,
+        None if layout.of(Player::One).count() == 0 && layout.of(Player::Two).count() > 0 => Player::Two,
+        None => Player::One,
+    }
+}
+
+/// The attacks of `files` the layout's ruleset runs (with a bar while they are read); an
+/// error when there is none.
+fn read_attacks(
+    files: &[PathBuf],
+    config: &Arc<Config>,
+    any_ruleset: bool,
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<AttackSet, StressInputError> {
+    let bar = progress_bar(files.len(), "replays read");
+    let filter = AttackFilter { config: Arc::clone(config), any_ruleset };
+    let set = stress::load_attacks(files, &filter, jobs, &|done, _| bar.set_position(done as u64), cancel)?;
+    bar.finish_and_clear();
+    if set.attacks.is_empty() {
+        let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
+        return Err(StressInputError::NoAttacks { files: files.len(), ruleset: ruleset_name(config), first });
+    }
+    for e in &set.unusable_turns {
+        eprintln!("warning: {e}");
+    }
+    Ok(set)
+}
+
+/// `--suggest`: the changes that most reduce the HP lost, with a bar over the candidates.
+fn suggest_changes(
+    args: &StressArgs,
+    attacks: &[Attack],
+    layout: &Layout,
+    seat: Player,
+    config: &Config,
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<Suggestion, StressInputError> {
+    let options = SuggestOptions {
+        budget: args.budget.unwrap_or(0.0),
+        removals: args.removals,
+        max_steps: args.steps.unwrap_or(usize::MAX),
+        jobs,
+        ..SuggestOptions::default()
+    };
+    let bar = progress_bar(0, "candidates");
+    let shown = |p: SuggestProgress| {
+        bar.set_length(p.candidates as u64);
+        bar.set_position(p.candidates_done as u64);
+        bar.set_message(format!("step {}", p.step + 1));
+    };
+    let s = suggest(attacks, layout, seat, config, &options, &shown, cancel)?;
+    bar.finish_and_clear();
+    Ok(s)
 }
 
 struct Context<'a> {

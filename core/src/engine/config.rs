@@ -151,6 +151,9 @@ pub const FORMS: usize = UNIT_TYPES * 2;
 /// Columns (or rows) of the board.
 const BOARD_LINES: usize = super::geometry::BOARD_SIZE as usize;
 
+/// Health at or below which a unit is dead (docs/mechanics.md, Death and Assumptions).
+pub const DEATH_THRESHOLD: f32 = 0.001;
+
 /// Index of a unit form in the reach tables.
 pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
     unit_type * 2 + upgraded as usize
@@ -246,9 +249,6 @@ pub struct UnsimulatedRules {
     pub keys: Vec<String>,
 }
 
-/// The season compatibility mode the current engine plays (the current configs say 5).
-pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
-
 impl Config {
     /// The 2018–2019 engine build a game follows (the season builds unless a replay said
     /// otherwise); `Season` for current-format configs, which have no such builds.
@@ -275,8 +275,8 @@ impl Config {
         for k in ["seasonCompatibilityModeP1", "seasonCompatibilityModeP2"] {
             let Some(v) = self.raw.get(k) else { continue };
             let mode = v.as_i64();
-            let legacy_mode = mode.is_some_and(|m| m < CURRENT_COMPATIBILITY_MODE);
-            if mode.is_none() || mode.is_some_and(|m| m > CURRENT_COMPATIBILITY_MODE) {
+            let legacy_mode = mode.is_some_and(|m| m < super::compat_mode::CURRENT_COMPATIBILITY_MODE);
+            if mode.is_none() || mode.is_some_and(|m| m > super::compat_mode::CURRENT_COMPATIBILITY_MODE) {
                 keys.push(format!("{k} = {v}"));
             } else if legacy_mode != self.legacy {
                 let format = if self.legacy { "a 2018–2019 config" } else { "a current-format config" };
@@ -425,6 +425,75 @@ pub fn unit_name(unit_type: usize, legacy: bool) -> &'static str {
     UNIT_NAMES[usize::from(legacy)].get(unit_type).copied().unwrap_or("unit")
 }
 
+/// The stats of the first `UNIT_TYPES` entries of `unitInformation`, each with its upgrade.
+fn read_units(infos: &[Value], legacy: bool) -> Result<Vec<UnitStats>, ConfigError> {
+    let mut units = Vec::with_capacity(UNIT_TYPES);
+    for (i, info) in infos.iter().take(UNIT_TYPES).enumerate() {
+        let path = format!("unitInformation[{i}]");
+        let obj = info.as_object().ok_or_else(|| err(&path, "not an object"))?;
+        let mut base = UnitStats { is_structure: i < SCOUT, ..UnitStats::default() };
+        base = read_unit(obj, &path, &base, legacy.then_some(i))?;
+        if base.shorthand.is_empty() {
+            return Err(err(format!("{path}.shorthand"), "missing"));
+        }
+        if let Some(up) = obj.get("upgrade") {
+            let up_path = format!("{path}.upgrade");
+            let up_obj = up.as_object().ok_or_else(|| err(&up_path, "not an object"))?;
+            let upgraded = read_unit(up_obj, &up_path, &base, legacy.then_some(i))?;
+            base.upgrade = Some(Box::new(upgraded));
+        }
+        units.push(base);
+    }
+    Ok(units)
+}
+
+/// The `resources` object (a missing number is 0; a `maxBits` of 0 or less is no cap).
+fn read_resources(res: &Map<String, Value>) -> Result<ResourceRules, ConfigError> {
+    let r = |k: &str| num(res, k, "resources").map(|v| v.unwrap_or(0.0));
+    let mut resources = ResourceRules {
+        starting_hp: r("startingHP")?,
+        starting_sp: r("startingCores")?,
+        starting_mp: r("startingBits")?,
+        sp_per_round: r("coresPerRound")?,
+        mp_per_round: r("bitsPerRound")?,
+        mp_growth_rate: r("bitGrowthRate")?,
+        round_start_mp_ramp: r("roundStartBitRamp")? as i32,
+        turn_interval_mp_schedule: r("turnIntervalForBitSchedule")? as i32,
+        mp_decay_per_round: r("bitDecayPerRound")?,
+        max_mp: r("maxBits")?,
+        mp_cap_growth_rate: r("bitRampBitCapGrowthRate")?,
+        turn_interval_mp_cap_schedule: r("turnIntervalForBitCapSchedule")? as i32,
+    };
+    if resources.max_mp <= 0.0 {
+        resources.max_mp = f32::MAX;
+    }
+    Ok(resources)
+}
+
+/// The `timingAndReplay` object over the defaults.
+fn read_timing(tim: &Map<String, Value>) -> Result<TimingRules, ConfigError> {
+    let mut timing = TimingRules::default();
+    let t = |k: &str| num(tim, k, "timingAndReplay");
+    if let Some(v) = t("waitTimeBotSoft")? {
+        timing.soft_ms = v.max(0.0) as u64;
+    }
+    if let Some(v) = t("waitTimeBotMax")? {
+        timing.max_ms = v.max(0.0) as u64;
+    }
+    if let Some(v) = t("waitTimeStartGame")? {
+        timing.start_game_ms = v.max(0.0) as u64;
+    }
+    if let Some(v) = t("waitTimeEndGame")? {
+        timing.end_game_ms = v.max(0.0) as u64;
+    }
+    if let Some(v) = t("replaySave")? {
+        timing.replay_save = v as i64;
+    }
+    timing.wait_forever = tim.get("waitForever").and_then(Value::as_bool).unwrap_or(false);
+    timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
+    Ok(timing)
+}
+
 impl Config {
     /// Parses a config from JSON text (`origin` names the file in errors).
     pub fn from_json_str(text: &str) -> Result<Config, ConfigError> {
@@ -453,23 +522,7 @@ impl Config {
             return Err(err("unitInformation", format!("expected at least 7 unit entries, found {}", infos.len())));
         }
         let legacy = infos.iter().any(|u| u.get("stability").is_some());
-        let mut units = Vec::with_capacity(UNIT_TYPES);
-        for (i, info) in infos.iter().take(UNIT_TYPES).enumerate() {
-            let path = format!("unitInformation[{i}]");
-            let obj = info.as_object().ok_or_else(|| err(&path, "not an object"))?;
-            let mut base = UnitStats { is_structure: i < SCOUT, ..UnitStats::default() };
-            base = read_unit(obj, &path, &base, legacy.then_some(i))?;
-            if base.shorthand.is_empty() {
-                return Err(err(format!("{path}.shorthand"), "missing"));
-            }
-            if let Some(up) = obj.get("upgrade") {
-                let up_path = format!("{path}.upgrade");
-                let up_obj = up.as_object().ok_or_else(|| err(&up_path, "not an object"))?;
-                let upgraded = read_unit(up_obj, &up_path, &base, legacy.then_some(i))?;
-                base.upgrade = Some(Box::new(upgraded));
-            }
-            units.push(base);
-        }
+        let mut units = read_units(infos, legacy)?;
         let shorthand_at =
             |i: usize| infos.get(i).and_then(|u| u.get("shorthand")).and_then(Value::as_str).map(str::to_owned);
         let remove_shorthand = shorthand_at(REMOVE).ok_or_else(|| err("unitInformation[6].shorthand", "missing"))?;
@@ -477,24 +530,7 @@ impl Config {
 
         let empty = Map::new();
         let res = root.get("resources").and_then(Value::as_object).unwrap_or(&empty);
-        let r = |k: &str| num(res, k, "resources").map(|v| v.unwrap_or(0.0));
-        let mut resources = ResourceRules {
-            starting_hp: r("startingHP")?,
-            starting_sp: r("startingCores")?,
-            starting_mp: r("startingBits")?,
-            sp_per_round: r("coresPerRound")?,
-            mp_per_round: r("bitsPerRound")?,
-            mp_growth_rate: r("bitGrowthRate")?,
-            round_start_mp_ramp: r("roundStartBitRamp")? as i32,
-            turn_interval_mp_schedule: r("turnIntervalForBitSchedule")? as i32,
-            mp_decay_per_round: r("bitDecayPerRound")?,
-            max_mp: r("maxBits")?,
-            mp_cap_growth_rate: r("bitRampBitCapGrowthRate")?,
-            turn_interval_mp_cap_schedule: r("turnIntervalForBitCapSchedule")? as i32,
-        };
-        if resources.max_mp <= 0.0 {
-            resources.max_mp = f32::MAX;
-        }
+        let resources = read_resources(res)?;
         if let Some(reward) = num(res, "coresForPlayerDamage", "resources")?.filter(|_| legacy) {
             for u in units.iter_mut().filter(|u| !u.is_structure) {
                 u.breach_reward_sp = reward;
@@ -506,29 +542,9 @@ impl Config {
             apply_mechanics(&mut units, m);
         }
 
-        let tim = root.get("timingAndReplay").and_then(Value::as_object).unwrap_or(&empty);
-        let mut timing = TimingRules::default();
-        let t = |k: &str| num(tim, k, "timingAndReplay");
-        if let Some(v) = t("waitTimeBotSoft")? {
-            timing.soft_ms = v.max(0.0) as u64;
-        }
-        if let Some(v) = t("waitTimeBotMax")? {
-            timing.max_ms = v.max(0.0) as u64;
-        }
-        if let Some(v) = t("waitTimeStartGame")? {
-            timing.start_game_ms = v.max(0.0) as u64;
-        }
-        if let Some(v) = t("waitTimeEndGame")? {
-            timing.end_game_ms = v.max(0.0) as u64;
-        }
-        if let Some(v) = t("replaySave")? {
-            timing.replay_save = v as i64;
-        }
-        timing.wait_forever = tim.get("waitForever").and_then(Value::as_bool).unwrap_or(false);
-        timing.store_bot_times = tim.get("storeBotTimes").and_then(Value::as_bool).unwrap_or(true);
-
+        let timing = read_timing(root.get("timingAndReplay").and_then(Value::as_object).unwrap_or(&empty))?;
         let reach = ReachTable::new(&units, legacy);
-        let death_threshold = if legacy { 0.0 } else { super::unit::DEATH_THRESHOLD };
+        let death_threshold = if legacy { 0.0 } else { DEATH_THRESHOLD };
         Ok(Config {
             units,
             remove_shorthand,

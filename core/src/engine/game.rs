@@ -1,6 +1,7 @@
 //! The game state and the turn loop (docs/mechanics.md, Turn loop): turn frames, command application,
 //! action ticks, restore, removals and the end of the game.
 
+use super::attack_bits::AttackCheck;
 use super::commands::{Command, CommandKind};
 use super::config::Config;
 use super::frame::{
@@ -106,7 +107,7 @@ pub struct Game {
     pub(crate) reach_scratch: Vec<(usize, i32)>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
-    pub target_log: Option<Vec<super::targeting::TargetChoice>>,
+    pub target_log: Option<Vec<super::target_log::TargetChoice>>,
 }
 
 /// Positions in `Game::units` of the units that act in each step of a tick, ascending.
@@ -128,20 +129,6 @@ pub(crate) struct RoleIndex {
     /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
     /// that never runs a tick (many are built per replay to check deploys) allocates nothing.
     pub structures: Option<Box<StructureIndex>>,
-}
-
-/// How the attack step rules out an attacker before searching its reach (docs/mechanics.md, Targeting):
-/// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AttackCheck {
-    /// Hits structures too: always search.
-    Always,
-    /// A mobile unit that hits mobile units only: test its box where it stands now.
-    MobileBox,
-    /// A structure that hits mobile units only: its box never moves (columns and rows as
-    /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
-    /// nothing.
-    StructureBox { columns: u32, rows: u32, enemy: u8 },
 }
 
 /// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
@@ -465,85 +452,92 @@ impl Game {
         if !p.owns(t) {
             return Err(Rejection::EnemyHalf);
         }
-        let config = Arc::clone(&self.config);
         match c.kind {
-            CommandKind::Spawn(unit_type) => {
-                let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
-                if self.structure_on(t).is_some() {
-                    return Err(Rejection::Occupied);
-                }
-                let edge = if stats.is_structure {
-                    None
-                } else {
-                    Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?)
-                };
-                self.pay(p, stats.cost_sp, stats.cost_mp)?;
-                // The 2018–2019 engines spend two ids on a structure: the spawn event names
-                // the first, the structure itself the second.
-                let event_id = if config.legacy && edge.is_none() { Some(self.take_id()) } else { None };
-                let id = self.take_id();
-                let ps = &mut self.players[p.index()];
-                let unit = match edge {
-                    None => {
-                        ps.sp_spent += stats.cost_sp;
-                        Unit::new_structure(id, unit_type, p, t, stats.start_health)
-                    }
-                    Some(e) => {
-                        ps.mp_spent += stats.cost_mp;
-                        Unit::new_mobile(id, unit_type, p, t, stats.start_health, e.opposite())
-                    }
-                };
-                self.insert_unit(unit);
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type, id: event_id.unwrap_or(id), owner: p });
-            }
-            CommandKind::Upgrade => {
-                let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
-                if old.upgraded {
-                    return Err(Rejection::AlreadyUpgraded);
-                }
-                let (old_id, unit_type, old_base) = (old.id, old.unit_type, old.base_health);
-                let base = config.unit(unit_type as usize);
-                let up = base.upgrade.as_deref().ok_or(Rejection::NotUpgradable)?;
-                self.pay(p, up.cost_sp, up.cost_mp)?;
-                self.players[p.index()].sp_spent += up.cost_sp;
-                let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
-                self.remove_unit_at(index);
-                let id = self.take_id();
-                let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
-                let mut unit = Unit::new_structure(id, unit_type, p, t, health);
-                unit.upgraded = true;
-                self.insert_unit(unit);
-                let echoed = if self.early_2020 { unit_type } else { super::config::UPGRADE as u8 };
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type: echoed, id, owner: p });
-            }
-            CommandKind::Remove => {
-                let turn = self.turn;
-                let id =
-                    self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
-                let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
-                if config.mechanics.as_ref().is_some_and(|m| !m.removals_enabled) {
-                    return Err(Rejection::RemovalsDisabled);
-                }
-                let unit = &mut self.units[index];
-                if unit.marked_turn.is_some() {
-                    return Err(Rejection::AlreadyMarked);
-                }
-                unit.marked_turn = Some(turn);
-                let mark_id = if config.legacy {
-                    let mark_id = self.take_id();
-                    self.legacy_marks.push((id, mark_id));
-                    mark_id
-                } else {
-                    id
-                };
-                self.events.spawn.push(SpawnEvent {
-                    tile: t,
-                    unit_type: super::config::REMOVE as u8,
-                    id: mark_id,
-                    owner: p,
-                });
-            }
+            CommandKind::Spawn(unit_type) => self.spawn(p, t, unit_type),
+            CommandKind::Upgrade => self.upgrade(p, t),
+            CommandKind::Remove => self.mark_for_removal(p, t),
         }
+    }
+
+    /// A structure or a mobile unit of `unit_type` for `p` on `t` (a mobile unit only on
+    /// an edge), paid for.
+    #[inline]
+    fn spawn(&mut self, p: Player, t: Tile, unit_type: u8) -> Result<(), Rejection> {
+        let config = Arc::clone(&self.config);
+        let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
+        if self.structure_on(t).is_some() {
+            return Err(Rejection::Occupied);
+        }
+        let edge =
+            if stats.is_structure { None } else { Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?) };
+        self.pay(p, stats.cost_sp, stats.cost_mp)?;
+        // The 2018–2019 engines spend two ids on a structure: the spawn event names
+        // the first, the structure itself the second.
+        let event_id = if config.legacy && edge.is_none() { Some(self.take_id()) } else { None };
+        let id = self.take_id();
+        let ps = &mut self.players[p.index()];
+        let unit = match edge {
+            None => {
+                ps.sp_spent += stats.cost_sp;
+                Unit::new_structure(id, unit_type, p, t, stats.start_health)
+            }
+            Some(e) => {
+                ps.mp_spent += stats.cost_mp;
+                Unit::new_mobile(id, unit_type, p, t, stats.start_health, e.opposite())
+            }
+        };
+        self.insert_unit(unit);
+        self.events.spawn.push(SpawnEvent { tile: t, unit_type, id: event_id.unwrap_or(id), owner: p });
+        Ok(())
+    }
+
+    /// `p`'s structure on `t` replaced by its upgraded form (a new id), paid for.
+    #[inline]
+    fn upgrade(&mut self, p: Player, t: Tile) -> Result<(), Rejection> {
+        let config = Arc::clone(&self.config);
+        let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
+        if old.upgraded {
+            return Err(Rejection::AlreadyUpgraded);
+        }
+        let (old_id, unit_type, old_base) = (old.id, old.unit_type, old.base_health);
+        let base = config.unit(unit_type as usize);
+        let up = base.upgrade.as_deref().ok_or(Rejection::NotUpgradable)?;
+        self.pay(p, up.cost_sp, up.cost_mp)?;
+        self.players[p.index()].sp_spent += up.cost_sp;
+        let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
+        self.remove_unit_at(index);
+        let id = self.take_id();
+        let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
+        let mut unit = Unit::new_structure(id, unit_type, p, t, health);
+        unit.upgraded = true;
+        self.insert_unit(unit);
+        let echoed = if self.early_2020 { unit_type } else { super::config::UPGRADE as u8 };
+        self.events.spawn.push(SpawnEvent { tile: t, unit_type: echoed, id, owner: p });
+        Ok(())
+    }
+
+    /// `p`'s structure on `t` marked for removal at the end of the turn.
+    #[inline]
+    fn mark_for_removal(&mut self, p: Player, t: Tile) -> Result<(), Rejection> {
+        let turn = self.turn;
+        let id = self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
+        let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
+        if self.config.mechanics.as_ref().is_some_and(|m| !m.removals_enabled) {
+            return Err(Rejection::RemovalsDisabled);
+        }
+        let unit = &mut self.units[index];
+        if unit.marked_turn.is_some() {
+            return Err(Rejection::AlreadyMarked);
+        }
+        unit.marked_turn = Some(turn);
+        let mark_id = if self.config.legacy {
+            let mark_id = self.take_id();
+            self.legacy_marks.push((id, mark_id));
+            mark_id
+        } else {
+            id
+        };
+        self.events.spawn.push(SpawnEvent { tile: t, unit_type: super::config::REMOVE as u8, id: mark_id, owner: p });
         Ok(())
     }
 

@@ -18,6 +18,7 @@ pub mod resources;
 #[cfg(test)]
 mod roles_tests;
 pub mod snapshot;
+pub mod target_log;
 pub mod targeting;
 mod tick;
 pub mod unit;
