@@ -5,6 +5,7 @@
 
 use super::whatif_panel;
 use super::{SPEEDS, Viewer, ViewerAction};
+use crate::app::command::UiCommand;
 use crate::app::model::EventKind;
 use egui::Ui;
 use terminal_core::engine::Player;
@@ -76,11 +77,18 @@ pub fn timeline(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     ui.horizontal_wrapped(|ui| {
         transport(ui, v, &mut out);
         let zoomed = v.board.view != crate::app::model::BoardView::default();
-        if ui.add_enabled(zoomed, egui::Button::new("Fit board")).on_hover_text("Whole board in view (0)").clicked() {
+        if ui
+            .add_enabled(zoomed, egui::Button::new("Fit board"))
+            .on_hover_text(with_keys(UiCommand::FitBoard))
+            .clicked()
+        {
             out.push(ViewerAction::FitBoard);
         }
-        let hint = "Hide it to give the board more room (B: both panels)";
-        if ui.selectable_label(v.prefs.left_panel, "Left panel").on_hover_text(hint).clicked() {
+        let hint = format!(
+            "Hide it to give the board more room ({}: both panels)",
+            UiCommand::ToggleSidePanels.shortcut_text()
+        );
+        if ui.selectable_label(v.prefs.left_panel, "Left panel").on_hover_text(&hint).clicked() {
             out.push(ViewerAction::ShowLeftPanel(!v.prefs.left_panel));
         }
         if ui.selectable_label(v.prefs.right_panel, "Right panel").on_hover_text(hint).clicked() {
@@ -118,34 +126,43 @@ fn live_controls(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
     let queued = v.frames_queued();
     if queued > 0 {
         ui.weak(format!("{queued} frames behind the match"));
-        if ui.button("Skip to newest").on_hover_text("Show the match's newest frame now (End)").clicked() {
+        if ui
+            .button("Skip to newest")
+            .on_hover_text(format!("Show the match's newest frame now ({})", UiCommand::LastFrame.shortcut_text()))
+            .clicked()
+        {
             out.push(ViewerAction::End);
         }
     }
 }
 
+/// A button's hover text: its command's label and keys, as the table has them.
+fn with_keys(command: UiCommand) -> String {
+    format!("{} ({})", command.info().label, command.shortcut_text())
+}
+
 /// First / previous / play / next / last buttons and the speed.
 fn transport(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
-    if ui.button("|<").on_hover_text("First turn (Home)").clicked() {
+    if ui.button("|<").on_hover_text(with_keys(UiCommand::FirstTurn)).clicked() {
         out.push(ViewerAction::Home);
     }
-    if ui.button("<<").on_hover_text("Previous turn (Ctrl+←)").clicked() {
+    if ui.button("<<").on_hover_text(with_keys(UiCommand::PreviousTurn)).clicked() {
         out.push(ViewerAction::StepTurn { forward: false });
     }
-    if ui.button("<").on_hover_text("Previous frame (←)").clicked() {
+    if ui.button("<").on_hover_text(with_keys(UiCommand::PreviousFrame)).clicked() {
         out.push(ViewerAction::Step { forward: false });
     }
     let play = if v.playback.playing { "Pause" } else { "Play" };
-    if ui.button(play).on_hover_text("Space").clicked() {
+    if ui.button(play).on_hover_text(with_keys(UiCommand::PlayPause)).clicked() {
         out.push(ViewerAction::TogglePlay);
     }
-    if ui.button(">").on_hover_text("Next frame (→)").clicked() {
+    if ui.button(">").on_hover_text(with_keys(UiCommand::NextFrame)).clicked() {
         out.push(ViewerAction::Step { forward: true });
     }
-    if ui.button(">>").on_hover_text("Next turn (Ctrl+→)").clicked() {
+    if ui.button(">>").on_hover_text(with_keys(UiCommand::NextTurn)).clicked() {
         out.push(ViewerAction::StepTurn { forward: true });
     }
-    if ui.button(">|").on_hover_text("Last frame (End)").clicked() {
+    if ui.button(">|").on_hover_text(with_keys(UiCommand::LastFrame)).clicked() {
         out.push(ViewerAction::End);
     }
     let mut speed = v.prefs.speed;
