@@ -306,23 +306,90 @@ fn print_suggestion(s: &Suggestion, secs: f64) {
     );
 }
 
-fn outcome_json(a: &Attack, o: &AttackOutcome) -> serde_json::Value {
-    let tiles = |v: &[terminal_core::engine::Tile]| v.iter().map(|t| [t.x, t.y]).collect::<Vec<_>>();
-    serde_json::json!({
-        "replay": a.file_name(),
-        "turn": a.turn,
-        "attacker": a.attacker.number(),
-        "breaches": o.breaches,
-        "hp_lost": o.hp_lost,
-        "structures_lost": o.structures_lost,
-        "sp_lost": o.sp_lost,
-        "attackers_spawned": o.attackers_spawned,
-        "attackers_destroyed": o.attackers_destroyed,
-        "self_destructs": o.self_destructs,
-        "action_frames": o.action_frames,
-        "breach_tiles": o.breach_tiles.iter().map(|(t, _)| [t.x, t.y]).collect::<Vec<_>>(),
-        "lost_tiles": tiles(&o.lost_tiles),
-    })
+/// A tile as `--json` writes it: `[x, y]`.
+fn xy(t: &terminal_core::engine::Tile) -> [i32; 2] {
+    [t.x, t.y]
+}
+
+/// One attack's line of `--json`. The engine's f32 figures are written as f64, as before.
+#[derive(serde::Serialize)]
+struct AttackLine {
+    replay: String,
+    turn: i32,
+    attacker: u8,
+    breaches: u32,
+    hp_lost: f64,
+    structures_lost: u32,
+    sp_lost: f64,
+    attackers_spawned: u32,
+    attackers_destroyed: u32,
+    self_destructs: u32,
+    action_frames: u32,
+    breach_tiles: Vec<[i32; 2]>,
+    lost_tiles: Vec<[i32; 2]>,
+}
+
+impl AttackLine {
+    fn of(a: &Attack, o: &AttackOutcome) -> AttackLine {
+        AttackLine {
+            replay: a.file_name(),
+            turn: a.turn,
+            attacker: a.attacker.number(),
+            breaches: o.breaches,
+            hp_lost: f64::from(o.hp_lost),
+            structures_lost: o.structures_lost,
+            sp_lost: f64::from(o.sp_lost),
+            attackers_spawned: o.attackers_spawned,
+            attackers_destroyed: o.attackers_destroyed,
+            self_destructs: o.self_destructs,
+            action_frames: o.action_frames,
+            breach_tiles: o.breach_tiles.iter().map(|(t, _)| xy(t)).collect(),
+            lost_tiles: o.lost_tiles.iter().map(xy).collect(),
+        }
+    }
+}
+
+/// An attack named in the summary's `worst` list.
+#[derive(serde::Serialize)]
+struct AttackName {
+    replay: String,
+    turn: i32,
+    attacker: u8,
+}
+
+/// A suggested change in the summary.
+#[derive(serde::Serialize)]
+struct ChangeLine<'a> {
+    change: &'a str,
+    cost: f64,
+    hp_lost_before: f64,
+    hp_lost_after: f64,
+    percent: f64,
+}
+
+/// The last line of `--json`: `{"summary": {...}}`.
+#[derive(serde::Serialize)]
+struct SummaryLine<'a> {
+    summary: Summary<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    layout: &'a str,
+    seat: u8,
+    ruleset: &'a str,
+    replays: usize,
+    replays_skipped: usize,
+    attacks: usize,
+    attacks_breached: usize,
+    breaches: u64,
+    hp_lost: f64,
+    attackers_spawned: u64,
+    attackers_destroyed: u64,
+    structures_lost: u64,
+    sp_lost: f64,
+    worst: Vec<AttackName>,
+    suggestion: Option<Vec<ChangeLine<'a>>>,
 }
 
 fn print_json(
@@ -332,40 +399,46 @@ fn print_json(
     suggestion: Option<&Suggestion>,
 ) -> Result<(), serde_json::Error> {
     for (a, o) in attacks.iter().zip(&report.outcomes) {
-        out!("{}", serde_json::to_string(&outcome_json(a, o))?);
+        out!("{}", serde_json::to_string(&AttackLine::of(a, o))?);
     }
     let t = &report.totals;
-    let worst: Vec<serde_json::Value> = report
+    let worst = report
         .worst(10)
-        .map(|i| serde_json::json!({"replay": attacks[i].file_name(), "turn": attacks[i].turn, "attacker": attacks[i].attacker.number()}))
+        .map(|i| AttackName {
+            replay: attacks[i].file_name(),
+            turn: attacks[i].turn,
+            attacker: attacks[i].attacker.number(),
+        })
         .collect();
-    let steps: Option<Vec<serde_json::Value>> = suggestion.map(|s| {
+    let suggestion = suggestion.map(|s| {
         s.steps
             .iter()
-            .map(|st| {
-                serde_json::json!({"change": st.label, "cost": st.cost, "hp_lost_before": st.hp_lost_before, "hp_lost_after": st.hp_lost_after, "percent": st.percent()})
+            .map(|st| ChangeLine {
+                change: &st.label,
+                cost: f64::from(st.cost),
+                hp_lost_before: st.hp_lost_before,
+                hp_lost_after: st.hp_lost_after,
+                percent: st.percent(),
             })
             .collect()
     });
-    let summary = serde_json::json!({
-        "summary": {
-            "layout": c.layout.name,
-            "seat": c.seat.number(),
-            "ruleset": c.ruleset,
-            "replays": c.files,
-            "replays_skipped": c.skipped,
-            "attacks": t.attacks,
-            "attacks_breached": t.attacks_breached,
-            "breaches": t.breaches,
-            "hp_lost": t.hp_lost,
-            "attackers_spawned": t.attackers_spawned,
-            "attackers_destroyed": t.attackers_destroyed,
-            "structures_lost": t.structures_lost,
-            "sp_lost": t.sp_lost,
-            "worst": worst,
-            "suggestion": steps,
-        }
-    });
-    out!("{}", serde_json::to_string(&summary)?);
+    let summary = Summary {
+        layout: &c.layout.name,
+        seat: c.seat.number(),
+        ruleset: c.ruleset,
+        replays: c.files,
+        replays_skipped: c.skipped,
+        attacks: t.attacks,
+        attacks_breached: t.attacks_breached,
+        breaches: t.breaches,
+        hp_lost: t.hp_lost,
+        attackers_spawned: t.attackers_spawned,
+        attackers_destroyed: t.attackers_destroyed,
+        structures_lost: t.structures_lost,
+        sp_lost: t.sp_lost,
+        worst,
+        suggestion,
+    };
+    out!("{}", serde_json::to_string(&SummaryLine { summary })?);
     Ok(())
 }

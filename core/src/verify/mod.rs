@@ -46,17 +46,31 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "file": self.file.display().to_string(),
-            "ruleset": self.ruleset,
-            "frames_total": self.frames_total,
-            "frames_exact": self.frames_exact,
-            "status": self.status.as_str(),
-            "first_divergence": self.first_divergence,
-            "reason": self.reason,
-        })
+    /// The report as one line of JSON (`verify --json`).
+    pub fn to_json(&self) -> String {
+        let line = ReportLine {
+            file: self.file.display().to_string(),
+            ruleset: self.ruleset.as_deref(),
+            frames_total: self.frames_total,
+            frames_exact: self.frames_exact,
+            status: self.status.as_str(),
+            first_divergence: self.first_divergence.as_deref(),
+            reason: self.reason.as_deref(),
+        };
+        serde_json::to_string(&line).unwrap_or_default()
     }
+}
+
+/// A report as `verify --json` writes it.
+#[derive(serde::Serialize)]
+struct ReportLine<'a> {
+    file: String,
+    ruleset: Option<&'a str>,
+    frames_total: usize,
+    frames_exact: usize,
+    status: &'static str,
+    first_divergence: Option<&'a str>,
+    reason: Option<&'a str>,
 }
 
 /// The name of a replay's ruleset: the preset its config matches, `legacy-2018-august` for
