@@ -96,7 +96,17 @@ fn the_match_command_stops_its_algos_on_sigterm() {
         assert!(Instant::now() < deadline, "algos did not start");
         std::thread::sleep(Duration::from_millis(20));
     };
-    std::thread::sleep(Duration::from_millis(300));
+    // Then until turn 0 is played: the match log is written out at the end of each turn.
+    let turn_0_logged = || {
+        let entries = std::fs::read_dir(dir.path()).into_iter().flatten().flatten();
+        entries
+            .into_iter()
+            .any(|e| e.file_name().to_string_lossy().ends_with(".match.log") && e.metadata().is_ok_and(|m| m.len() > 0))
+    };
+    while !turn_0_logged() {
+        assert!(Instant::now() < deadline, "turn 0 was not played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("kill");
     let status = child.wait().expect("wait");

@@ -245,6 +245,12 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
     assert!(h.query_by_label("Open in Debugger").is_some());
 }
 
+/// The seconds the status line says the match has waited for an algo ("… thinking: 1.2 s").
+fn seconds_waited(app: &StudioApp) -> Option<f64> {
+    let line = app.play().status_line()?;
+    line.split("thinking: ").nth(1)?.split(" s").next()?.trim().parse().ok()
+}
+
 #[test]
 fn the_status_line_names_the_algo_the_match_waits_for_and_its_limits() {
     let out = tempfile::tempdir().expect("tempdir");
@@ -266,19 +272,11 @@ fn the_status_line_names_the_algo_the_match_waits_for_and_its_limits() {
             .and_then(|m| m.waiting.as_ref())
             .is_some_and(|w| w.turn == 1 && w.replied[0].is_some())
     });
-    std::thread::sleep(std::time::Duration::from_millis(1200));
-    h.step();
-    h.run_ok();
+    // The time waited counts up on the status line.
+    step_until(&mut h, 10, "a second waited for py-hang", |a| seconds_waited(a).is_some_and(|s| s >= 1.0));
     assert!(h.query_by_label_contains("P2 py-hang thinking: ").is_some(), "the status names the algo it waits for");
     let line = h.state().play().status_line().expect("a status line");
     assert!(line.contains("soft limit 5 s") && line.contains("hard 35 s"), "{line}");
-    let waited: f64 = line
-        .split("thinking: ")
-        .nth(1)
-        .and_then(|s| s.split(" s").next())
-        .and_then(|s| s.trim().parse().ok())
-        .expect("seconds");
-    assert!(waited >= 1.0, "the time counts up: {line}");
     assert!(line.contains("turn 1,"), "the turn the match is on: {line}");
     h.get_by_label("Stop match").click();
     h.run_ok();

@@ -1,63 +1,20 @@
 //! The replay viewer and debugger driven like a user: open a real replay from
-//! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, run a
-//! what-if and read its row. Plus an image snapshot of a busy frame (tests/snapshots/).
+//! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, hover
+//! the threat along a path. Plus an image snapshot of a busy frame (tests/snapshots/).
+//! What-ifs and their tries: tests/gui_what_if.rs.
 
-use egui::{Key, Modifiers, Pos2};
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 mod common;
 use common::corpus::{BUSY, LONG, replay};
-use common::harness::{LARGE, click_at, studio};
-use std::path::PathBuf;
-use terminal_core::engine::geometry::{Edge, Player, Tile, all_tiles};
-use terminal_core::session::whatif::StructureEdit;
+use common::viewer::{go_to_busy_frame, harness, open_at, place_structure, set_board_view, tile_pos};
+use terminal_core::engine::geometry::{Edge, Player, Tile};
 use terminal_studio::app::StudioApp;
-use terminal_studio::app::command::{Command, EditorCommand, FileCommand, StudioCommand};
+use terminal_studio::app::command::{Command, FileCommand, StudioCommand};
 use terminal_studio::app::model::View;
-use terminal_studio::app::model::{BoardView, Edit};
 use terminal_studio::app::viewer::ViewerAction;
-
-/// A structure for `player` in the editor, placed as the editor's tools place it (one undo step).
-fn place_structure(h: &mut Harness<'_, StudioApp>, player: Player, tile: Tile, kind: terminal_core::layout::Kind) {
-    let app = h.state_mut();
-    app.apply(Command::Editor(EditorCommand::SetPlayer(player)));
-    for c in [EditorCommand::BeginStroke, EditorCommand::Edit(Edit::Place(tile, kind)), EditorCommand::EndStroke] {
-        app.apply(Command::Editor(c));
-    }
-}
-
-/// The Debugger's board zoomed and panned, as the mouse wheel and a drag would leave it.
-fn set_board_view(h: &mut Harness<'_, StudioApp>, zoom: f32, pan: egui::Vec2) {
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetBoardView(BoardView { zoom, pan }));
-}
-
-fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
-    studio(LARGE, None, wgpu)
-}
-
-/// Opens `path` in the debugger and shows `turn`, action frame `frame`.
-fn open_at(h: &mut Harness<'_, StudioApp>, path: PathBuf, turn: i32, frame: usize) {
-    h.state_mut().apply(Command::File(FileCommand::OpenReplay(path)));
-    h.run();
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame });
-    h.run();
-}
-
-/// Moves frame by frame from turn `from` until a frame with attacks, shields and at least
-/// three mobile units is shown.
-fn go_to_busy_frame(h: &mut Harness<'_, StudioApp>, from: i32) {
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: from, frame: 0 });
-    for _ in 0..3000 {
-        let v = &h.state().viewer();
-        let busy = v.current().is_some_and(|(_, f)| !f.debug.attacks.is_empty() && f.debug.mobiles.len() >= 3);
-        if busy {
-            break;
-        }
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
-    }
-    h.run();
-}
 
 #[test]
 fn open_step_toggle_inspect_and_what_if() {
@@ -69,6 +26,32 @@ fn open_step_toggle_inspect_and_what_if() {
     h.run();
     assert_eq!(h.state().view(), View::Debugger);
     assert!(h.state().state().recent_files.iter().any(|p| p.ends_with(path.file_name().unwrap())));
+    step_with_keys_and_buttons(&mut h);
+    // A busy frame: units listed, event log, overlays.
+    go_to_busy_frame(&mut h, 5);
+    toggle_overlays_and_filter_the_log(&mut h);
+    inspect_a_mobile_unit(&mut h);
+
+    // What-if: remove a structure of player 2 and run; a row appears in the table.
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    assert_eq!(h.state().viewer().tries().len(), 1, "{}", h.state().viewer().message());
+    assert!(h.query_by_label("Try 1").is_some());
+    h.get_by_label("Run what-if on this turn").click();
+    h.run();
+    assert_eq!(h.state().viewer().tries().len(), 2);
+    assert!(h.query_by_label("Try 2").is_some());
+
+    // Replays tab: plots and end-of-game statistics.
+    h.state_mut().apply(Command::Studio(StudioCommand::SetView(View::Replays)));
+    h.run();
+    assert!(h.query_by_label("End of game").is_some());
+    assert!(h.query_by_label("Final HP").is_some());
+}
+
+/// On a replay just opened at turn 0: keys (→ frame, Ctrl+→ turn, ← back, End, Home), then
+/// the next-frame and next-turn buttons.
+fn step_with_keys_and_buttons(h: &mut Harness<'_, StudioApp>) {
     let s = h.state().viewer().summary().cloned().expect("loaded");
     assert!(s.turns.len() > 10, "{} turns", s.turns.len());
     assert_eq!(h.state().viewer().turn(), Some(0));
@@ -76,7 +59,6 @@ fn open_step_toggle_inspect_and_what_if() {
     // Header: both player names.
     assert!(h.query_by_label_contains(&format!("P1 {}", s.names[0])).is_some());
 
-    // Keys: → frame, Ctrl+→ turn, ← back, End, Home.
     h.key_press(Key::ArrowRight);
     h.run();
     assert_eq!(h.state().viewer().frame_in_turn(), Some(1));
@@ -94,16 +76,17 @@ fn open_step_toggle_inspect_and_what_if() {
     h.key_press(Key::Home);
     h.run();
     assert_eq!(h.state().viewer().turn(), Some(0));
-    // Buttons: next frame, next turn.
     h.get_by_label(">").click();
     h.run();
     assert_eq!(h.state().viewer().frame_in_turn(), Some(1));
     h.get_by_label(">>").click();
     h.run();
     assert_eq!(h.state().viewer().turn(), Some(1));
+}
 
-    // A busy frame: units listed, event log, overlays.
-    go_to_busy_frame(&mut h, 5);
+/// On a busy frame: the units are listed, the overlays toggle, and the event log's attack
+/// filter hides the hits.
+fn toggle_overlays_and_filter_the_log(h: &mut Harness<'_, StudioApp>) {
     let units = h.state().viewer().unit_count();
     assert!(units > 0);
     assert!(h.query_by_label_contains(&format!("Units on board: {units}")).is_some());
@@ -116,49 +99,29 @@ fn open_step_toggle_inspect_and_what_if() {
     h.get_by_label("Attack lines").click();
     h.run();
     assert!(h.state().viewer().overlays().paths && !h.state().viewer().overlays().attacks);
-    // Event log filter: no attacks once unchecked.
     h.get_by_label("attack").click();
     h.run();
     assert!(h.state().viewer().event_log().iter().all(|e| !e.text.contains(" hits ")));
+}
 
-    // Inspector: click a mobile unit's tile.
+/// A click on a mobile unit's tile fills the inspector.
+fn inspect_a_mobile_unit(h: &mut Harness<'_, StudioApp>) {
     let unit = h.state().viewer().current().unwrap().1.debug.mobiles[0].clone();
     let pos = h.state().viewer().geometry().unwrap().tile_center(unit.tile);
     h.event(egui::Event::PointerMoved(pos));
     h.run();
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    h.run();
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.run();
+    }
     let text = h.state().viewer().inspector_text();
     assert!(text.contains("steps") && text.contains("health"), "{text}");
     assert!(h.query_by_label_contains("steps").is_some());
-
-    // What-if: remove a structure of player 2 and run; a row appears in the table.
-    h.get_by_label("Run what-if on this turn").click();
-    h.run();
-    assert_eq!(h.state().viewer().tries().len(), 1, "{}", h.state().viewer().message());
-    assert!(h.query_by_label("Try 1").is_some());
-    h.get_by_label("Run what-if on this turn").click();
-    h.run();
-    assert_eq!(h.state().viewer().tries().len(), 2);
-    assert!(h.query_by_label("Try 2").is_some());
-
-    // Replays tab: plots and end-of-game statistics.
-    h.state_mut().apply(Command::Studio(StudioCommand::SetView(View::Replays)));
-    h.run();
-    assert!(h.query_by_label("End of game").is_some());
-    assert!(h.query_by_label("Final HP").is_some());
 }
 
 #[test]
@@ -193,147 +156,6 @@ fn snapshot_busy_frame() {
     h.snapshot("viewer_busy_frame");
 }
 
-fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> Pos2 {
-    h.state().viewer().geometry().expect("board drawn").tile_center(t)
-}
-
-/// A free tile of player 1 that is not on an edge, and a free edge tile of player 1.
-fn free_tiles(h: &Harness<'_, StudioApp>) -> (Tile, Tile) {
-    let w = h.state().viewer().board_whatif().expect("what-if");
-    let free = |t: &Tile| Player::One.owns(*t) && w.layout.get(*t).is_none();
-    let on_edge = |t: &Tile| Edge::ALL.iter().any(|e| e.contains(*t));
-    let inner = all_tiles().find(|t| free(t) && !on_edge(t) && t.y >= 4).expect("a free tile");
-    let edge = all_tiles()
-        .find(|t| free(t) && on_edge(t) && Edge::ALL.iter().any(|e| e.owner() == Player::One && e.contains(*t)));
-    (inner, edge.expect("a free edge tile"))
-}
-
-/// Builds a what-if on the board: a turret and two scouts for player 1.
-fn edit_on_board(h: &mut Harness<'_, StudioApp>) -> (Tile, Tile) {
-    let (inner, edge) = free_tiles(h);
-    h.get_by_label("Turret").click();
-    h.run();
-    let pos = tile_pos(h, inner);
-    click_at(h, pos);
-    h.get_by_label("Scout").click();
-    h.run();
-    let pos = tile_pos(h, edge);
-    click_at(h, pos);
-    click_at(h, pos);
-    let w = h.state().viewer().board_whatif().expect("what-if");
-    assert!(
-        w.structure_edits(Player::One).contains(&StructureEdit::Add { tile: inner, unit_type: 2, upgraded: false }),
-        "{:?} / {}",
-        w.structure_edits(Player::One),
-        h.state().viewer().message()
-    );
-    assert_eq!(w.deploys[0], vec![(3, edge), (3, edge)]);
-    let paths = w.paths();
-    assert_eq!(paths.len(), 1);
-    assert_eq!(paths[0].tiles.first(), Some(&edge));
-    assert!(h.query_by_label("Player 1: 1 structure edit, 2 deploys").is_some());
-    (inner, edge)
-}
-
-#[test]
-fn what_if_edited_on_the_board_runs_and_adds_a_row() {
-    let path = replay(BUSY);
-    let mut h = harness(false);
-    open_at(&mut h, path, 5, 7);
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    h.run();
-    // The what-if starts from the turn frame of the shown turn.
-    assert_eq!(h.state().viewer().frame_in_turn(), Some(0));
-    assert!(h.query_by_label("Start of turn 5 of the replay").is_some());
-    let (inner, _) = edit_on_board(&mut h);
-    // A right click takes the structure back.
-    let pos = tile_pos(&h, inner);
-    h.get_by_label("Turret").click();
-    h.run();
-    h.event(egui::Event::PointerMoved(pos));
-    h.run();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Secondary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.run();
-    }
-    assert!(h.state().viewer().board_whatif().unwrap().structure_edits(Player::One).is_empty());
-    h.get_by_label("Turret").click();
-    h.run();
-    click_at(&mut h, pos);
-    h.get_by_label("Run what-if").click();
-    h.run();
-    let v = &h.state().viewer();
-    assert_eq!(v.tries().len(), 1, "{}", v.message());
-    let t = &v.tries()[0];
-    assert_eq!(t.turn, 5);
-    assert!(t.spec.structures[0].contains(&StructureEdit::Add { tile: inner, unit_type: 2, upgraded: false }));
-    assert_eq!(t.spec.commands[0].as_ref().map(Vec::len), Some(2));
-    assert_eq!(t.spec.commands[1], None, "player 2 keeps the replay's commands");
-    assert!(t.summary.action_frames > 0);
-    assert!(h.query_by_label("Try 1").is_some());
-    h.get_by_label("Leave what-if").click();
-    h.run();
-    assert!(h.state().viewer().board_whatif().is_none());
-}
-
-#[test]
-fn editor_layout_simulated_in_the_debugger() {
-    let mut h = harness(false);
-    h.run();
-    // A turret for player 2 in the editor, in the path of player 1's scouts.
-    place_structure(&mut h, Player::Two, Tile::new(13, 15), terminal_core::layout::Kind::Turret);
-    h.get_by_label("Simulate in debugger").click();
-    h.run();
-    assert_eq!(h.state().view(), View::Debugger);
-    assert!(h.query_by_label("The editor's layout (turn 0)").is_some());
-    let w = h.state().viewer().board_whatif().expect("what-if from the layout");
-    assert_eq!(w.layout.len(), 1);
-    h.get_by_label("Scout").click();
-    h.run();
-    let edge = Tile::new(13, 0);
-    for _ in 0..3 {
-        let pos = tile_pos(&h, edge);
-        click_at(&mut h, pos);
-    }
-    h.get_by_label("Run what-if").click();
-    h.run();
-    let v = &h.state().viewer();
-    assert_eq!(v.tries().len(), 1, "{}", v.message());
-    let s = &v.tries()[0].summary;
-    assert_eq!(s.rejected, [0, 0], "deploys accepted");
-    assert!(s.action_frames > 10);
-    // Three scouts either breach or die; the turret deals damage to them or they score.
-    assert!(s.breaches[0] > 0 || s.unit_damage[1] > 0.0, "{s:?}");
-    assert!(h.query_by_label("Try 1").is_some());
-    // The try is watched without a replay: the timeline steps it, there is no replay to go back to.
-    h.get_by_label("Watch").click();
-    h.run();
-    assert_eq!(h.state().viewer().watching(), Some(0), "{}", h.state().viewer().message());
-    assert!(h.query_by_label_contains("What-if try 1: layout; P1: 3 deploys; P2 unchanged").is_some());
-    h.get_by_label(">").click();
-    h.run();
-    assert_eq!(h.state().viewer().frame_in_turn(), Some(1));
-    assert_eq!(h.state().viewer().mobile_count(), 3, "the three scouts on their first step");
-    assert!(h.query_by_label("Back to replay").is_none());
-}
-
-#[test]
-fn snapshot_what_if_on_the_board() {
-    let path = replay(BUSY);
-    let mut h = harness(true);
-    open_at(&mut h, path, 6, 0);
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    edit_on_board(&mut h);
-    h.snapshot("viewer_whatif_board");
-}
-
 #[test]
 fn history_of_a_100_turn_replay_stays_small() {
     let p = replay(LONG);
@@ -345,140 +167,6 @@ fn history_of_a_100_turn_replay_stays_small() {
     assert!(s.turns.len() >= 100, "{} turns", s.turns.len());
     // Full frames are kept (instant seeking); the bound documented in docs/viewer.md.
     assert!(s.history_bytes < 16 << 20, "{} bytes", s.history_bytes);
-}
-
-/// True when the shown frame has a turret of player 1 on `tile`.
-fn shows_turret_at(h: &Harness<'_, StudioApp>, tile: Tile) -> bool {
-    let (_, v) = h.state().viewer().current().expect("a frame");
-    v.frame.units_of(Player::One).get(2).is_some_and(|l| l.iter().any(|u| u.tile == tile))
-}
-
-/// Opens the replay at turn 5 and runs two tries: 1 = the turn as played, 2 = a turret and two
-/// scouts of player 1 edited on the board. Returns the turret's and the scouts' tiles.
-fn two_tries(h: &mut Harness<'_, StudioApp>, path: PathBuf) -> (Tile, Tile) {
-    open_at(h, path, 5, 0);
-    h.get_by_label("Run what-if on this turn").click();
-    h.run();
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    let tiles = edit_on_board(h);
-    h.get_by_label("Run what-if").click();
-    h.run();
-    h.get_by_label("Leave what-if").click();
-    h.run();
-    assert_eq!(h.state().viewer().tries().len(), 2, "{}", h.state().viewer().message());
-    tiles
-}
-
-#[test]
-fn snapshot_watched_try_and_tries_side_by_side() {
-    let path = replay(BUSY);
-    let mut h = harness(true);
-    two_tries(&mut h, path);
-    h.state_mut().viewer_mut().apply(ViewerAction::WatchTry(1));
-    h.run();
-    for _ in 0..6 {
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
-    }
-    h.run();
-    h.snapshot("viewer_watched_try");
-    h.state_mut().viewer_mut().apply(ViewerAction::CompareTries(0, 1));
-    h.run();
-    let turn = h.state().viewer().compare().expect("comparison open").model.turn;
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame: 6 });
-    h.run();
-    h.snapshot("viewer_tries_side_by_side");
-}
-
-#[test]
-fn watch_a_try_frame_by_frame_and_compare_two_tries_side_by_side() {
-    let path = replay(BUSY);
-    let mut h = harness(false);
-    let (inner, edge) = two_tries(&mut h, path);
-    assert!(!shows_turret_at(&h, inner), "the replay has no turret there");
-
-    // Watch try 2: the board shows the try's frames, labelled, with the normal timeline.
-    h.get_all_by_label("Watch").nth(1).expect("a Watch button per try").click();
-    h.run();
-    assert_eq!(h.state().viewer().watching(), Some(1), "{}", h.state().viewer().message());
-    assert!(h.query_by_label_contains("What-if try 2: P1: 1 edit, 2 deploys").is_some());
-    assert_eq!(h.state().viewer().frame_in_turn(), Some(0));
-    assert!(shows_turret_at(&h, inner), "the try's turret");
-    let scouts_on_edge = |h: &Harness<'_, StudioApp>| {
-        let (_, v) = h.state().viewer().current().expect("a frame");
-        v.frame.units_of(Player::One).get(3).map_or(0, |l| l.iter().filter(|u| u.tile == edge).count())
-    };
-    assert_eq!(scouts_on_edge(&h), 2, "the deployed scouts");
-    for k in 1..=3 {
-        h.get_by_label(">").click();
-        h.run();
-        assert_eq!(h.state().viewer().frame_in_turn(), Some(k));
-        assert_eq!(h.state().viewer().watching(), Some(1));
-        assert!(shows_turret_at(&h, inner));
-    }
-    let debug = &h.state().viewer().current().unwrap().1.debug;
-    assert!(debug.mobiles.iter().any(|m| m.owner == Player::One && m.path.len() > 1), "paths of the try's scouts");
-    h.key_press(Key::ArrowLeft);
-    h.run();
-    assert_eq!(h.state().viewer().frame_in_turn(), Some(2));
-    assert!(h.query_by_label_contains("Turn 5 · frame 2/").is_some());
-    // End and Home stay within the try.
-    h.key_press(Key::End);
-    h.run();
-    let frames = h.state().viewer().tries()[1].frames.len();
-    assert_eq!(h.state().viewer().frame_in_turn(), Some(frames - 1));
-    assert_eq!(h.state().viewer().watching(), Some(1));
-    h.key_press(Key::Home);
-    h.run();
-    assert_eq!((h.state().viewer().frame_in_turn(), h.state().viewer().watching()), (Some(0), Some(1)));
-    // Play runs to the try's last frame and stops there, still in the try.
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetSpeed(16.0));
-    h.key_press(Key::Space);
-    h.step();
-    assert!(h.state().viewer().playing());
-    for _ in 0..500 {
-        if !h.state().viewer().playing() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.step();
-    }
-    assert!(!h.state().viewer().playing(), "playback stops at the try's end");
-    assert_eq!((h.state().viewer().frame_in_turn(), h.state().viewer().watching()), (Some(frames - 1), Some(1)));
-    h.key_press(Key::Home);
-    h.run();
-    // Back to the replay's turn.
-    h.get_by_label("Back to replay").click();
-    h.run();
-    assert_eq!(h.state().viewer().watching(), None);
-    assert_eq!((h.state().viewer().turn(), h.state().viewer().frame_in_turn()), (Some(5), Some(0)));
-    assert!(!shows_turret_at(&h, inner));
-    assert!(h.query_by_label("Back to replay").is_none());
-
-    // Side by side: the edited try against the turn as played differs on the turret's tile.
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([0, 1]));
-    h.get_by_label("Compare side by side").click();
-    h.run();
-    let c = h.state().viewer().compare().expect("comparison open");
-    assert_eq!(c.model.turn, 5);
-    assert!(c.model.differing_tiles().contains(&inner), "{:?}", c.model.differing_tiles());
-    assert!(h.query_by_label_contains("B: What-if try 2").is_some());
-    h.get_by_label(">").click();
-    h.run();
-    assert!(h.state().viewer().compare().unwrap().model.diff_count() > 0);
-    h.get_by_label("Close comparison").click();
-    h.run();
-    assert!(h.state().viewer().compare().is_none());
-    // A try against itself: no differing tile on any frame.
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([1, 1]));
-    h.get_by_label("Compare side by side").click();
-    h.run();
-    let frames = h.state().viewer().compare().expect("comparison open").model.max_frame();
-    for _ in 0..=frames {
-        let model = &h.state().viewer().compare().expect("comparison open").model;
-        assert_eq!(model.diff_count(), 0, "frame {}", model.frame);
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
-    }
 }
 
 /// Removal marks and upgrades arrive as spawn events of types 6 and 7: the event log says
@@ -653,229 +341,6 @@ fn debugger_threat_follows_the_shown_frame_of_a_replay() {
             assert!(h.query_all_by_label(&text).next().is_some(), "turn {turn}: {text}");
         }
     }
-}
-
-/// The debugger on turn 5 of the busy replay, editing a what-if from its turn frame.
-fn editing_what_if_on_turn_5() -> Harness<'static, StudioApp> {
-    let mut h = harness(false);
-    open_at(&mut h, replay(BUSY), 5, 0);
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    h
-}
-
-/// A label showing exactly `text` exists.
-fn shows(h: &Harness<'_, StudioApp>, text: &str) -> bool {
-    h.query_all_by_label(text).next().is_some()
-}
-
-#[test]
-fn what_if_shows_sp_and_mp_spent_against_what_the_acting_player_has() {
-    let path = replay(BUSY);
-    let mut h = harness(false);
-    // The first action frame's stats are the turn frame's less what the turn's commands cost.
-    open_at(&mut h, path, 5, 1);
-    let after = h.state().viewer().current().expect("action frame").1.frame.stats[0];
-    let config = h.state().viewer().summary().expect("loaded").config.clone();
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    h.run();
-    let have = h.state().viewer().current().expect("turn frame").1.frame.stats[0];
-    assert!(have.sp > after.sp, "player 1 built on turn 5: {} then {}", have.sp, after.sp);
-    // Nothing edited: the turn as played, within the budget.
-    assert!(shows(&h, &format!("SP spent {:.1} / {:.1} available", have.sp - after.sp, have.sp)));
-    assert!(shows(&h, &format!("MP spent {:.1} / {:.1}", have.mp - after.mp, have.mp)));
-    assert!(h.query_by_label_contains("allowed as a what-if").is_none());
-    // A turret and two scouts: the scouts replace player 1's played commands.
-    edit_on_board(&mut h);
-    let sp = config.unit(2).cost_sp;
-    let mp = 2.0 * config.unit(3).cost_mp;
-    assert!(shows(&h, &format!("SP spent {sp:.1} / {:.1} available", have.sp)), "{sp} of {}", have.sp);
-    assert!(shows(&h, &format!("MP spent {mp:.1} / {:.1}", have.mp)), "{mp} of {}", have.mp);
-    let mp_warning = format!("over by {:.1} MP — allowed as a what-if", mp - have.mp);
-    assert_eq!(shows(&h, &mp_warning), mp > have.mp + 0.05, "{mp} MP of {}", have.mp);
-    assert!(sp > have.sp, "a turret ({sp} SP) is more than player 1 has on turn 5 ({})", have.sp);
-    let warning = format!("over by {:.1} SP — allowed as a what-if", sp - have.sp);
-    assert!(shows(&h, &warning), "{warning}");
-    // Still runs.
-    h.get_by_label("Run what-if").click();
-    h.run();
-    assert_eq!(h.state().viewer().tries().len(), 1, "{}", h.state().viewer().message());
-}
-
-#[test]
-fn the_turns_played_commands_show_on_the_what_if_board_until_replaced() {
-    let mut h = editing_what_if_on_turn_5();
-    let w = h.state().viewer().board_whatif().expect("what-if");
-    let played = |p: Player| w.played[p.index()].0.len() + w.played[p.index()].1.len();
-    assert!(played(Player::One) > 0 && played(Player::Two) > 0, "both players played turn 5: {:?}", w.played);
-    // The replay's spawns of the next frame, read for both players.
-    let marks = w.played_marks();
-    let owners = |p: Player| marks.iter().filter(|m| format!("{m:?}").contains(&format!("{p:?}"))).count();
-    assert!(owners(Player::One) > 0 && owners(Player::Two) > 0, "{marks:?}");
-    let legend = terminal_studio::app::viewer::PLAYED_LEGEND;
-    assert!(shows(&h, &format!("{legend} (P1, P2)")));
-    h.get_by_label("Player 1: replace the turn's commands with these deploys").click();
-    h.run();
-    assert!(shows(&h, &format!("{legend} (P2)")), "player 1's are replaced");
-    assert!(h.state().viewer().board_whatif().unwrap().played_marks().iter().all(|m| owners_of(m) == Player::Two));
-    h.get_by_label("Player 2: replace the turn's commands with these deploys").click();
-    h.run();
-    assert!(h.query_by_label_contains(legend).is_none(), "no player's played commands are kept");
-    assert!(h.state().viewer().board_whatif().unwrap().played_marks().is_empty());
-}
-
-fn owners_of(m: &terminal_studio::app::viewer::whatif_board::PlayedMark) -> Player {
-    use terminal_studio::app::viewer::whatif_board::PlayedMark;
-    match *m {
-        PlayedMark::Structure { owner, .. }
-        | PlayedMark::Upgrade { owner, .. }
-        | PlayedMark::Removal { owner, .. }
-        | PlayedMark::Mobile { owner, .. } => owner,
-    }
-}
-
-#[test]
-fn tries_read_as_dealt_and_taken_by_the_acting_player_and_the_board_keeps_its_size() {
-    let path = replay(BUSY);
-    let mut h = harness(false);
-    open_at(&mut h, path, 5, 0);
-    let board_width = |h: &Harness<'_, StudioApp>| h.state().viewer().geometry().expect("board drawn").rect.width();
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    let before = board_width(&h);
-    // Player 2 acts: the turn as played for player 1, player 2's commands replaced by nothing.
-    h.get_by_label("Player 2").click();
-    h.run();
-    h.get_by_label("Player 2: replace the turn's commands with these deploys").click();
-    h.run();
-    h.get_by_label("Run what-if").click();
-    h.run();
-    h.run();
-    assert_eq!(h.state().viewer().tries().len(), 1, "{}", h.state().viewer().message());
-    let after = board_width(&h);
-    assert!((after - before).abs() <= 1.0, "the board was {before} px wide, {after} px with the tries table");
-    assert_eq!(h.state().viewer().tries_pov(), Player::Two);
-    h.get_by_label("Leave what-if").click();
-    h.run();
-    assert!((board_width(&h) - before).abs() <= 1.0);
-    let s = h.state().viewer().tries()[0].summary.clone();
-    assert!(s.unit_damage[0] != s.unit_damage[1], "{s:?}");
-    assert!(h.query_by_label_contains("dealt: by player 2's units").is_some());
-    let figures = |pov: [usize; 2]| {
-        let [us, them] = pov;
-        [
-            format!("breaches dealt {} / taken {}", s.breaches[us], s.breaches[them]),
-            format!("unit damage dealt {:.0} / taken {:.0}", s.unit_damage[us], s.unit_damage[them]),
-            format!("MP lost ours {:.1} / theirs {:.1}", s.mp_lost[us], s.mp_lost[them]),
-        ]
-    };
-    for text in figures([1, 0]) {
-        assert!(shows(&h, &text), "seen from player 2: {text}");
-    }
-    // Seen from player 1, the same try's figures swap sides.
-    h.get_by_label("Player 1").click();
-    h.run();
-    assert_eq!(h.state().viewer().tries_pov(), Player::One);
-    assert!(h.query_by_label_contains("dealt: by player 1's units").is_some());
-    for text in figures([0, 1]) {
-        assert!(shows(&h, &text), "seen from player 1: {text}");
-    }
-}
-
-#[test]
-fn side_by_side_has_one_timeline_the_overlays_and_the_width() {
-    let path = replay(BUSY);
-    let mut h = harness(false);
-    two_tries(&mut h, path);
-    let main_board = h.state().viewer().geometry().expect("board drawn").rect.width();
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([0, 1]));
-    h.get_by_label("Compare side by side").click();
-    h.run();
-    h.run();
-    // One timeline: the viewer's own, and no second set of controls above the boards.
-    assert!(h.query_by_label("Frame >").is_none() && h.query_by_label("Turn >>").is_none());
-    assert_eq!(h.get_all_by_label(">").count(), 1);
-    for k in 1..=3 {
-        h.get_by_label(">").click();
-        h.run();
-        assert_eq!(h.state().viewer().compare().expect("comparison").model.frame, k);
-    }
-    h.key_press(Key::ArrowRight);
-    h.run();
-    assert_eq!(h.state().viewer().compare().unwrap().model.frame, 4, "→ steps both boards once");
-    h.key_press(Key::ArrowLeft);
-    h.run();
-    assert!(h.query_by_label_contains("Turn 5 · frame 3/").is_some());
-    // The debugger overlays: both sides have the data of the frame they show.
-    let c = h.state().viewer().compare().unwrap();
-    for (side, replay) in [(0, &c.model.a), (1, &c.model.b)] {
-        let k = c.model.frame_index_of(replay).expect("a frame");
-        let debug = &h.state().viewer().tries()[side].debug[k];
-        assert!(!debug.mobiles.is_empty(), "side {side}: the mobile units' paths at frame {k}");
-    }
-    // Wide boards: no left panel, no right panel until asked for.
-    assert!(h.query_by_label("Inspector").is_none(), "the right panel is hidden");
-    let widths = |h: &Harness<'_, StudioApp>| {
-        h.state().viewer().compare().unwrap().geometry.map(|g| g.expect("drawn").rect.width())
-    };
-    let wide = widths(&h);
-    assert!(wide[0] > 0.45 * LARGE.x && (wide[0] - wide[1]).abs() < 1.0, "{wide:?}");
-    assert!(wide[0] > main_board * 0.8, "{wide:?} against the single board's {main_board}");
-    h.get_by_label("Show side panel").click();
-    h.run();
-    assert!(h.query_by_label("Inspector").is_some());
-    assert!(widths(&h)[0] < wide[0]);
-    h.get_by_label("Hide side panel").click();
-    h.run();
-    assert!(h.query_by_label("Inspector").is_none());
-    // The overlay toggles sit in the comparison's header.
-    h.get_by_label("Overlays").click();
-    h.run();
-    h.get_by_label("Unit paths").click();
-    h.run();
-    assert!(!h.state().viewer().overlays().paths);
-}
-
-#[test]
-fn what_if_and_comparison_fit_a_small_window() {
-    let path = replay(BUSY);
-    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
-    two_tries(&mut h, path);
-    let board = h.state().viewer().geometry().expect("board drawn").rect;
-    assert!(board.width() > 250.0 && board.height() > 250.0, "{board:?}");
-    // The tries list scrolls in a small window: the button is scrolled to, as a person would.
-    h.get_by_label("Compare side by side").scroll_to_me();
-    h.run();
-    h.get_by_label("Compare side by side").click();
-    h.run();
-    let c = h.state().viewer().compare().expect("comparison");
-    for g in c.geometry {
-        let r = g.expect("drawn").rect;
-        assert!(r.width() > 400.0 && r.height() > 250.0, "{r:?}");
-    }
-}
-
-/// On a 2018 replay the board what-if speaks that era's names and offers no upgrade.
-#[test]
-fn a_2018_what_if_uses_filters_and_pings_and_has_no_upgrades() {
-    let path = replay("legacy-2018/tim-zwart__Terminal_Algos__75v74.replay.gz");
-    let mut h = harness(false);
-    open_at(&mut h, path, 5, 3);
-    h.get_by_label("Edit what-if on the board").click();
-    h.run();
-    h.run();
-    assert!(h.state().viewer().board_whatif().is_some_and(|w| w.legacy));
-    for name in ["Filter", "Encryptor", "Destructor", "Ping", "EMP", "Scrambler"] {
-        assert!(h.query_by_label(name).is_some(), "no {name} tool");
-    }
-    for name in ["Wall", "Turret", "Scout", "Upgrade"] {
-        assert!(h.query_by_label(name).is_none(), "a {name} tool under the 2018 rules");
-    }
-    h.get_by_label("Ping").click();
-    h.run();
-    let w = h.state().viewer().board_whatif().expect("what-if");
-    assert_eq!(w.tool, terminal_studio::app::viewer::whatif_board::BoardTool::Deploy(3));
 }
 
 /// Ctrl+Shift+C (or Replay ▸ Copy frame as JSON) puts the frame shown on the clipboard as the

@@ -345,16 +345,21 @@ fn no_worker_panic(name: &str, events: &[Event]) -> Result<(), String> {
 /// Drives the case through every entry point. `Err` names the entry point that panicked or
 /// broke its promise.
 fn drive(case: &Case, dir: &Path, index: usize) -> Result<usize, String> {
-    let replay = &case.replay;
-    let config = Arc::new(replay.config.clone());
-    let mutated = &replay.frames[case.at];
-    let mut entry_points = 0;
-
-    // The reader: a lying frame is refused with its line; what it accepts passes the check.
-    let text = replay_text(replay);
     let path = dir.join(format!("case-{index}.replay"));
-    std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let read = step("the reader", || read_replay_bytes(&path, text.as_bytes()))?;
+    let mut entry_points = drive_reader_and_verify(&case.replay, &path)?;
+    entry_points += drive_show_bench_and_ghosts(case, dir, index)?;
+    entry_points += drive_what_if_and_debugger(&case.replay)?;
+    entry_points += drive_sessions(case, &path)?;
+    entry_points += drive_state_from_frame(case)?;
+    Ok(entry_points)
+}
+
+/// The reader (a lying frame is refused with its line; what it accepts passes the check),
+/// then verify from memory and from the file written at `path`.
+fn drive_reader_and_verify(replay: &Replay, path: &Path) -> Result<usize, String> {
+    let text = replay_text(replay);
+    std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let read = step("the reader", || read_replay_bytes(path, text.as_bytes()))?;
     if let Ok(r) = &read {
         for (i, f) in r.frames.iter().enumerate() {
             if let Err(e) = check_frame(&r.config, f) {
@@ -362,41 +367,40 @@ fn drive(case: &Case, dir: &Path, index: usize) -> Result<usize, String> {
             }
         }
     }
-    entry_points += 1;
-
-    // verify, from memory and from the file.
-    step("verify (in memory)", || verify_replay(replay, &mut ReplayReport::new(&path)))?;
-    let report = step("verify (file)", || verify_file(&path))?;
+    step("verify (in memory)", || verify_replay(replay, &mut ReplayReport::new(path)))?;
+    let report = step("verify (file)", || verify_file(path))?;
     if read.is_err() && report.status != Status::Error {
         return Err(format!("verify of an unreadable file says {:?}", report.status));
     }
-    entry_points += 2;
+    Ok(3)
+}
 
-    // show: the text render of every frame and the turn index.
+/// show (the text render of every frame and the turn index), bench, and ghost seats: built
+/// from the replay, and a ghost-against-ghost match through the runner.
+fn drive_show_bench_and_ghosts(case: &Case, dir: &Path, index: usize) -> Result<usize, String> {
+    let replay = &case.replay;
     step("show", || {
         for f in &replay.frames {
             let _ = terminal_core::session::board_text::render_frame(f);
         }
         let h = History::new(replay.clone());
-        h.turn_position(mutated.turn_info.turn)
+        h.turn_position(replay.frames[case.at].turn_info.turn)
     })?;
-    entry_points += 1;
-
-    // bench.
     step("bench", || {
         if let Ok(turns) = prepare_turns(replay) {
             simulate_turns(&turns);
         }
     })?;
-    entry_points += 1;
-
-    // Ghost seats: built from the replay, and a ghost-against-ghost match through the runner.
     let _ = step("ghost seat", || Ghost::from_replay(replay, Some(Player::One)).is_ok())?;
     let out = dir.join(format!("ghosts-{index}"));
     let _ = step("ghost match", || reproduce_replay(replay, &out).is_ok())?;
-    entry_points += 2;
+    Ok(4)
+}
 
-    // What-if from each turn frame: as played, and with commands of every kind.
+/// What-if from each turn frame (as played, and with commands of every kind), then the
+/// debugger's data of each turn, from frames that did not come through the reader.
+fn drive_what_if_and_debugger(replay: &Replay) -> Result<usize, String> {
+    let config = Arc::new(replay.config.clone());
     let ids = running_max_ids(&replay.frames);
     step("what-if", || {
         for start in replay.turn_starts() {
@@ -414,50 +418,48 @@ fn drive(case: &Case, dir: &Path, index: usize) -> Result<usize, String> {
             let _ = whatif::run(&game, Some(&inputs), &spec, "edited");
         }
     })?;
-    entry_points += 1;
-
-    // The debugger's data of each turn, from frames that did not come through the reader.
     step("debugger", || {
         let h = History::new(replay.clone());
         for pos in 0..h.turns.len() {
             simulate_turn(&h, pos);
         }
     })?;
-    entry_points += 1;
+    Ok(2)
+}
 
-    // The session behind the Debugger: the file, then the same frames arriving live.
+/// The session behind the Debugger: the file at `path`, then the same frames arriving live.
+fn drive_sessions(case: &Case, path: &Path) -> Result<usize, String> {
+    let replay = &case.replay;
+    let what_if =
+        || Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec: Box::default(), label: "fuzz".into() };
     let mut session = Session::inline();
-    let mut events = session.request(Request::LoadReplay(path.clone()));
+    let mut events = session.request(Request::LoadReplay(path.to_path_buf()));
     for t in replay.turn_starts().iter().map(|&s| replay.frames[s].turn_info.turn) {
         events.extend(session.request(Request::Seek { turn: t, frame: 0 }));
         events.extend(session.request(Request::Step));
         events.extend(session.request(Request::RunToEndOfTurn));
         events.extend(session.request(Request::StepBack));
-        events.extend(session.request(Request::RunWhatIf {
-            source: WhatIfSource::CurrentTurn,
-            spec: Box::default(),
-            label: "fuzz".into(),
-        }));
+        events.extend(session.request(what_if()));
     }
     no_worker_panic("the session (file)", &events)?;
     let mut live = Session::inline();
     let mut events = live.request(Request::StartLive {
-        config: Arc::clone(&config),
-        source: path.clone(),
+        config: Arc::new(replay.config.clone()),
+        source: path.to_path_buf(),
         names: ["one".into(), "two".into()],
     });
     events.extend(live.request(Request::AppendFrames(replay.frames.clone())));
-    events.extend(live.request(Request::Seek { turn: mutated.turn_info.turn, frame: 0 }));
+    events.extend(live.request(Request::Seek { turn: replay.frames[case.at].turn_info.turn, frame: 0 }));
     events.extend(live.request(Request::RunToEndOfTurn));
-    events.extend(live.request(Request::RunWhatIf {
-        source: WhatIfSource::CurrentTurn,
-        spec: Box::default(),
-        label: "fuzz".into(),
-    }));
+    events.extend(live.request(what_if()));
     no_worker_panic("the session (live)", &events)?;
-    entry_points += 2;
+    Ok(2)
+}
 
-    // The Python `State`: the rebuild from one turn frame, then its turn played out.
+/// The Python `State`: the rebuild from one turn frame, then its turn played out.
+fn drive_state_from_frame(case: &Case) -> Result<usize, String> {
+    let mutated = &case.replay.frames[case.at];
+    let config = Arc::new(case.replay.config.clone());
     step("State from a frame", || {
         if mutated.turn_info.phase != Phase::Deploy {
             return;
@@ -472,8 +474,7 @@ fn drive(case: &Case, dir: &Path, index: usize) -> Result<usize, String> {
             }
         }
     })?;
-    entry_points += 1;
-    Ok(entry_points)
+    Ok(1)
 }
 
 /// Runs `drive` on its own thread: a case still running after `CASE_LIMIT` is a hang.

@@ -131,12 +131,18 @@ fn the_whole_process_tree_is_gone_when_the_match_ends() {
     let r = run_match_blocking(s).expect("match runs");
     assert!(r.turns >= 1);
     let size = || std::fs::metadata(&heartbeat).map_or(0, |m| m.len());
-    // The grandchild beats every 50 ms while alive; killing is asynchronous, give it time.
-    std::thread::sleep(Duration::from_millis(500));
-    let after_end = size();
-    assert!(after_end > 0, "the grandchild never ran: {} is empty", heartbeat.display());
-    std::thread::sleep(Duration::from_millis(600));
-    assert_eq!(size(), after_end, "the grandchild is still alive after the match");
+    // The grandchild beats every 50 ms while alive; killing is asynchronous: wait, within a
+    // deadline, for the heartbeat to stay still for twelve beats.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let (mut last, mut still_since) = (size(), Instant::now());
+    while still_since.elapsed() < Duration::from_millis(600) {
+        assert!(Instant::now() < deadline, "the grandchild is still alive after the match");
+        std::thread::sleep(Duration::from_millis(20));
+        if size() != last {
+            (last, still_since) = (size(), Instant::now());
+        }
+    }
+    assert!(last > 0, "the grandchild never ran: {} is empty", heartbeat.display());
 }
 
 /// A start script that ends at once (a missing interpreter, a typo) is an algo that

@@ -7,7 +7,7 @@
 //! be asked, the command table) → `board` (the board-drawing toolkit) → `compare_view`,
 //! `file_prompt`, `unsaved_prompt`, `status_line`, `top_bar`, `view` → the views (`editor`,
 //! `viewer`, `play`,
-//! `arena`) → `state` → this module. `tests/app_layers.rs` checks that no cycle forms.
+//! `arena`) → `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
 
 pub mod arena;
 pub mod board;

@@ -10,11 +10,14 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED, absolute};
-use terminal_core::arena::ghosts::{GhostChoice, compare, csv as ghosts_csv, report as ghosts_report};
+use terminal_core::arena::ghosts::{GhostChoice, GhostGame, compare, csv as ghosts_csv, report as ghosts_report};
 use terminal_core::arena::jobfile::{PlanOptions, plan_lines};
 use terminal_core::arena::merge::merge;
 use terminal_core::arena::report::{outcome_text, table, write_csv};
-use terminal_core::arena::{ArenaEvent, ArenaSpec, BuiltArena, Opponents, StopReason, start_arena, summarize};
+use terminal_core::arena::{
+    ArenaEvent, ArenaHandle, ArenaOutcome, ArenaSpec, BuiltArena, MatchRecord, Opponents, StopReason, start_arena,
+    summarize,
+};
 use terminal_core::engine::geometry::Player;
 use terminal_core::files::write_atomic;
 
@@ -222,23 +225,43 @@ fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
     }
     let first_label = spec.plan.entrants[0].label.clone();
     let handle = start_arena(spec)?;
+    let bar = if std::io::stdout().is_terminal() { Some(progress_bar()) } else { None };
+    let outcome = follow(&handle, bar.as_ref());
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let outcome = match outcome {
+        Some(o) => *o,
+        None => handle.wait()?,
+    };
+    print_results(&outcome, &ghost_games, &first_label)?;
+    Ok(match outcome.stop {
+        StopReason::Completed | StopReason::Sprt(_) => Outcome::Done,
+        StopReason::Cancelled => Outcome::Interrupted,
+        StopReason::Error(_) => Outcome::Found,
+    })
+}
 
+/// The bar shown on a terminal: matches done, time elapsed and left.
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::new(0);
+    let style = ProgressStyle::with_template(
+        "{bar:40.cyan/blue} {pos}/{len} matches  {elapsed_precise} elapsed, ETA {eta}  {msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// Prints the arena's events (above the bar, if there is one) until it ends; returns its
+/// outcome, if the arena sent one.
+fn follow(handle: &ArenaHandle, bar: Option<&ProgressBar>) -> Option<Box<ArenaOutcome>> {
     // Ctrl-C / SIGTERM / SIGHUP cancel the arena: the algos run in their own process
     // groups, so without this they would outlive us.
     let signals = catch_stop_signals();
     let mut sig_rx = signals.as_ref().map_or_else(crossbeam_channel::never, |s| s.received.clone());
-
-    let tty = std::io::stdout().is_terminal();
-    let bar = if tty { Some(ProgressBar::new(0)) } else { None };
-    if let Some(b) = &bar {
-        let style = ProgressStyle::with_template(
-            "{bar:40.cyan/blue} {pos}/{len} matches  {elapsed_precise} elapsed, ETA {eta}  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        b.set_style(style);
-        b.enable_steady_tick(Duration::from_millis(250));
-    }
-    let say = |line: String| match &bar {
+    let say = |line: String| match bar {
         Some(b) => b.println(line),
         None => out!("{line}"),
     };
@@ -247,7 +270,7 @@ fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
         crossbeam_channel::select! {
             recv(handle.events) -> ev => match ev {
                 Ok(ArenaEvent::Started { total, already_done, workers }) => {
-                    if let Some(b) = &bar {
+                    if let Some(b) = bar {
                         b.set_length(total as u64);
                         b.set_position(already_done as u64);
                         b.reset_eta();
@@ -255,28 +278,8 @@ fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
                     say(format!("arena: {total} matches, {already_done} already done, {workers} workers"));
                 }
                 Ok(ArenaEvent::MatchStarted { .. }) => {}
-                Ok(ArenaEvent::MatchFinished(r)) => {
-                    let incidents: Vec<String> = r.players.iter().enumerate().filter_map(|(i, p)| {
-                        let mut v = Vec::new();
-                        if p.failed_to_load { v.push("failed to load".to_string()); }
-                        else if p.crashed { v.push("crashed".to_string()); }
-                        if p.hard_timeouts > 0 { v.push(format!("{} timeouts", p.hard_timeouts)); }
-                        if p.time_penalty_hp > 0 { v.push(format!("{} HP time penalty", p.time_penalty_hp)); }
-                        (!v.is_empty()).then(|| format!("p{}: {}", i + 1, v.join(", ")))
-                    }).collect();
-                    let result = match (&r.error, r.winner_label()) {
-                        (Some(e), _) => format!("error: {e}"),
-                        (None, Some(w)) => format!("{w} wins {}–{} HP, {} turns", r.players[0].hp, r.players[1].hp, r.turns),
-                        (None, None) => "no winner".into(),
-                    };
-                    let extra = if incidents.is_empty() { String::new() } else { format!(" [{}]", incidents.join("; ")) };
-                    if bar.is_some() {
-                        say(format!("{}: {result}{extra}", r.job_id));
-                    } else {
-                        out!("{}: {result}{extra}", r.job_id);
-                    }
-                }
-                Ok(ArenaEvent::Progress { done, total, eta }) => match &bar {
+                Ok(ArenaEvent::MatchFinished(r)) => say(match_line(&r)),
+                Ok(ArenaEvent::Progress { done, total, eta }) => match bar {
                     Some(b) => b.set_position(done as u64),
                     None => out!(
                         "progress: {done}/{total}{}",
@@ -297,18 +300,47 @@ fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
             }
         }
     }
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    drop(signals);
-    let outcome = match outcome {
-        Some(o) => *o,
-        None => handle.wait()?,
+    outcome
+}
+
+/// A finished match in one line: its id, who won, and each player's incidents.
+fn match_line(r: &MatchRecord) -> String {
+    let incidents: Vec<String> = r
+        .players
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let mut v = Vec::new();
+            if p.failed_to_load {
+                v.push("failed to load".to_string());
+            } else if p.crashed {
+                v.push("crashed".to_string());
+            }
+            if p.hard_timeouts > 0 {
+                v.push(format!("{} timeouts", p.hard_timeouts));
+            }
+            if p.time_penalty_hp > 0 {
+                v.push(format!("{} HP time penalty", p.time_penalty_hp));
+            }
+            (!v.is_empty()).then(|| format!("p{}: {}", i + 1, v.join(", ")))
+        })
+        .collect();
+    let result = match (&r.error, r.winner_label()) {
+        (Some(e), _) => format!("error: {e}"),
+        (None, Some(w)) => format!("{w} wins {}–{} HP, {} turns", r.players[0].hp, r.players[1].hp, r.turns),
+        (None, None) => "no winner".into(),
     };
-    print!("{}", outcome_text(&outcome));
+    let extra = if incidents.is_empty() { String::new() } else { format!(" [{}]", incidents.join("; ")) };
+    format!("{}: {result}{extra}", r.job_id)
+}
+
+/// The summary, the comparison with the ghosts (if the arena played ghosts) and where the
+/// results are.
+fn print_results(outcome: &ArenaOutcome, ghost_games: &[GhostGame], first_label: &str) -> Result<(), CliError> {
+    print!("{}", outcome_text(outcome));
     if !ghost_games.is_empty() {
-        let rows = compare(&ghost_games, &outcome.records);
-        print!("\n{}", ghosts_report(&first_label, &rows));
+        let rows = compare(ghost_games, &outcome.records);
+        print!("\n{}", ghosts_report(first_label, &rows));
         let path = outcome.results_path.with_file_name("ghosts.csv");
         write_atomic(&path, ghosts_csv(&rows).as_bytes())
             .map_err(CliError::write("write the ghost comparison", &path))?;
@@ -319,9 +351,5 @@ fn run_arena(args: &ArenaArgs) -> Result<Outcome, CliError> {
         outcome.results_path.display(),
         outcome.csv_paths.iter().map(|p| format!(", {}", p.display())).collect::<String>()
     );
-    Ok(match outcome.stop {
-        StopReason::Completed | StopReason::Sprt(_) => Outcome::Done,
-        StopReason::Cancelled => Outcome::Interrupted,
-        StopReason::Error(_) => Outcome::Found,
-    })
+    Ok(())
 }

@@ -8,11 +8,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use terminal_core::engine::config::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::layout::Layout;
 use terminal_core::layout::files::load_layout;
-use terminal_core::layout::stress::{self, Attack, AttackFilter, AttackOutcome, Defence, HpModel, StressReport};
+use terminal_core::layout::stress::{
+    self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport,
+};
 use terminal_core::layout::suggest::{SuggestOptions, SuggestProgress, Suggestion, suggest};
 use terminal_core::verify::{collect_replays, ruleset_name};
 
@@ -94,12 +97,7 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     if config.legacy {
         return Err(StressInputError::Legacy(spec));
     }
-    let seat = match args.seat {
-        Some(2) => Player::Two,
-        Some(_) => Player::One,
-        None if layout.of(Player::One).count() == 0 && layout.of(Player::Two).count() > 0 => Player::Two,
-        None => Player::One,
-    };
+    let seat = seat_of(args.seat, &layout);
     let files = collect_replays(&args.attacks);
     if files.is_empty() {
         return Err(StressInputError::NoReplays(args.attacks.clone()));
@@ -108,19 +106,9 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let cancel = AtomicBool::new(false);
 
     let started = Instant::now();
-    let bar = progress_bar(files.len(), "replays read");
-    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: args.any_ruleset };
-    let set = stress::load_attacks(&files, &filter, jobs, &|done, _| bar.set_position(done as u64), &cancel)?;
-    bar.finish_and_clear();
+    let set = read_attacks(&files, &config, args.any_ruleset, jobs, &cancel)?;
     let read_s = started.elapsed().as_secs_f64();
     let ruleset = ruleset_name(&config);
-    if set.attacks.is_empty() {
-        let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
-        return Err(StressInputError::NoAttacks { files: files.len(), ruleset, first });
-    }
-    for e in &set.unusable_turns {
-        eprintln!("warning: {e}");
-    }
 
     let started = Instant::now();
     let defence = Defence::from_layout(&layout, seat, &config);
@@ -131,22 +119,8 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let run_s = started.elapsed().as_secs_f64();
 
     let suggestion = if args.suggest {
-        let options = SuggestOptions {
-            budget: args.budget.unwrap_or(0.0),
-            removals: args.removals,
-            max_steps: args.steps.unwrap_or(usize::MAX),
-            jobs,
-            ..SuggestOptions::default()
-        };
-        let bar = progress_bar(0, "candidates");
-        let shown = |p: SuggestProgress| {
-            bar.set_length(p.candidates as u64);
-            bar.set_position(p.candidates_done as u64);
-            bar.set_message(format!("step {}", p.step + 1));
-        };
         let started = Instant::now();
-        let s = suggest(&set.attacks, &layout, seat, &config, &options, &shown, &cancel)?;
-        bar.finish_and_clear();
+        let s = suggest_changes(args, &set.attacks, &layout, seat, &config, jobs, &cancel)?;
         if let Some(path) = &args.write {
             let mut suggested = s.layout.clone();
             suggested.name = format!("{} (suggested)", layout.name);
@@ -173,6 +147,67 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
         }
     }
     Ok(if report.totals.hp_lost > 0.0 { Outcome::Found } else { Outcome::Done })
+}
+
+/// The seat asked for; without `--seat`, 1 unless only player 2 has structures.
+fn seat_of(asked: Option<u8>, layout: &Layout) -> Player {
+    match asked {
+        Some(2) => Player::Two,
+        Some(_) => Player::One,
+        None if layout.of(Player::One).count() == 0 && layout.of(Player::Two).count() > 0 => Player::Two,
+        None => Player::One,
+    }
+}
+
+/// The attacks of `files` the layout's ruleset runs (with a bar while they are read); an
+/// error when there is none.
+fn read_attacks(
+    files: &[PathBuf],
+    config: &Arc<Config>,
+    any_ruleset: bool,
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<AttackSet, StressInputError> {
+    let bar = progress_bar(files.len(), "replays read");
+    let filter = AttackFilter { config: Arc::clone(config), any_ruleset };
+    let set = stress::load_attacks(files, &filter, jobs, &|done, _| bar.set_position(done as u64), cancel)?;
+    bar.finish_and_clear();
+    if set.attacks.is_empty() {
+        let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
+        return Err(StressInputError::NoAttacks { files: files.len(), ruleset: ruleset_name(config), first });
+    }
+    for e in &set.unusable_turns {
+        eprintln!("warning: {e}");
+    }
+    Ok(set)
+}
+
+/// `--suggest`: the changes that most reduce the HP lost, with a bar over the candidates.
+fn suggest_changes(
+    args: &StressArgs,
+    attacks: &[Attack],
+    layout: &Layout,
+    seat: Player,
+    config: &Config,
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<Suggestion, StressInputError> {
+    let options = SuggestOptions {
+        budget: args.budget.unwrap_or(0.0),
+        removals: args.removals,
+        max_steps: args.steps.unwrap_or(usize::MAX),
+        jobs,
+        ..SuggestOptions::default()
+    };
+    let bar = progress_bar(0, "candidates");
+    let shown = |p: SuggestProgress| {
+        bar.set_length(p.candidates as u64);
+        bar.set_position(p.candidates_done as u64);
+        bar.set_message(format!("step {}", p.step + 1));
+    };
+    let s = suggest(attacks, layout, seat, config, &options, &shown, cancel)?;
+    bar.finish_and_clear();
+    Ok(s)
 }
 
 struct Context<'a> {
@@ -271,23 +306,90 @@ fn print_suggestion(s: &Suggestion, secs: f64) {
     );
 }
 
-fn outcome_json(a: &Attack, o: &AttackOutcome) -> serde_json::Value {
-    let tiles = |v: &[terminal_core::engine::Tile]| v.iter().map(|t| [t.x, t.y]).collect::<Vec<_>>();
-    serde_json::json!({
-        "replay": a.file_name(),
-        "turn": a.turn,
-        "attacker": a.attacker.number(),
-        "breaches": o.breaches,
-        "hp_lost": o.hp_lost,
-        "structures_lost": o.structures_lost,
-        "sp_lost": o.sp_lost,
-        "attackers_spawned": o.attackers_spawned,
-        "attackers_destroyed": o.attackers_destroyed,
-        "self_destructs": o.self_destructs,
-        "action_frames": o.action_frames,
-        "breach_tiles": o.breach_tiles.iter().map(|(t, _)| [t.x, t.y]).collect::<Vec<_>>(),
-        "lost_tiles": tiles(&o.lost_tiles),
-    })
+/// A tile as `--json` writes it: `[x, y]`.
+fn xy(t: &terminal_core::engine::Tile) -> [i32; 2] {
+    [t.x, t.y]
+}
+
+/// One attack's line of `--json`. The engine's f32 figures are written as f64, as before.
+#[derive(serde::Serialize)]
+struct AttackLine {
+    replay: String,
+    turn: i32,
+    attacker: u8,
+    breaches: u32,
+    hp_lost: f64,
+    structures_lost: u32,
+    sp_lost: f64,
+    attackers_spawned: u32,
+    attackers_destroyed: u32,
+    self_destructs: u32,
+    action_frames: u32,
+    breach_tiles: Vec<[i32; 2]>,
+    lost_tiles: Vec<[i32; 2]>,
+}
+
+impl AttackLine {
+    fn of(a: &Attack, o: &AttackOutcome) -> AttackLine {
+        AttackLine {
+            replay: a.file_name(),
+            turn: a.turn,
+            attacker: a.attacker.number(),
+            breaches: o.breaches,
+            hp_lost: f64::from(o.hp_lost),
+            structures_lost: o.structures_lost,
+            sp_lost: f64::from(o.sp_lost),
+            attackers_spawned: o.attackers_spawned,
+            attackers_destroyed: o.attackers_destroyed,
+            self_destructs: o.self_destructs,
+            action_frames: o.action_frames,
+            breach_tiles: o.breach_tiles.iter().map(|(t, _)| xy(t)).collect(),
+            lost_tiles: o.lost_tiles.iter().map(xy).collect(),
+        }
+    }
+}
+
+/// An attack named in the summary's `worst` list.
+#[derive(serde::Serialize)]
+struct AttackName {
+    replay: String,
+    turn: i32,
+    attacker: u8,
+}
+
+/// A suggested change in the summary.
+#[derive(serde::Serialize)]
+struct ChangeLine<'a> {
+    change: &'a str,
+    cost: f64,
+    hp_lost_before: f64,
+    hp_lost_after: f64,
+    percent: f64,
+}
+
+/// The last line of `--json`: `{"summary": {...}}`.
+#[derive(serde::Serialize)]
+struct SummaryLine<'a> {
+    summary: Summary<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    layout: &'a str,
+    seat: u8,
+    ruleset: &'a str,
+    replays: usize,
+    replays_skipped: usize,
+    attacks: usize,
+    attacks_breached: usize,
+    breaches: u64,
+    hp_lost: f64,
+    attackers_spawned: u64,
+    attackers_destroyed: u64,
+    structures_lost: u64,
+    sp_lost: f64,
+    worst: Vec<AttackName>,
+    suggestion: Option<Vec<ChangeLine<'a>>>,
 }
 
 fn print_json(
@@ -297,40 +399,46 @@ fn print_json(
     suggestion: Option<&Suggestion>,
 ) -> Result<(), serde_json::Error> {
     for (a, o) in attacks.iter().zip(&report.outcomes) {
-        out!("{}", serde_json::to_string(&outcome_json(a, o))?);
+        out!("{}", serde_json::to_string(&AttackLine::of(a, o))?);
     }
     let t = &report.totals;
-    let worst: Vec<serde_json::Value> = report
+    let worst = report
         .worst(10)
-        .map(|i| serde_json::json!({"replay": attacks[i].file_name(), "turn": attacks[i].turn, "attacker": attacks[i].attacker.number()}))
+        .map(|i| AttackName {
+            replay: attacks[i].file_name(),
+            turn: attacks[i].turn,
+            attacker: attacks[i].attacker.number(),
+        })
         .collect();
-    let steps: Option<Vec<serde_json::Value>> = suggestion.map(|s| {
+    let suggestion = suggestion.map(|s| {
         s.steps
             .iter()
-            .map(|st| {
-                serde_json::json!({"change": st.label, "cost": st.cost, "hp_lost_before": st.hp_lost_before, "hp_lost_after": st.hp_lost_after, "percent": st.percent()})
+            .map(|st| ChangeLine {
+                change: &st.label,
+                cost: f64::from(st.cost),
+                hp_lost_before: st.hp_lost_before,
+                hp_lost_after: st.hp_lost_after,
+                percent: st.percent(),
             })
             .collect()
     });
-    let summary = serde_json::json!({
-        "summary": {
-            "layout": c.layout.name,
-            "seat": c.seat.number(),
-            "ruleset": c.ruleset,
-            "replays": c.files,
-            "replays_skipped": c.skipped,
-            "attacks": t.attacks,
-            "attacks_breached": t.attacks_breached,
-            "breaches": t.breaches,
-            "hp_lost": t.hp_lost,
-            "attackers_spawned": t.attackers_spawned,
-            "attackers_destroyed": t.attackers_destroyed,
-            "structures_lost": t.structures_lost,
-            "sp_lost": t.sp_lost,
-            "worst": worst,
-            "suggestion": steps,
-        }
-    });
-    out!("{}", serde_json::to_string(&summary)?);
+    let summary = Summary {
+        layout: &c.layout.name,
+        seat: c.seat.number(),
+        ruleset: c.ruleset,
+        replays: c.files,
+        replays_skipped: c.skipped,
+        attacks: t.attacks,
+        attacks_breached: t.attacks_breached,
+        breaches: t.breaches,
+        hp_lost: t.hp_lost,
+        attackers_spawned: t.attackers_spawned,
+        attackers_destroyed: t.attackers_destroyed,
+        structures_lost: t.structures_lost,
+        sp_lost: t.sp_lost,
+        worst,
+        suggestion,
+    };
+    out!("{}", serde_json::to_string(&SummaryLine { summary })?);
     Ok(())
 }

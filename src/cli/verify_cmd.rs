@@ -77,106 +77,132 @@ pub fn run(args: &VerifyArgs) -> Result<Outcome, CliError> {
         Some(dir) => ghost_report(f, dir),
         None => verify_file(f),
     };
-    let reports = verify_all(&files, jobs, check, |r| {
-        if json {
-            out!("{}", r.to_json());
-            return;
-        }
-        if quiet && matches!(r.status, Status::Exact | Status::Skipped) {
-            return;
-        }
-        let pct = if r.frames_total > 0 { 100.0 * r.frames_exact as f64 / r.frames_total as f64 } else { 100.0 };
-        out!(
-            "{:<8} {:>6}/{:<6} {:>7.3}%  {}",
-            r.status.as_str(),
-            r.frames_exact,
-            r.frames_total,
-            pct,
-            r.file.display()
-        );
-        if let Some(d) = &r.first_divergence {
-            out!("    first divergence: {d}");
-        }
-        if let Some(reason) = &r.reason {
-            out!("    {reason}");
-        }
-    });
-
-    #[derive(Default)]
-    struct Tally {
-        replays: usize,
-        exact: usize,
-        diverged: usize,
-        skipped: usize,
-        errors: usize,
-        frames_total: usize,
-        frames_exact: usize,
-    }
-    let mut by_ruleset: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut total = Tally::default();
-    for r in &reports {
-        let key = r.ruleset.clone().unwrap_or_else(|| "-".into());
-        for t in [by_ruleset.entry(key).or_default(), &mut total] {
-            t.replays += 1;
-            match r.status {
-                Status::Exact => t.exact += 1,
-                Status::Diverged => t.diverged += 1,
-                Status::Skipped => t.skipped += 1,
-                Status::Error => t.errors += 1,
-            }
-            if r.status != Status::Skipped {
-                t.frames_total += r.frames_total;
-                t.frames_exact += r.frames_exact;
-            }
-        }
-    }
-    let pct =
-        |t: &Tally| if t.frames_total > 0 { 100.0 * t.frames_exact as f64 / t.frames_total as f64 } else { 100.0 };
+    let reports = verify_all(&files, jobs, check, |r| print_report(r, json, quiet));
+    let (by_ruleset, total) = tally(&reports);
+    let seconds = started.elapsed().as_secs_f64();
     if json {
-        let rulesets: serde_json::Map<String, serde_json::Value> = by_ruleset
-            .iter()
-            .map(|(k, t)| {
-                (k.clone(), serde_json::json!({"replays": t.replays, "exact": t.exact, "diverged": t.diverged, "skipped": t.skipped, "errors": t.errors, "frames_total": t.frames_total, "frames_exact": t.frames_exact}))
-            })
-            .collect();
-        out!(
-            "{}",
-            serde_json::json!({"summary": true, "replays": total.replays, "exact": total.exact, "diverged": total.diverged, "skipped": total.skipped, "errors": total.errors, "frames_total": total.frames_total, "frames_exact": total.frames_exact, "fidelity_percent": pct(&total), "rulesets": rulesets, "seconds": started.elapsed().as_secs_f64()})
-        );
+        let summary = JsonSummary {
+            summary: true,
+            total: &total,
+            fidelity_percent: total.percent(),
+            rulesets: &by_ruleset,
+            seconds,
+        };
+        out!("{}", serde_json::to_string(&summary).unwrap_or_default());
     } else {
-        out!();
-        let width = by_ruleset.keys().map(|k| k.chars().count()).max().unwrap_or(0).max(16);
-        for (k, t) in &by_ruleset {
-            out!(
-                "  {k:<width$} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
-                t.replays,
-                t.exact,
-                t.diverged,
-                t.skipped,
-                t.errors,
-                t.frames_exact,
-                t.frames_total,
-                pct(t)
-            );
-        }
-        out!(
-            "summary: {} replays: {} exact, {} diverged, {} skipped, {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
-            total.replays,
-            total.exact,
-            total.diverged,
-            total.skipped,
-            total.errors,
-            total.frames_exact,
-            total.frames_total,
-            pct(&total),
-            started.elapsed().as_secs_f64()
-        );
+        print_summary(&by_ruleset, &total, seconds);
     }
     // Only a folder left empty goes: diverged ghost replays are kept there for a look.
     if let Some(dir) = &scratch {
         let _ = std::fs::remove_dir(dir);
     }
     Ok(if total.diverged == 0 && total.errors == 0 { Outcome::Done } else { Outcome::Found })
+}
+
+/// One replay's line (or JSON object), as soon as it and those before it are verified.
+fn print_report(r: &ReplayReport, json: bool, quiet: bool) {
+    if json {
+        out!("{}", r.to_json());
+        return;
+    }
+    if quiet && matches!(r.status, Status::Exact | Status::Skipped) {
+        return;
+    }
+    let pct = if r.frames_total > 0 { 100.0 * r.frames_exact as f64 / r.frames_total as f64 } else { 100.0 };
+    out!("{:<8} {:>6}/{:<6} {:>7.3}%  {}", r.status.as_str(), r.frames_exact, r.frames_total, pct, r.file.display());
+    if let Some(d) = &r.first_divergence {
+        out!("    first divergence: {d}");
+    }
+    if let Some(reason) = &r.reason {
+        out!("    {reason}");
+    }
+}
+
+/// The counts of a set of replays (one ruleset, or all of them).
+#[derive(Default, serde::Serialize)]
+struct Tally {
+    replays: usize,
+    exact: usize,
+    diverged: usize,
+    skipped: usize,
+    errors: usize,
+    frames_total: usize,
+    frames_exact: usize,
+}
+
+impl Tally {
+    fn add(&mut self, r: &ReplayReport) {
+        self.replays += 1;
+        match r.status {
+            Status::Exact => self.exact += 1,
+            Status::Diverged => self.diverged += 1,
+            Status::Skipped => self.skipped += 1,
+            Status::Error => self.errors += 1,
+        }
+        if r.status != Status::Skipped {
+            self.frames_total += r.frames_total;
+            self.frames_exact += r.frames_exact;
+        }
+    }
+
+    /// The share of exact frames, in percent (100 when there is none to compare).
+    fn percent(&self) -> f64 {
+        if self.frames_total > 0 { 100.0 * self.frames_exact as f64 / self.frames_total as f64 } else { 100.0 }
+    }
+}
+
+/// The `--json` summary object, after the one object per replay.
+#[derive(serde::Serialize)]
+struct JsonSummary<'a> {
+    summary: bool,
+    #[serde(flatten)]
+    total: &'a Tally,
+    fidelity_percent: f64,
+    rulesets: &'a BTreeMap<String, Tally>,
+    seconds: f64,
+}
+
+/// The tallies by ruleset (`-` for a replay whose ruleset is unknown) and over all replays.
+fn tally(reports: &[ReplayReport]) -> (BTreeMap<String, Tally>, Tally) {
+    let mut by_ruleset: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut total = Tally::default();
+    for r in reports {
+        let key = r.ruleset.clone().unwrap_or_else(|| "-".into());
+        by_ruleset.entry(key).or_default().add(r);
+        total.add(r);
+    }
+    (by_ruleset, total)
+}
+
+/// The text summary: a line per ruleset, then the totals.
+fn print_summary(by_ruleset: &BTreeMap<String, Tally>, total: &Tally, seconds: f64) {
+    out!();
+    let width = by_ruleset.keys().map(|k| k.chars().count()).max().unwrap_or(0).max(16);
+    for (k, t) in by_ruleset {
+        out!(
+            "  {k:<width$} {:>4} replays: {:>4} exact, {:>3} diverged, {:>3} skipped, {:>3} errors; frames {}/{} ({:.3}%)",
+            t.replays,
+            t.exact,
+            t.diverged,
+            t.skipped,
+            t.errors,
+            t.frames_exact,
+            t.frames_total,
+            t.percent()
+        );
+    }
+    out!(
+        "summary: {} replays: {} exact, {} diverged, {} skipped, {} errors; frames exact {}/{} ({:.3}%) in {:.1}s",
+        total.replays,
+        total.exact,
+        total.diverged,
+        total.skipped,
+        total.errors,
+        total.frames_exact,
+        total.frames_total,
+        total.percent(),
+        seconds
+    );
 }
 
 /// A fresh folder under the system's temp folder for the ghost replays of one run.

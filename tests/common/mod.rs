@@ -4,4 +4,6 @@
 pub mod corpus;
 pub mod harness;
 pub mod lying;
+pub mod matches;
 pub mod processes;
+pub mod viewer;

@@ -11,6 +11,7 @@ mod rules;
 mod self_play;
 mod sim;
 mod state;
+mod tally;
 mod unit;
 
 use pyo3::prelude::*;
@@ -37,7 +38,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<outcome::PlayerOutcome>()?;
     m.add_class::<unit::Unit>()?;
     m.add_class::<commands::Rejection>()?;
-    m.add_class::<commands::Commands>()?;
+    m.add_class::<rules::Commands>()?;
     m.add_class::<self_play::Match>()?;
     m.add("UnsupportedRules", m.py().get_type::<error::UnsupportedRules>())?;
     m.add_function(wrap_pyfunction!(frame_difference, m)?)?;

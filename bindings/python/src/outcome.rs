@@ -1,87 +1,13 @@
-//! What a simulated action phase did: tallied from each tick's events, per player.
+//! What a simulated action phase did, per player, as Python reads it.
 
 use crate::commands::Rejection;
 use crate::figures::shown;
 use crate::json::frame_object;
 use crate::sim::Run;
+use crate::tally::{EndStats, PlayerTally, Tally};
 use pyo3::prelude::*;
 use std::collections::HashMap;
-use terminal_core::engine::frame::Events;
-use terminal_core::engine::{Config, Game};
-
-/// The running totals of one player over a run.
-#[derive(Debug, Clone, Default)]
-pub struct PlayerTally {
-    breaches: u32,
-    breach_damage: f32,
-    breach_tiles: HashMap<(i32, i32), u32>,
-    structure_damage: f32,
-    unit_damage: f32,
-    structures_lost: u32,
-    sp_lost: f32,
-    units_lost: u32,
-    mp_lost: f32,
-}
-
-/// Totals of both players, filled tick by tick.
-#[derive(Debug, Clone, Default)]
-pub struct Tally {
-    pub players: [PlayerTally; 2],
-    /// SP invested in each structure standing when the run began, by id (ascending): a
-    /// structure's death event does not say whether it was upgraded.
-    invested: Vec<(u32, f32)>,
-}
-
-impl Tally {
-    pub fn new(game: &Game) -> Tally {
-        let config = &game.config;
-        let invested = game
-            .units
-            .iter()
-            .filter(|u| u.is_structure)
-            .map(|u| (u.id, config.invested_sp(u.unit_type as usize, u.upgraded)))
-            .collect();
-        Tally { players: Default::default(), invested }
-    }
-
-    pub fn add(&mut self, config: &Config, events: &Events) {
-        let is_structure = |t: u8| config.units.get(t as usize).is_some_and(|u| u.is_structure);
-        for b in &events.breach {
-            let p = &mut self.players[b.owner.index()];
-            p.breaches += 1;
-            p.breach_damage += b.damage;
-            *p.breach_tiles.entry((b.tile.x, b.tile.y)).or_default() += 1;
-        }
-        for d in &events.damage {
-            let dealer = &mut self.players[d.owner.opponent().index()];
-            if is_structure(d.unit_type) {
-                dealer.structure_damage += d.damage;
-            } else {
-                dealer.unit_damage += d.damage;
-            }
-        }
-        for d in events.death.iter().filter(|d| !d.removed) {
-            if events.breach.iter().any(|b| b.id == d.id) {
-                continue;
-            }
-            let loser = &mut self.players[d.owner.index()];
-            if is_structure(d.unit_type) {
-                let sp = match self.invested.binary_search_by_key(&d.id, |&(id, _)| id) {
-                    Ok(i) => self.invested[i].1,
-                    Err(_) => config.invested_sp(d.unit_type as usize, false),
-                };
-                loser.structures_lost += 1;
-                loser.sp_lost += sp;
-            } else if let Some(u) = config.units.get(d.unit_type as usize) {
-                loser.units_lost += 1;
-                loser.mp_lost += u.cost_mp;
-            }
-        }
-    }
-}
-
-/// Each player's HP, SP and MP when a run stopped.
-pub type EndStats = [(f32, f32, f32); 2];
+use terminal_core::engine::Config;
 
 /// What one player's units did in a run, and what it lost. Values are the config's prices,
 /// as the frames print them.
@@ -263,23 +189,5 @@ impl Outcome {
             self.of(0).__repr__(),
             self.of(1).__repr__()
         )
-    }
-}
-
-/// Each mobile unit's walk, from spawn and move events.
-#[derive(Debug, Default)]
-pub struct PathLog(pub HashMap<u32, Vec<(i32, i32)>>);
-
-impl PathLog {
-    pub fn add(&mut self, config: &Config, events: &Events) {
-        for s in &events.spawn {
-            if config.units.get(s.unit_type as usize).is_some_and(|u| !u.is_structure) {
-                self.0.insert(s.id, vec![(s.tile.x, s.tile.y)]);
-            }
-        }
-        for m in &events.moves {
-            let walk = self.0.entry(m.id).or_insert_with(|| vec![(m.from.x, m.from.y)]);
-            walk.push((m.to.x, m.to.y));
-        }
     }
 }

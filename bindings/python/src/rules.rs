@@ -1,13 +1,16 @@
-//! `Rules`: a parsed game config, shared by every state built from it.
+//! What is parsed once and then shared: `Rules` (a game config, for every state built from
+//! it) and `Commands` (a command line, for every state it is tried from).
 
-use crate::commands::{Commands, read_commands};
+use crate::commands::{describe, entry_of, parse_commands};
 use crate::error::BindingError;
 use crate::figures::shown;
 use crate::json::value_of;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+use serde_json::Value;
 use std::sync::Arc;
-use terminal_core::engine::Config;
 use terminal_core::engine::config::{REMOVE, UNIT_TYPES, UPGRADE};
+use terminal_core::engine::{Command, CommandKind, Config};
 
 /// The rules of a match: the config line the algo received first, parsed once.
 ///
@@ -98,4 +101,70 @@ impl Rules {
     fn __repr__(&self) -> String {
         format!("Rules({})", self.ruleset())
     }
+}
+
+/// A command line parsed once against a config: a simulation given it reads no Python list
+/// and no JSON, so a candidate tried from many states costs nothing to pass again.
+#[pyclass(module = "terminal_studio._engine", frozen, skip_from_py_object)]
+#[derive(Clone)]
+pub struct Commands {
+    pub list: Arc<[Command]>,
+}
+
+#[pymethods]
+impl Commands {
+    /// Parses `entries` (`[[shorthand, x, y], ...]`, its JSON text, or unit type numbers in
+    /// place of shorthands) under `rules` (a `Rules` or a config). Raises `ValueError`
+    /// naming a malformed entry.
+    #[new]
+    fn new(rules: &Bound<'_, PyAny>, entries: &Bound<'_, PyAny>) -> PyResult<Commands> {
+        let config = Rules::config_of(rules)?;
+        Ok(Commands { list: read_commands(&config, Some(entries))? })
+    }
+
+    fn __len__(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The entries back as `[unit type, x, y]` lists (6 = removal, 7 = upgrade).
+    fn entries(&self) -> Vec<(usize, i32, i32)> {
+        self.list.iter().map(|c| (type_number(c.kind), c.tile.x, c.tile.y)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let shown: Vec<String> = self.entries().iter().map(|(t, x, y)| format!("[{t}, {x}, {y}]")).collect();
+        format!("Commands([{}])", shown.join(", "))
+    }
+}
+
+fn type_number(kind: CommandKind) -> usize {
+    match kind {
+        CommandKind::Spawn(t) => t as usize,
+        CommandKind::Upgrade => UPGRADE,
+        CommandKind::Remove => REMOVE,
+    }
+}
+
+/// The commands `obj` holds: nothing for `None`, a `Commands` as it is, a JSON line parsed,
+/// a list of entries read straight from its Python values.
+pub fn read_commands(config: &Config, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<[Command]>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Arc::from([])) };
+    if let Ok(parsed) = obj.cast::<Commands>() {
+        return Ok(Arc::clone(&parsed.get().list));
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        let value: Value =
+            serde_json::from_str(&text.to_cow()?).map_err(|source| BindingError::Json { what: "commands", source })?;
+        return Ok(parse_commands(config, &value)?.into());
+    }
+    let entries = obj.try_iter().map_err(|_| {
+        BindingError::Commands(format!("expected a list of [shorthand, x, y], found {}", describe(obj)))
+    })?;
+    let mut list = Vec::with_capacity(obj.len().unwrap_or(0));
+    for (entry, item) in entries.enumerate() {
+        let item = item?;
+        let command = entry_of(config, &item).map_err(|problem| BindingError::Command { entry, problem })?;
+        list.push(command);
+    }
+    Ok(list.into())
 }

@@ -2,11 +2,11 @@
 //! the runner's in-process match (the official turn order, resources, HP, end of game) and
 //! written as a replay the verifier re-simulates.
 
-use crate::commands::{Rejection, read_commands};
+use crate::commands::Rejection;
 use crate::error::BindingError;
 use crate::figures::shown;
 use crate::json::frame_object;
-use crate::rules::Rules;
+use crate::rules::{Rules, read_commands};
 use crate::state::{GameState, player_of};
 use pyo3::prelude::*;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! run it with the GIL released.
 
 use crate::commands::Rejection;
-use crate::outcome::{EndStats, PathLog, Tally};
+use crate::tally::{EndStats, PathLog, Tally};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use terminal_core::engine::frame::Frame;

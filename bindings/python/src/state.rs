@@ -5,12 +5,12 @@
 //! copying for every candidate costs a reference count, and only a copy that is given
 //! commands or run pays for its own game.
 
-use crate::commands::{Rejection, read_commands};
+use crate::commands::Rejection;
 use crate::error::BindingError;
 use crate::figures::shown;
 use crate::json::{frame_object, value_of};
 use crate::outcome::Outcome;
-use crate::rules::Rules;
+use crate::rules::{Rules, read_commands};
 use crate::sim::{self, Lines};
 use crate::unit::Unit;
 use pyo3::prelude::*;

@@ -3,7 +3,6 @@
 //! seat (result, HP at the end, turns, breaches conceded).
 
 use super::error::ArenaError;
-use super::plan::Entrant;
 use super::record::MatchRecord;
 use crate::engine::frame::Frame;
 use crate::engine::geometry::Player;
@@ -70,9 +69,8 @@ impl GhostGame {
     }
 
     /// The ghost as a seat argument: `ghost:PATH:N`.
-    pub fn entrant(&self) -> Entrant {
-        let path = format!("{GHOST_PREFIX}{}:{}", self.replay.display(), self.ghost.number());
-        Entrant { path: PathBuf::from(path), label: self.label.clone() }
+    pub fn seat_arg(&self) -> PathBuf {
+        PathBuf::from(format!("{GHOST_PREFIX}{}:{}", self.replay.display(), self.ghost.number()))
     }
 }
 

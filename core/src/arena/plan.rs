@@ -96,7 +96,7 @@ impl Plan {
             return Err(PlanError::TooFewAlgos);
         }
         let mut entrants = vec![algo];
-        entrants.extend(ghosts.iter().map(|g| g.entrant()));
+        entrants.extend(ghosts.iter().map(|g| Entrant { path: g.seat_arg(), label: g.label.clone() }));
         check_labels(&entrants)?;
         let jobs = ghosts
             .iter()

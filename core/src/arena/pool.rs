@@ -282,15 +282,8 @@ fn run(
 ) -> Result<ArenaOutcome, ArenaError> {
     let started = Instant::now();
     let results_path = spec.results_path();
+    let records = distinct_records(prior.records);
     let planned: HashSet<&str> = spec.plan.jobs.iter().map(|j| j.id.as_str()).collect();
-    let mut records: Vec<MatchRecord> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    for r in prior.records {
-        // A job id recorded twice (two runs appending by hand) counts once.
-        if seen.insert(r.job_id.clone()) {
-            records.push(r);
-        }
-    }
     let done_ids: HashSet<String> =
         records.iter().filter(|r| planned.contains(r.job_id.as_str())).map(|r| r.job_id.clone()).collect();
     let total = spec.plan.jobs.len();
@@ -308,22 +301,66 @@ fn run(
     for (path, line) in &prior.bad_lines {
         let _ = tx.send(ArenaEvent::Warning(format!("{}:{line}: not a result record (skipped)", path.display())));
     }
+    let stop = stop_already_decided(&spec, &records, control, tx);
+    let (threads, results) = start_workers(&spec, todo, workers, control, tx)?;
+    let mut collector = Collector {
+        spec: &spec,
+        tx,
+        control,
+        results_path,
+        started,
+        total,
+        records,
+        stop,
+        played_now: 0,
+        done: already,
+    };
+    for msg in results.iter() {
+        collector.take(msg);
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    Ok(collector.finish())
+}
 
-    let order: Vec<String> = spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
-    let mut stop = StopReason::Completed;
-    if let Some(p) = &spec.sprt {
-        match sprt_status(&spec.plan, p, &records) {
-            Some(s) if s.decision != SprtDecision::Continue => {
-                control.stop.store(true, Ordering::SeqCst);
-                stop = StopReason::Sprt(s.decision);
-            }
-            Some(_) => {}
-            None => {
-                let _ = tx.send(ArenaEvent::Warning("an SPRT early stop needs exactly two algos: ignored".into()));
-            }
+/// The records read before the arena starts, a job id recorded twice (two runs appending by
+/// hand) counted once.
+fn distinct_records(prior: Vec<MatchRecord>) -> Vec<MatchRecord> {
+    let mut seen: HashSet<String> = HashSet::new();
+    prior.into_iter().filter(|r| seen.insert(r.job_id.clone())).collect()
+}
+
+/// An SPRT already decided by the records read (no match starts then), or `Completed`.
+fn stop_already_decided(
+    spec: &ArenaSpec,
+    records: &[MatchRecord],
+    control: &Control,
+    tx: &Sender<ArenaEvent>,
+) -> StopReason {
+    let Some(p) = &spec.sprt else { return StopReason::Completed };
+    match sprt_status(&spec.plan, p, records) {
+        Some(s) if s.decision != SprtDecision::Continue => {
+            control.stop.store(true, Ordering::SeqCst);
+            StopReason::Sprt(s.decision)
+        }
+        Some(_) => StopReason::Completed,
+        None => {
+            let _ = tx.send(ArenaEvent::Warning("an SPRT early stop needs exactly two algos: ignored".into()));
+            StopReason::Completed
         }
     }
+}
 
+/// The worker threads, each taking jobs from `todo` until none is left, and the channel
+/// their results come back on. Only a pool without a single worker is an error.
+fn start_workers(
+    spec: &ArenaSpec,
+    todo: Vec<Job>,
+    workers: usize,
+    control: &Arc<Control>,
+    tx: &Sender<ArenaEvent>,
+) -> Result<(Vec<JoinHandle<()>>, Receiver<WorkerMsg>), ArenaError> {
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
     for j in todo {
         let _ = job_tx.send(j);
@@ -346,74 +383,95 @@ fn run(
             }
         }
     }
-    drop(res_tx);
+    Ok((threads, res_rx))
+}
 
-    let mut played_now = 0usize;
-    let mut done = already;
-    for msg in res_rx.iter() {
+/// Takes the workers' messages in the arena's thread: appends each result to the results
+/// file, decides the SPRT, and says how far the arena is.
+struct Collector<'a> {
+    spec: &'a ArenaSpec,
+    tx: &'a Sender<ArenaEvent>,
+    control: &'a Control,
+    results_path: PathBuf,
+    started: Instant,
+    total: usize,
+    records: Vec<MatchRecord>,
+    stop: StopReason,
+    played_now: usize,
+    done: usize,
+}
+
+impl Collector<'_> {
+    fn take(&mut self, msg: WorkerMsg) {
         let (rec, counted) = match msg {
             WorkerMsg::Started(id, w) => {
-                let _ = tx.send(ArenaEvent::MatchStarted { job_id: id, worker: w });
-                continue;
+                let _ = self.tx.send(ArenaEvent::MatchStarted { job_id: id, worker: w });
+                return;
             }
             WorkerMsg::Done(r, counted) => (r, counted),
         };
-        records.push((*rec).clone());
-        let decided = match (&spec.sprt, control.stop.load(Ordering::SeqCst)) {
-            (Some(p), false) => sprt_status(&spec.plan, p, &records).filter(|st| st.decision != SprtDecision::Continue),
+        self.records.push((*rec).clone());
+        let decided = match (&self.spec.sprt, self.control.stop.load(Ordering::SeqCst)) {
+            (Some(p), false) => {
+                sprt_status(&self.spec.plan, p, &self.records).filter(|st| st.decision != SprtDecision::Continue)
+            }
             _ => None,
         };
         if let Some(st) = &decided {
-            control.stop.store(true, Ordering::SeqCst);
-            stop = StopReason::Sprt(st.decision);
+            self.control.stop.store(true, Ordering::SeqCst);
+            self.stop = StopReason::Sprt(st.decision);
         }
         // Decided before the (slow) fsync, so the worker waits for the count, not the disk.
         let _ = counted.send(());
-        if let Err(e) = append_record(&results_path, &rec) {
+        if let Err(e) = append_record(&self.results_path, &rec) {
             // Without a place for results, running on would lose them: stop everything.
-            records.pop();
-            control.cancel();
-            stop = StopReason::Error(e.to_string());
-            let _ = tx.send(ArenaEvent::Warning(format!("cannot write the result of {}: {e}", rec.job_id)));
-            continue;
+            self.records.pop();
+            self.control.cancel();
+            self.stop = StopReason::Error(e.to_string());
+            let _ = self.tx.send(ArenaEvent::Warning(format!("cannot write the result of {}: {e}", rec.job_id)));
+            return;
         }
-        played_now += 1;
-        done += 1;
-        let _ = tx.send(ArenaEvent::MatchFinished(rec));
+        self.played_now += 1;
+        self.done += 1;
+        let _ = self.tx.send(ArenaEvent::MatchFinished(rec));
+        let (done, total, played_now) = (self.done, self.total, self.played_now);
         let remaining = total.saturating_sub(done);
-        let eta = (played_now > 0).then(|| started.elapsed().mul_f64(remaining as f64 / played_now as f64));
-        let _ = tx.send(ArenaEvent::Progress { done, total, eta });
+        let eta = (played_now > 0).then(|| self.started.elapsed().mul_f64(remaining as f64 / played_now as f64));
+        let _ = self.tx.send(ArenaEvent::Progress { done, total, eta });
         if let Some(st) = decided {
-            let _ = tx.send(ArenaEvent::SprtStop { decision: st.decision, llr: st.llr });
+            let _ = self.tx.send(ArenaEvent::SprtStop { decision: st.decision, llr: st.llr });
         }
     }
-    for t in threads {
-        let _ = t.join();
-    }
-    if control.is_cancelled() && stop == StopReason::Completed {
-        stop = StopReason::Cancelled;
-    }
-    let summary = summarize(&records, &order);
-    let csv_paths = match write_csv(&spec.out, &summary) {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = tx.send(ArenaEvent::Warning(format!("cannot write the CSV summary: {e}")));
-            Vec::new()
+
+    /// The outcome once every worker is done: the summary, its CSV files, and why it stopped.
+    fn finish(self) -> ArenaOutcome {
+        let mut stop = self.stop;
+        if self.control.is_cancelled() && stop == StopReason::Completed {
+            stop = StopReason::Cancelled;
         }
-    };
-    let outcome = ArenaOutcome {
-        stop,
-        sprt: spec.sprt.as_ref().and_then(|p| sprt_status(&spec.plan, p, &records)),
-        summary,
-        records,
-        planned: total,
-        played_now,
-        elapsed: started.elapsed(),
-        results_path,
-        csv_paths,
-    };
-    let _ = tx.send(ArenaEvent::Summary(Box::new(outcome.clone())));
-    Ok(outcome)
+        let order: Vec<String> = self.spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
+        let summary = summarize(&self.records, &order);
+        let csv_paths = match write_csv(&self.spec.out, &summary) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = self.tx.send(ArenaEvent::Warning(format!("cannot write the CSV summary: {e}")));
+                Vec::new()
+            }
+        };
+        let outcome = ArenaOutcome {
+            stop,
+            sprt: self.spec.sprt.as_ref().and_then(|p| sprt_status(&self.spec.plan, p, &self.records)),
+            summary,
+            records: self.records,
+            planned: self.total,
+            played_now: self.played_now,
+            elapsed: self.started.elapsed(),
+            results_path: self.results_path,
+            csv_paths,
+        };
+        let _ = self.tx.send(ArenaEvent::Summary(Box::new(outcome.clone())));
+        outcome
+    }
 }
 
 fn worker(w: usize, spec: &ArenaSpec, jobs: &Receiver<Job>, results: &Sender<WorkerMsg>, control: &Control) {

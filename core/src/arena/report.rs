@@ -123,6 +123,19 @@ pub fn table(s: &Summary) -> String {
         "pen.HP",
         "Elo (BT)"
     );
+    algo_rows(&mut out, s, w);
+    pairing_lines(&mut out, s);
+    let _ = writeln!(
+        out,
+        "\nFTL = failed to load; timeouts = turns skipped at the hard limit; pen.HP = HP lost to the soft limit.\n\
+         Crashes and timeouts are also in the results (the engine's winner), never removed from them.\n\
+         Elo: Bradley–Terry (MM) with a 0.5-win prior per pairing, ± bootstrap s.d. (200 resamples, fixed seed)."
+    );
+    out
+}
+
+/// A row of the table per algo, `w` wide in its first column.
+fn algo_rows(out: &mut String, s: &Summary, w: usize) {
     for a in &s.algos {
         let (lo, hi) = a.wilson95();
         let r = s.ratings.iter().find(|r| r.label == a.label);
@@ -152,6 +165,10 @@ pub fn table(s: &Summary) -> String {
             r.map_or(0.0, |r| r.sd),
         );
     }
+}
+
+/// A line per pairing, from the first algo's side.
+fn pairing_lines(out: &mut String, s: &Summary) {
     if !s.pairs.is_empty() {
         let _ = writeln!(out, "\npairings (first algo's side):");
         for p in &s.pairs {
@@ -179,13 +196,6 @@ pub fn table(s: &Summary) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\nFTL = failed to load; timeouts = turns skipped at the hard limit; pen.HP = HP lost to the soft limit.\n\
-         Crashes and timeouts are also in the results (the engine's winner), never removed from them.\n\
-         Elo: Bradley–Terry (MM) with a 0.5-win prior per pairing, ± bootstrap s.d. (200 resamples, fixed seed)."
-    );
-    out
 }
 
 /// The end-of-arena report: how it stopped, the SPRT, the table.

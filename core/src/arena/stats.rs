@@ -3,7 +3,7 @@
 //! and the SPRT early stop.
 
 use super::error::SprtParseError;
-use super::record::MatchRecord;
+use super::record::{MatchRecord, SeatRecord};
 use serde::Serialize;
 
 /// The 97.5 % quantile of the standard normal distribution (two-sided 95 %).
@@ -61,6 +61,33 @@ pub struct AlgoStats {
 }
 
 impl AlgoStats {
+    /// Crashes, timeouts and time penalties of a match, whatever its result.
+    fn add_incidents(&mut self, p: &SeatRecord) {
+        self.crashes += u32::from(p.crashed || p.failed_to_load);
+        self.failed_to_load += u32::from(p.failed_to_load);
+        self.hard_timeouts += p.hard_timeouts;
+        self.matches_with_timeouts += u32::from(p.hard_timeouts > 0);
+        self.timeout_deaths += u32::from(p.timeout_death);
+        self.time_penalty_hp += p.time_penalty_hp;
+        self.time_penalty_turns += p.time_penalties;
+    }
+
+    /// A match with a winner, played from `seat` (0: player 1).
+    fn add_game(&mut self, r: &MatchRecord, seat: usize, won: bool) {
+        let p = &r.players[seat];
+        let o = &r.players[1 - seat];
+        self.games += 1;
+        self.wins += u32::from(won);
+        self.losses += u32::from(!won);
+        let tally = if seat == 0 { &mut self.as_p1 } else { &mut self.as_p2 };
+        tally.games += 1;
+        tally.wins += u32::from(won);
+        self.hp_margin_sum += f64::from(p.hp) - f64::from(o.hp);
+        self.turns_sum += i64::from(r.turns);
+        self.compute_ms_sum += p.compute_ms;
+        self.timed_turns += u64::from(p.timed_turns);
+    }
+
     pub fn win_rate(&self) -> f64 {
         if self.games == 0 { 0.0 } else { f64::from(self.wins) / f64::from(self.games) }
     }
@@ -101,6 +128,22 @@ pub struct PairStats {
 }
 
 impl PairStats {
+    /// A match with a winner, the pairing's first algo in `a_seat` (0: player 1).
+    fn add_game(&mut self, r: &MatchRecord, a_seat: usize, a_won: bool) {
+        self.games += 1;
+        self.a_wins += u32::from(a_won);
+        self.b_wins += u32::from(!a_won);
+        let tally = if a_seat == 0 { &mut self.a_as_p1 } else { &mut self.a_as_p2 };
+        tally.games += 1;
+        tally.wins += u32::from(a_won);
+        self.hp_margin_sum += f64::from(r.players[a_seat].hp) - f64::from(r.players[1 - a_seat].hp);
+        self.turns_sum += i64::from(r.turns);
+        self.a_compute_ms += r.players[a_seat].compute_ms;
+        self.a_timed_turns += u64::from(r.players[a_seat].timed_turns);
+        self.b_compute_ms += r.players[1 - a_seat].compute_ms;
+        self.b_timed_turns += u64::from(r.players[1 - a_seat].timed_turns);
+    }
+
     pub fn a_win_rate(&self) -> f64 {
         if self.games == 0 { 0.0 } else { f64::from(self.a_wins) / f64::from(self.games) }
     }
@@ -182,15 +225,7 @@ pub fn summarize(records: &[MatchRecord], order: &[String]) -> Summary {
         };
         // Incidents count whatever the result.
         for (seat, &i) in seats.iter().enumerate() {
-            let p = &r.players[seat];
-            let st = &mut algos[i];
-            st.crashes += u32::from(p.crashed || p.failed_to_load);
-            st.failed_to_load += u32::from(p.failed_to_load);
-            st.hard_timeouts += p.hard_timeouts;
-            st.matches_with_timeouts += u32::from(p.hard_timeouts > 0);
-            st.timeout_deaths += u32::from(p.timeout_death);
-            st.time_penalty_hp += p.time_penalty_hp;
-            st.time_penalty_turns += p.time_penalties;
+            algos[i].add_incidents(&r.players[seat]);
         }
         let Some(w_seat) = (match r.winner {
             1 => Some(0usize),
@@ -206,37 +241,11 @@ pub fn summarize(records: &[MatchRecord], order: &[String]) -> Summary {
             continue;
         };
         for (seat, &i) in seats.iter().enumerate() {
-            let p = &r.players[seat];
-            let o = &r.players[1 - seat];
-            let won = seat == w_seat;
-            let st = &mut algos[i];
-            st.games += 1;
-            st.wins += u32::from(won);
-            st.losses += u32::from(!won);
-            let tally = if seat == 0 { &mut st.as_p1 } else { &mut st.as_p2 };
-            tally.games += 1;
-            tally.wins += u32::from(won);
-            st.hp_margin_sum += f64::from(p.hp) - f64::from(o.hp);
-            st.turns_sum += i64::from(r.turns);
-            st.compute_ms_sum += p.compute_ms;
-            st.timed_turns += u64::from(p.timed_turns);
+            algos[i].add_game(r, seat, seat == w_seat);
         }
         wins[seats[w_seat]][seats[1 - w_seat]] += 1.0;
-        let pr = &mut pairs[pi];
         let a_seat = if seats[0] == a { 0 } else { 1 };
-        let a_won = w_seat == a_seat;
-        pr.games += 1;
-        pr.a_wins += u32::from(a_won);
-        pr.b_wins += u32::from(!a_won);
-        let tally = if a_seat == 0 { &mut pr.a_as_p1 } else { &mut pr.a_as_p2 };
-        tally.games += 1;
-        tally.wins += u32::from(a_won);
-        pr.hp_margin_sum += f64::from(r.players[a_seat].hp) - f64::from(r.players[1 - a_seat].hp);
-        pr.turns_sum += i64::from(r.turns);
-        pr.a_compute_ms += r.players[a_seat].compute_ms;
-        pr.a_timed_turns += u64::from(r.players[a_seat].timed_turns);
-        pr.b_compute_ms += r.players[1 - a_seat].compute_ms;
-        pr.b_timed_turns += u64::from(r.players[1 - a_seat].timed_turns);
+        pairs[pi].add_game(r, a_seat, w_seat == a_seat);
     }
     s.ratings = ratings(&labels, &wins, BT_PRIOR, BOOTSTRAP_ROUNDS, BOOTSTRAP_SEED);
     s.algos = algos;

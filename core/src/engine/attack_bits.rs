@@ -6,8 +6,21 @@
 //! most ticks; with these sets a tick costs a few words per row and column in use instead of a
 //! check per attacker.
 
-use super::game::AttackCheck;
 use super::geometry::BOARD_SIZE;
+
+/// How the attack step rules out an attacker before searching its reach (docs/mechanics.md, Targeting):
+/// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttackCheck {
+    /// Hits structures too: always search.
+    Always,
+    /// A mobile unit that hits mobile units only: test its box where it stands now.
+    MobileBox,
+    /// A structure that hits mobile units only: its box never moves (columns and rows as
+    /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
+    /// nothing.
+    StructureBox { columns: u32, rows: u32, enemy: u8 },
+}
 
 const LINES: usize = BOARD_SIZE as usize;
 /// Lines of one enemy: its rows, then its columns.

@@ -5,8 +5,10 @@
 //! it key for key — including what it loses (the Support's shield, upgrades, refund and
 //! removal settings, which come back from the `mechanics` defaults).
 
-use super::config::CURRENT_COMPATIBILITY_MODE;
 use serde_json::{Map, Value, json};
+
+/// The season compatibility mode the current engine plays (the current configs say 5).
+pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
 
 const MODE_KEYS: [&str; 2] = ["seasonCompatibilityModeP1", "seasonCompatibilityModeP2"];
 

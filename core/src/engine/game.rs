@@ -1,14 +1,13 @@
-//! The game state and the turn loop (docs/mechanics.md, Turn loop): turn frames, command application,
-//! action ticks, restore, removals and the end of the game.
+//! The game state and the turn loop (docs/mechanics.md, Turn loop): the units and players,
+//! the board queries and role index the tick reads, and the frames. Commands are applied in
+//! `apply.rs`, an action tick runs in `tick.rs`, the end of a turn and of the game is in
+//! `turn_end.rs`.
 
-use super::commands::{Command, CommandKind};
+use super::attack_bits::AttackCheck;
 use super::config::Config;
-use super::frame::{
-    DeathEvent, EndStats, Events, Frame, Phase, PlayerEndStats, SpawnEvent, Stats, TurnInfo, UNIT_LISTS, UnitEntry,
-};
-use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile, span_mask};
+use super::frame::{Events, Frame, Phase, Stats, TurnInfo, UNIT_LISTS, UnitEntry};
+use super::geometry::{BOARD_SIZE, CELLS, Player, Tile, span_mask};
 use super::pathing::{Blockers, Pathfinder};
-use super::resources::round1;
 use super::unit::Unit;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -106,7 +105,7 @@ pub struct Game {
     pub(crate) reach_scratch: Vec<(usize, i32)>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
-    pub target_log: Option<Vec<super::targeting::TargetChoice>>,
+    pub target_log: Option<Vec<super::target_log::TargetChoice>>,
 }
 
 /// Positions in `Game::units` of the units that act in each step of a tick, ascending.
@@ -128,20 +127,6 @@ pub(crate) struct RoleIndex {
     /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
     /// that never runs a tick (many are built per replay to check deploys) allocates nothing.
     pub structures: Option<Box<StructureIndex>>,
-}
-
-/// How the attack step rules out an attacker before searching its reach (docs/mechanics.md, Targeting):
-/// an attacker that cannot hit structures needs an enemy mobile unit inside its reach box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AttackCheck {
-    /// Hits structures too: always search.
-    Always,
-    /// A mobile unit that hits mobile units only: test its box where it stands now.
-    MobileBox,
-    /// A structure that hits mobile units only: its box never moves (columns and rows as
-    /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
-    /// nothing.
-    StructureBox { columns: u32, rows: u32, enemy: u8 },
 }
 
 /// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
@@ -421,7 +406,7 @@ impl Game {
         self.units.insert(pos, unit);
     }
 
-    fn remove_unit_at(&mut self, index: usize) -> Unit {
+    pub(super) fn remove_unit_at(&mut self, index: usize) -> Unit {
         self.roles.valid = false;
         let u = self.units.remove(index);
         if u.is_structure && self.structure_at[u.tile.index()] == u.id {
@@ -438,195 +423,9 @@ impl Game {
         self.units.iter().any(|u| !u.is_structure)
     }
 
-    // ----- commands ------------------------------------------------------------------
-
-    fn pay(&mut self, p: Player, sp: f32, mp: f32) -> Result<(), Rejection> {
-        let s = &mut self.players[p.index()].stats;
-        if s.sp < sp || s.mp < mp {
-            return Err(Rejection::CannotAfford);
-        }
-        s.sp = round1(s.sp - sp);
-        s.mp = round1(s.mp - mp);
-        Ok(())
-    }
-
-    fn take_id(&mut self) -> u32 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    /// Validates, pays for and applies one command (docs/protocol.md, Applying commands).
-    pub fn apply_command(&mut self, p: Player, c: Command) -> Result<(), Rejection> {
-        let t = c.tile;
-        if !t.in_play() {
-            return Err(Rejection::OffBoard);
-        }
-        if !p.owns(t) {
-            return Err(Rejection::EnemyHalf);
-        }
-        let config = Arc::clone(&self.config);
-        match c.kind {
-            CommandKind::Spawn(unit_type) => {
-                let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
-                if self.structure_on(t).is_some() {
-                    return Err(Rejection::Occupied);
-                }
-                let edge = if stats.is_structure {
-                    None
-                } else {
-                    Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?)
-                };
-                self.pay(p, stats.cost_sp, stats.cost_mp)?;
-                // The 2018–2019 engines spend two ids on a structure: the spawn event names
-                // the first, the structure itself the second.
-                let event_id = if config.legacy && edge.is_none() { Some(self.take_id()) } else { None };
-                let id = self.take_id();
-                let ps = &mut self.players[p.index()];
-                let unit = match edge {
-                    None => {
-                        ps.sp_spent += stats.cost_sp;
-                        Unit::new_structure(id, unit_type, p, t, stats.start_health)
-                    }
-                    Some(e) => {
-                        ps.mp_spent += stats.cost_mp;
-                        Unit::new_mobile(id, unit_type, p, t, stats.start_health, e.opposite())
-                    }
-                };
-                self.insert_unit(unit);
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type, id: event_id.unwrap_or(id), owner: p });
-            }
-            CommandKind::Upgrade => {
-                let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
-                if old.upgraded {
-                    return Err(Rejection::AlreadyUpgraded);
-                }
-                let (old_id, unit_type, old_base) = (old.id, old.unit_type, old.base_health);
-                let base = config.unit(unit_type as usize);
-                let up = base.upgrade.as_deref().ok_or(Rejection::NotUpgradable)?;
-                self.pay(p, up.cost_sp, up.cost_mp)?;
-                self.players[p.index()].sp_spent += up.cost_sp;
-                let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
-                self.remove_unit_at(index);
-                let id = self.take_id();
-                let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
-                let mut unit = Unit::new_structure(id, unit_type, p, t, health);
-                unit.upgraded = true;
-                self.insert_unit(unit);
-                let echoed = if self.early_2020 { unit_type } else { super::config::UPGRADE as u8 };
-                self.events.spawn.push(SpawnEvent { tile: t, unit_type: echoed, id, owner: p });
-            }
-            CommandKind::Remove => {
-                let turn = self.turn;
-                let id =
-                    self.structure_on(t).filter(|u| u.owner == p).map(|u| u.id).ok_or(Rejection::NoOwnStructure)?;
-                let index = self.unit_index(id).ok_or(Rejection::NoOwnStructure)?;
-                if config.mechanics.as_ref().is_some_and(|m| !m.removals_enabled) {
-                    return Err(Rejection::RemovalsDisabled);
-                }
-                let unit = &mut self.units[index];
-                if unit.marked_turn.is_some() {
-                    return Err(Rejection::AlreadyMarked);
-                }
-                unit.marked_turn = Some(turn);
-                let mark_id = if config.legacy {
-                    let mark_id = self.take_id();
-                    self.legacy_marks.push((id, mark_id));
-                    mark_id
-                } else {
-                    id
-                };
-                self.events.spawn.push(SpawnEvent {
-                    tile: t,
-                    unit_type: super::config::REMOVE as u8,
-                    id: mark_id,
-                    owner: p,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Applies one reply line: entries in order, every removal after the other entries (the
-    /// 2018–2019 engines: all in the order given). Returns the rejected entries with the reason.
-    pub fn apply_line(&mut self, p: Player, line: &[Command]) -> Vec<(Command, Rejection)> {
-        let mut rejected = Vec::new();
-        let legacy = self.config.legacy;
-        let ordered = line
-            .iter()
-            .filter(|c| legacy || c.kind != CommandKind::Remove)
-            .chain(line.iter().filter(|c| !legacy && c.kind == CommandKind::Remove));
-        for &c in ordered {
-            if let Err(r) = self.apply_command(p, c) {
-                rejected.push((c, r));
-            }
-        }
-        rejected
-    }
-
-    /// Applies both players' two lines in the official order: P1 build, P2 build,
-    /// P1 deploy, P2 deploy. `lines[p] = (build, deploy)`.
-    pub fn apply_turn_commands(&mut self, lines: [(&[Command], &[Command]); 2]) -> [Vec<(Command, Rejection)>; 2] {
-        let mut rejected = [Vec::new(), Vec::new()];
-        for p in Player::both() {
-            rejected[p.index()].extend(self.apply_line(p, lines[p.index()].0));
-        }
-        for p in Player::both() {
-            rejected[p.index()].extend(self.apply_line(p, lines[p.index()].1));
-        }
-        rejected
-    }
-
-    // ----- time and crashes ----------------------------------------------------------
-
-    /// Records how long a player took to answer this turn and charges the soft-limit
-    /// penalty (1 HP per whole second over). Returns the HP lost.
-    pub fn charge_time(&mut self, p: Player, time_ms: i64, penalise: bool) -> i64 {
-        let soft = self.config.timing.soft_ms as i64;
-        let starting_hp = self.config.resources.starting_hp;
-        let wait_forever = self.config.timing.wait_forever;
-        let ps = &mut self.players[p.index()];
-        ps.stats.time_ms = time_ms;
-        ps.total_computation_time += time_ms;
-        if !penalise || wait_forever || time_ms <= soft {
-            return 0;
-        }
-        let penalty = (time_ms - soft) / 1000;
-        if penalty > 0 {
-            ps.stats.hp -= penalty as f32;
-            ps.time_damage_taken += penalty;
-            if penalty as f32 >= starting_hp {
-                ps.timeout_death = true;
-                ps.crashed = true;
-            }
-        }
-        penalty
-    }
-
-    /// A player whose process died: loses `startingHP + 1` HP and is flagged crashed. The
-    /// August 2018 build only flags it: its four runs where both algos crashed at turn 0
-    /// were played out to turn 100 with both players at 30 HP. The October 2018 build also
-    /// gives the opponent the breach reward once: its two such runs end at −1 HP and 26 SP
-    /// (25 + 1) for both, where the 2019 builds leave SP alone (docs/fidelity.md).
-    pub fn crash(&mut self, p: Player) {
-        use super::mechanics::LegacyBuild;
-        let build = self.config.legacy_build();
-        let damage = self.config.resources.starting_hp + 1.0;
-        let ps = &mut self.players[p.index()];
-        if build != LegacyBuild::August2018 {
-            ps.stats.hp -= damage;
-        }
-        ps.crashed = true;
-        if build == LegacyBuild::October2018 {
-            let reward = self.config.units.iter().find(|u| !u.is_structure).map_or(0.0, |u| u.breach_reward_sp);
-            let scorer = &mut self.players[p.opponent().index()].stats;
-            scorer.sp = super::resources::round1(scorer.sp + reward);
-        }
-    }
-
     // ----- frames --------------------------------------------------------------------
 
-    fn unit_lists(&self, p: Player) -> Vec<Vec<UnitEntry>> {
+    pub(super) fn unit_lists(&self, p: Player) -> Vec<Vec<UnitEntry>> {
         let legacy = self.config.legacy;
         // The 2018–2019 frames have no upgrade list.
         let mut lists: Vec<Vec<UnitEntry>> = vec![Vec::new(); if legacy { UNIT_LISTS - 1 } else { UNIT_LISTS }];
@@ -712,164 +511,5 @@ impl Game {
     /// True when the action phase is over (no mobile unit left, or the game ended).
     pub fn action_phase_done(&self) -> bool {
         self.over || (self.action_frame >= 0 && !self.has_mobile_units())
-    }
-
-    // ----- end of turn ---------------------------------------------------------------
-
-    /// Restore (decay, income, cap, SP income), then either ends the game at the turn
-    /// limit or starts the next turn with its due removals (docs/mechanics.md, Turn loop, steps 6 and 1).
-    pub fn end_turn(&mut self) {
-        if self.over {
-            return;
-        }
-        let next = self.turn + 1;
-        let config = Arc::clone(&self.config);
-        let r = &config.resources;
-        let income = config.mp_income(next);
-        let cap = config.mp_cap(next);
-        for ps in self.players.iter_mut() {
-            let s = &mut ps.stats;
-            let before = s.mp;
-            s.mp = round1(s.mp * (1.0 - r.mp_decay_per_round));
-            ps.mp_spoiled = round1(ps.mp_spoiled + (before - s.mp));
-            s.mp = round1((s.mp + income).min(cap));
-            s.sp = round1(s.sp + r.sp_per_round);
-        }
-        self.turn = next;
-        self.action_frame = -1;
-        if next >= TURN_LIMIT {
-            self.turn = TURN_LIMIT;
-            self.over = true;
-            return;
-        }
-        self.run_removals();
-        self.pay_generators();
-    }
-
-    fn run_removals(&mut self) {
-        let turn = self.turn;
-        let config = Arc::clone(&self.config);
-        let due: Vec<u32> = self
-            .units
-            .iter()
-            .filter(|u| {
-                u.marked_turn.is_some_and(|m| turn - m >= config.form(u.unit_type as usize, u.upgraded).turns_to_remove)
-            })
-            .map(|u| u.id)
-            .collect();
-        for id in due {
-            let Some(index) = self.unit_index(id) else { continue };
-            let u = self.remove_unit_at(index);
-            self.legacy_marks.retain(|&(s, _)| s != u.id);
-            let form = config.form(u.unit_type as usize, u.upgraded);
-            let invested = config.invested_sp(u.unit_type as usize, u.upgraded);
-            let refund = form.refund_percentage * invested * u.health / form.start_health;
-            let s = &mut self.players[u.owner.index()].stats;
-            s.sp = round1(s.sp + refund);
-            self.events.death.push(DeathEvent {
-                tile: u.tile,
-                unit_type: u.unit_type,
-                id: u.id,
-                owner: u.owner,
-                removed: true,
-            });
-        }
-    }
-
-    /// Resource generators pay out at restore, after income (docs/config.md, Turn-start resources).
-    fn pay_generators(&mut self) {
-        let mut gained = [(0.0f32, 0.0f32); 2];
-        for u in self.units.iter().filter(|u| u.is_structure) {
-            let form = self.config.form(u.unit_type as usize, u.upgraded);
-            gained[u.owner.index()].0 += form.generates_mp;
-            gained[u.owner.index()].1 += form.generates_sp;
-        }
-        for (ps, (mp, sp)) in self.players.iter_mut().zip(gained) {
-            if mp != 0.0 {
-                ps.stats.mp = round1(ps.stats.mp + mp);
-            }
-            if sp != 0.0 {
-                ps.stats.sp = round1(ps.stats.sp + sp);
-            }
-        }
-    }
-
-    // ----- end of game ---------------------------------------------------------------
-
-    /// The winner: higher HP; equal HP (or both ≤ 0) → lower total computation time;
-    /// equal times → player 1 (both observed cases went to player 1: docs/protocol.md, Winner).
-    pub fn winner(&self) -> Player {
-        let (a, b) = (&self.players[0], &self.players[1]);
-        let (ha, hb) = (a.stats.hp, b.stats.hp);
-        if ha != hb && !(ha <= 0.0 && hb <= 0.0) {
-            return if ha > hb { Player::One } else { Player::Two };
-        }
-        if b.total_computation_time < a.total_computation_time { Player::Two } else { Player::One }
-    }
-
-    /// The end-of-game frame with `endStats`. `last` is the last frame sent.
-    pub fn end_frame(&mut self, last: &TurnInfo, duration_ms: i64) -> Frame {
-        let config = Arc::clone(&self.config);
-        let mut players: [PlayerEndStats; 2] = Default::default();
-        for p in Player::both() {
-            let ps = &self.players[p.index()];
-            let opponent = &self.players[p.opponent().index()];
-            let on_board_mp: f32 = self
-                .units
-                .iter()
-                .filter(|u| u.owner == p && !u.is_structure)
-                .map(|u| config.unit(u.unit_type as usize).cost_mp)
-                .sum();
-            let left_on_board: f32 = self
-                .units
-                .iter()
-                .filter(|u| u.owner == p && u.is_structure)
-                .map(|u| {
-                    if self.early_2020 {
-                        config.form(u.unit_type as usize, u.upgraded).cost_sp
-                    } else {
-                        config.invested_sp(u.unit_type as usize, u.upgraded)
-                    }
-                })
-                .sum();
-            players[p.index()] = PlayerEndStats {
-                points_scored: config.resources.starting_hp - opponent.stats.hp,
-                dynamic_resource_spent: ps.mp_spent,
-                dynamic_resource_destroyed: ps.mp_destroyed + on_board_mp,
-                dynamic_resource_spoiled: ps.mp_spoiled,
-                stationary_resource_spent: ps.sp_spent,
-                stationary_resource_left_on_board: left_on_board,
-                crashed: ps.crashed,
-                timeout_death: ps.timeout_death,
-                time_damage_taken: ps.time_damage_taken,
-                total_computation_time: ps.total_computation_time,
-                name: ps.name.clone(),
-            };
-        }
-        let turn = if self.turn >= TURN_LIMIT { TURN_LIMIT } else { last.turn };
-        let end = EndStats {
-            duration: duration_ms,
-            winner: self.winner().number(),
-            turns: turn,
-            frames: self.action_frames_sent,
-            players,
-        };
-        let mut stats = [self.players[0].stats, self.players[1].stats];
-        for s in stats.iter_mut() {
-            s.time_ms = 0;
-        }
-        self.over = true;
-        Frame {
-            turn_info: TurnInfo {
-                phase: Phase::End,
-                turn,
-                action_frame: last.action_frame,
-                total_frame: last.total_frame,
-            },
-            stats,
-            units: [self.unit_lists(Player::One), self.unit_lists(Player::Two)],
-            events: Events::default(),
-            end_stats: Some(end),
-        }
     }
 }

@@ -13,7 +13,7 @@ type RoleView = (
     Vec<usize>,
     Vec<super::game::SupportBox>,
     Vec<usize>,
-    Vec<super::game::AttackCheck>,
+    Vec<super::attack_bits::AttackCheck>,
     Vec<u32>,
     Vec<Vec<usize>>,
 );

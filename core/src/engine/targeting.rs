@@ -1,30 +1,13 @@
 //! An explaining variant of the engine's target choice (docs/mechanics.md, Targeting): which unit an
 //! attacker picks and which criterion of the targeting order decided it. Used by the
-//! debugger; the engine records it per attack when `Game::target_log` is enabled.
+//! debugger; the engine records it per attack when `Game::target_log` is enabled
+//! (`target_log.rs`).
 
 use super::game::Game;
 use super::geometry::Player;
 use super::mechanics::LegacyBuild;
+use super::target_log::Criterion;
 use super::unit::{Fate, Unit};
-
-/// The criterion that separated the chosen target from the best other candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Criterion {
-    /// Only one unit was in reach.
-    Single,
-    /// Mobile units are preferred over structures.
-    MobileBeforeStructure,
-    /// Nearest.
-    Distance,
-    /// Lowest health.
-    Health,
-    /// Nearest the attacker's own back row (furthest down the board for player 1).
-    Row,
-    /// Nearest a side edge.
-    Side,
-    /// Newest (highest id).
-    Id,
-}
 
 impl Criterion {
     pub fn label(self) -> &'static str {
@@ -77,17 +60,6 @@ impl TargetRules {
             ids_as_text: early_2020 || legacy,
         }
     }
-}
-
-/// One attack as the engine chose it, with the deciding criterion.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TargetChoice {
-    pub attacker_id: u32,
-    /// The target the engine hit.
-    pub target_id: u32,
-    /// The target `explain_target` picked (equal to `target_id` unless the two disagree).
-    pub explained_id: u32,
-    pub criterion: Criterion,
 }
 
 /// The targeting key (docs/mechanics.md, Targeting): the smaller key wins, compared field by

@@ -1,11 +1,12 @@
 //! One engine tick of the action phase (docs/mechanics.md, One tick): movement, shields, breaches,
 //! self-destructs, attacks, clean-up.
 
+use super::attack_bits::AttackCheck;
 use super::config::{Config, UnitStats};
 use super::frame::{
     AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
 };
-use super::game::{AttackCheck, Game, RoleIndex};
+use super::game::{Game, RoleIndex};
 use super::geometry::{BOARD_SIZE, Player, Tile};
 use super::mechanics::LegacyBuild;
 use super::resources::round1;
@@ -311,14 +312,14 @@ impl Game {
     }
 
     /// For the debugger: the target attacker `i` chose and the criterion that decided.
-    pub(crate) fn target_choice(&self, i: usize, target: usize) -> super::targeting::TargetChoice {
+    pub(crate) fn target_choice(&self, i: usize, target: usize) -> super::target_log::TargetChoice {
         let explained = super::targeting::explain_target(self, i);
         let (attacker_id, target_id) = (self.units[i].id, self.units[target].id);
         let (explained_id, criterion) = match explained {
             Some((j, c)) => (self.units[j].id, c),
-            None => (0, super::targeting::Criterion::Single),
+            None => (0, super::target_log::Criterion::Single),
         };
-        super::targeting::TargetChoice { attacker_id, target_id, explained_id, criterion }
+        super::target_log::TargetChoice { attacker_id, target_id, explained_id, criterion }
     }
 
     /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support

@@ -25,9 +25,6 @@ pub enum Fate {
     SelfDestructing,
 }
 
-/// Health at or below which a unit is dead (docs/mechanics.md, Death and Assumptions).
-pub const DEATH_THRESHOLD: f32 = 0.001;
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     pub id: u32,
@@ -150,7 +147,7 @@ impl Unit {
     /// A unit is dead when its health is at or below 0.001 (docs/mechanics.md, Assumptions): a live-2022 replay shows
     /// a Demolisher left with 9.5e-7 health removed as dead.
     pub fn is_dead(&self) -> bool {
-        self.health <= DEATH_THRESHOLD
+        self.health <= super::config::DEATH_THRESHOLD
     }
 
     /// Dead under a config's rules (`Config::death_threshold`).

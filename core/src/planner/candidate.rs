@@ -9,6 +9,9 @@ use crate::layout::stress::AttackOutcome;
 use serde::Serialize;
 use std::cmp::Ordering;
 
+/// A lane: where and what (mobile type, deploy tile), without the count.
+pub type Lane = (u8, Tile);
+
 /// `count` units of one mobile type deployed on one edge tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Group {
@@ -19,7 +22,7 @@ pub struct Group {
 
 impl Group {
     /// The lane of the group: where and what, without the count.
-    pub fn lane(&self) -> super::search::Lane {
+    pub fn lane(&self) -> Lane {
         (self.unit_type, self.tile)
     }
 }

@@ -14,8 +14,7 @@ mod candidate;
 mod search;
 
 pub use board::PlanBoard;
-pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, canonical, deploy_line, mp_cost};
-pub use search::Lane;
+pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, canonical, deploy_line, mp_cost};
 
 use crate::layout::stress::{AttackError, AttackOutcome, RunError};
 use std::sync::atomic::AtomicBool;

@@ -2,16 +2,13 @@
 //! groups on the most promising lanes (docs/planner.md, The search). Every deploy tried is
 //! run through the engine; nothing is extrapolated.
 
-use super::candidate::{Candidate, Group, canonical, mp_cost};
+use super::candidate::{Candidate, Group, Lane, canonical, mp_cost};
 use super::{PlanBoard, PlanProgress};
 use crate::engine::geometry::{Edge, Tile};
 use crate::layout::stress::RunError;
 use crate::layout::stress::parallel::parallel_map;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
-
-/// A lane: where and what (mobile type, deploy tile), without the count.
-pub type Lane = (u8, Tile);
 
 /// Deploys to run, each with the MP it costs.
 pub(super) type Deploys = Vec<(Vec<Group>, f32)>;

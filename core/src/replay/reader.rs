@@ -137,6 +137,18 @@ fn gunzip_what_is_there(bytes: &[u8]) -> std::io::Result<(std::borrow::Cow<'_, [
     }
 }
 
+/// The 2018 engine build a replay comes from, told by its death events (`older_build`: one
+/// without the `removed` flag), its config and its frames' computation times; `None` for the
+/// season builds.
+fn legacy_build(older_build: bool, no_start_game_limit: bool, frames: &[Frame]) -> Option<LegacyBuild> {
+    match (older_build, no_start_game_limit) {
+        (true, _) => Some(LegacyBuild::August2018),
+        (false, true) if records_no_computation_time(frames) => Some(LegacyBuild::August2018),
+        (false, true) => Some(LegacyBuild::October2018),
+        (false, false) => None,
+    }
+}
+
 /// Parses replay bytes (plain or gzip); `path` is only used in messages.
 pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayError> {
     let file = path.display().to_string();
@@ -214,13 +226,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
     }
     let (mut config, config_line) =
         config.ok_or_else(|| fail(None, "unitInformation", "no config line found".into()))?;
-    let build = match (older_build, no_start_game_limit) {
-        (true, _) => Some(LegacyBuild::August2018),
-        (false, true) if records_no_computation_time(&frames) => Some(LegacyBuild::August2018),
-        (false, true) => Some(LegacyBuild::October2018),
-        (false, false) => None,
-    };
-    if let Some(build) = build
+    if let Some(build) = legacy_build(older_build, no_start_game_limit, &frames)
         && let Some(m) = config.mechanics.as_mut()
     {
         m.build = build;

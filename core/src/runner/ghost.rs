@@ -11,6 +11,9 @@ use crate::verify::rebuild::{RebuildError, game_at_turn_frame, running_max_ids};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The prefix that names a ghost seat on the command line and in the arena.
+pub const GHOST_PREFIX: &str = "ghost:";
+
 /// Why a replay cannot be a ghost.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GhostError {
@@ -117,8 +120,8 @@ impl Ghost {
     /// `ghost:PATH:N` (with N when a player was chosen).
     pub fn describe(&self) -> String {
         match self.player {
-            Some(p) => format!("{}{}:{}", super::seat_spec::GHOST_PREFIX, self.replay.display(), p.number()),
-            None => format!("{}{}", super::seat_spec::GHOST_PREFIX, self.replay.display()),
+            Some(p) => format!("{}{}:{}", GHOST_PREFIX, self.replay.display(), p.number()),
+            None => format!("{}{}", GHOST_PREFIX, self.replay.display()),
         }
     }
 }

@@ -2,11 +2,11 @@
 //! the official local engine (docs/protocol.md). A library API first — [`start_match`] with
 //! events and cancellation, [`run_match_blocking`] for the command line.
 //!
-//! Files: `spec` (what to run, limits, replay naming), `process` (algo processes and
-//! their pipes), `os` (what differs between Unix and Windows: pipes, process trees), `progress` (how far an algo has read: start-up output, stderr turns),
+//! Files: `spec` (what to run, limits, replay naming), `locate` (an algo's start script),
+//! `process` (algo processes and their pipes), `os` (what differs between Unix and Windows: pipes, process trees), `progress` (how far an algo has read: start-up output, stderr turns),
 //! `shebang` (a start script's `#!` line), `lines` (bounded line reading), `reply` (the two reply lines and the
 //! clock), `view` (player 2's flipped view), `stderr`, `stderr_keep` (head and tail under the cap) and `annotations` (stderr capture),
-//! `match_log`, `seat` (one player), `session` (the match loop), `events`, `result`,
+//! `match_log`, `seat` (one player), `match_setup` (a match's start), `session` (the match loop), `events`, `result`,
 //! `handle`; `in_process` (a match whose two seats the caller drives, no process);
 //! `confine` (limits and rules on the algos' processes).
 
@@ -18,7 +18,9 @@ mod handle;
 pub mod human;
 mod in_process;
 mod lines;
+mod locate;
 mod match_log;
+mod match_setup;
 mod os;
 mod process;
 mod progress;
@@ -39,13 +41,13 @@ pub use confine::{
     Confinement, DEFAULT_FILE_SIZE, DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY, DEFAULT_OPEN_FILES, RuleHit, SHARED_MARKER,
 };
 pub use events::{FrameSummary, MatchEvent};
-pub use ghost::{Ghost, GhostError, RecordedTurn};
+pub use ghost::{GHOST_PREFIX, Ghost, GhostError, RecordedTurn};
 pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
 pub use human::{HumanSeat, HumanTurn};
 pub use in_process::{InProcessMatch, SeatReply};
-pub use process::{AlgoLocation, LocateError, check_algo_arg, locate};
+pub use locate::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
-pub use seat_spec::{GHOST_PREFIX, SeatSpec};
+pub use seat_spec::SeatSpec;
 pub use spec::{DEFAULT_STDERR_CAP, MatchSpec, ReplayTarget, TimeLimits, names_in_replay_path, sibling};
 pub use stderr::StderrSummary;

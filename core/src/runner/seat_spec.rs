@@ -1,13 +1,10 @@
 //! Who plays a seat: an algo (a folder or start script), a ghost (the commands one player
 //! of a recorded replay issued, turn by turn) or a person at the studio.
 
-use super::ghost::{Ghost, GhostError};
+use super::ghost::{GHOST_PREFIX, Ghost, GhostError};
 use super::human::HumanSeat;
 use crate::engine::geometry::Player;
 use std::path::{Path, PathBuf};
-
-/// The prefix that names a ghost seat on the command line and in the arena.
-pub const GHOST_PREFIX: &str = "ghost:";
 
 #[derive(Debug, Clone)]
 pub enum SeatSpec {

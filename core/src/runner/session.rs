@@ -13,16 +13,14 @@
 
 use super::annotations::AnnotationSink;
 use super::events::{EventSink, FrameSummary, MatchEvent};
+use super::locate::locate;
 use super::match_log::MatchLog;
-use super::process::{LocateError, StartUpOutput, locate};
+use super::match_setup::{algo_env, limits_text, log_seats, new_game, open_replay, seat_names, start_seats};
+use super::process::StartUpOutput;
 use super::reply::Reply;
-use super::result::{LineIssue, MatchResult, Overhead, RejectedCommand, RunnerError};
+use super::result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 use super::seat::{Seat, SeatContext};
-use super::seat_spec::SeatSpec;
-use super::spec::{
-    MatchSpec, ReplayTarget, TimeLimits, effective_config, overrides_wait_forever, sibling, time_limits,
-    unique_replay_path,
-};
+use super::spec::{MatchSpec, TimeLimits, effective_config, sibling, time_limits};
 use super::view::{flip_frame, rotate_commands};
 use crate::engine::commands::{Command, parse_line, to_line};
 use crate::engine::config::Config;
@@ -53,29 +51,6 @@ fn thread_cpu_us() -> u64 {
 
 fn cancelled(cancel: &Receiver<()>) -> bool {
     !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
-}
-
-fn open_replay(spec: &MatchSpec, config: &Config, names: &[String; 2]) -> Result<ReplayWriter, RunnerError> {
-    match &spec.replay {
-        ReplayTarget::File(path) => {
-            if path.exists() {
-                return Err(RunnerError::Replay(format!("{} already exists", path.display())));
-            }
-            ReplayWriter::create(path, config).map_err(RunnerError::io("create the replay", path))
-        }
-        ReplayTarget::Dir(dir) => {
-            let mut last = None;
-            for _ in 0..100 {
-                let path = unique_replay_path(dir, &names[0], &names[1]);
-                match ReplayWriter::create(&path, config) {
-                    Ok(w) => return Ok(w),
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-                    Err(e) => return Err(RunnerError::io("create the replay", path)(e)),
-                }
-            }
-            Err(RunnerError::Replay(format!("{}: no free file name ({last:?})", dir.display())))
-        }
-    }
 }
 
 struct Session<'a> {
@@ -349,94 +324,25 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     config.check_simulated().map_err(|e| RunnerError::Config(e.to_string()))?;
     let limits = time_limits(spec, &config);
     let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
-    let names = [Player::One, Player::Two].map(|p| match (&spec.seats[p.index()], &locations[p.index()]) {
-        (_, Some(Ok(l))) => l.name.clone(),
-        (_, Some(Err(_))) => super::seat::FAILED_TO_LOAD.into(),
-        (SeatSpec::Ghost(g), None) => g.name_in(p),
-        (SeatSpec::Human(h), None) => h.name.clone(),
-        (SeatSpec::Algo(_), None) => super::seat::FAILED_TO_LOAD.into(),
-    });
+    let names = seat_names(spec, &locations);
     let writer = open_replay(spec, &config, &names)?;
     let replay_path = writer.path().to_path_buf();
     let annotations = Arc::new(AnnotationSink::new(sibling(&replay_path, ".annotations.jsonl")));
     let mut log = MatchLog::create(&sibling(&replay_path, ".match.log"), spec.verbose, events.clone());
-    let mut env = spec.env.clone();
-    if let Some(seed) = spec.seed {
-        env.push(("TERMINAL_STUDIO_SEED".into(), seed.to_string()));
-        if !env.iter().any(|(k, _)| k == "ALGO_SEED") {
-            env.push(("ALGO_SEED".into(), seed.to_string()));
-        }
-    }
+    let env = algo_env(spec);
     let turns = u64::try_from(crate::engine::game::TURN_LIMIT).unwrap_or(100);
     let cpu_seconds = super::confine::Confinement::cpu_seconds(limits.max_ms, limits.startup_ms, turns);
     let ctx =
         SeatContext { spec, cpu_seconds, env: &env, replay_path: &replay_path, annotations: &annotations, events };
-    let [l1, l2] = locations;
-    let mut seats =
-        [(Player::One, l1), (Player::Two, l2)].map(|(p, location)| match (&spec.seats[p.index()], location) {
-            (SeatSpec::Algo(path), Some(location)) => Seat::start(p, location, path, &ctx),
-            (SeatSpec::Ghost(g), _) => Seat::ghost(p, g.clone()),
-            (SeatSpec::Human(h), _) => Seat::human(p, h.clone()),
-            (SeatSpec::Algo(path), None) => Seat::start(p, Err(LocateError::Missing(path.clone())), path, &ctx),
-        });
-    // What is in force: with waitForever the engine neither penalises nor skips a turn.
-    let limits_text = if config.timing.wait_forever {
-        "no time limits (waitForever: no soft-limit penalty, no hard limit; an algo that hangs holds the match \
-         until it is stopped, --max-ms sets a limit)"
-            .to_string()
-    } else {
-        let overridden = if overrides_wait_forever(spec) {
-            " (the limits asked for override the config's waitForever, written as false in the config sent and \
-             recorded)"
-        } else {
-            ""
-        };
-        format!(
-            "soft limit {} ms, hard limit {}, start-up allowance {} ms{overridden}",
-            limits.soft_ms,
-            limits.max_ms.map(|m| format!("{m} ms")).unwrap_or_else(|| "none".into()),
-            limits.startup_ms
-        )
-    };
+    let mut seats = start_seats(spec, locations, &ctx);
+    let limits_text = limits_text(spec, &config, &limits);
     log.line(None, None, &format!("match {} vs {}; {limits_text}", seats[0].name, seats[1].name));
-    for s in &seats {
-        if let Some(e) = &s.result.load_error {
-            log.line(None, Some(s.player), &format!("cannot start the algo: {e}"));
-        }
-        if let Some(launch) = &s.result.launch {
-            log.line(None, Some(s.player), &format!("started {launch}"));
-            match &s.result.confinement {
-                Some(c) => log.line(None, Some(s.player), &format!("confined: {c}")),
-                None => log.line(None, Some(s.player), "not confined (confinement turned off): it runs as you do"),
-            }
-        }
-        if let Some((g, recorded)) = s.ghost_of() {
-            let what = format!(
-                "a ghost: player {} of {} ({} turns recorded), in this seat's own view",
-                recorded.number(),
-                g.replay.display(),
-                g.last_turn() + 1
-            );
-            log.line(None, Some(s.player), &what);
-        }
-    }
+    log_seats(&mut log, &seats);
     events.send(MatchEvent::Started {
         replay_path: replay_path.clone(),
         names: [seats[0].name.clone(), seats[1].name.clone()],
     });
-
-    let config_line: Arc<str> = config.to_line().into();
-    for s in seats.iter_mut() {
-        if let Some(p) = s.process.as_mut() {
-            p.send(Arc::clone(&config_line));
-        }
-    }
-    let mut game = Game::new(Arc::clone(&config));
-    for s in &seats {
-        game.player_mut(s.player).name = s.name.clone();
-    }
-    // Ghosts of an early-2020 replay on both seats replay that engine build's conventions.
-    game.early_2020 = seats.iter().all(|s| s.ghost_of().is_some_and(|(g, _)| g.early_2020));
+    let mut game = new_game(&config, &mut seats);
     let mut session = Session {
         every_frame_event: spec.every_frame_event,
         config,
@@ -450,63 +356,12 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     };
     let mut overhead = Overhead::default();
     let cpu_start = thread_cpu_us();
-    let mut last_info: TurnInfo;
-    loop {
-        let turn_start = Instant::now();
-        let turn = game.turn;
-        for s in &session.seats {
-            s.set_turn(turn);
-        }
-        session.emit(game.turn_frame())?;
-        let sent = Instant::now();
-        let extra = if turn == 0 { limits.startup_ms } else { 0 };
-        // A limit too large to represent means no limit.
-        let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
-        let mut startup = [Vec::new(), Vec::new()];
-        events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
-        // Both seats think at once; a person is read last, so that an algo's reply is
-        // known (and said) while the person still plans.
-        let order = if session.seats[0].is_human() { [Player::Two, Player::One] } else { [Player::One, Player::Two] };
-        let mut replies = [None, None];
-        for p in order {
-            let i = p.index();
-            replies[i] = Some(session.seats[i].reply(turn, sent, deadline, cancel, &mut startup[i]));
-            events.try_send(MatchEvent::Replied { turn, player: p, after_ms: ms(sent.elapsed()) });
-        }
-        let [Some(r1), Some(r2)] = replies else {
-            return Err(RunnerError::Internal("a seat's reply was not read".into()));
-        };
-        let answered = Instant::now();
-        let [o1, o2] = startup;
-        session.log_startup(turn, Player::One, o1);
-        session.log_startup(turn, Player::Two, o2);
-        let c1 = session.take_reply(&mut game, Player::One, r1, sent)?;
-        let c2 = session.take_reply(&mut game, Player::Two, r2, sent)?;
-        let [rej1, rej2] = game.apply_turn_commands([(&c1.0, &c1.1), (&c2.0, &c2.1)]);
-        session.log_rejections(turn, Player::One, rej1);
-        session.log_rejections(turn, Player::Two, rej2);
-        loop {
-            last_info = session.emit(game.action_frame())?;
-            if game.action_phase_done() {
-                break;
-            }
-        }
-        if cancelled(cancel) {
-            session.log.line(Some(turn), None, "match cancelled");
-            session.log.flush();
-            return Err(RunnerError::Cancelled);
-        }
-        game.end_turn();
-        let busy = (sent - turn_start) + answered.elapsed();
-        let us = u64::try_from(busy.as_micros()).unwrap_or(u64::MAX);
-        overhead.turns += 1;
-        overhead.total_us += us;
-        overhead.max_turn_us = overhead.max_turn_us.max(us);
-        session.log.flush();
+    let last_info = loop {
+        let last_info = session.play_turn(&mut game, cancel, &mut overhead)?;
         if game.over {
-            break;
+            break last_info;
         }
-    }
+    };
     overhead.cpu_us = thread_cpu_us().saturating_sub(cpu_start);
     let duration_ms = ms(started.elapsed());
     let end = game.end_frame(&last_info, duration_ms);
@@ -518,31 +373,8 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
     let replay_path: PathBuf =
         writer.finish(spec.sync_replay).map_err(RunnerError::io("finish the replay", &replay_path))?;
-
-    for s in seats.iter_mut() {
-        s.close_stdin();
-    }
-    let grace = Instant::now() + Duration::from_millis(config.timing.end_game_ms.min(END_GRACE_MAX_MS));
-    for s in seats.iter_mut() {
-        s.shut_down(grace);
-        let undelivered = s.result.lines_not_delivered;
-        if undelivered > 0 {
-            let msg = format!("stopped reading its input: {undelivered} frames not delivered");
-            log.line(None, Some(s.player), &msg);
-        }
-        name_rule_hit(s, &mut log);
-    }
-    let players = seats.map(|s| {
-        let ps = game.player(s.player);
-        let mut r = s.result;
-        r.name = ps.name.clone();
-        r.final_hp = ps.stats.hp;
-        r.crashed = ps.crashed;
-        r.timeout_death = ps.timeout_death;
-        r.time_damage_taken = ps.time_damage_taken;
-        r.total_computation_time = ps.total_computation_time;
-        r
-    });
+    shut_down_seats(&mut seats, &mut log, &config);
+    let players = seats.map(|s| final_seat_result(&game, s));
     let result = MatchResult {
         winner: end_stats.winner,
         turns: end_stats.turns,
@@ -560,4 +392,106 @@ pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Resul
     log.line(None, None, &result.summary());
     log.flush();
     Ok(result)
+}
+
+impl Session<'_> {
+    /// One turn: the turn frame out, both replies in (under the time rules), the commands
+    /// applied and the action frames out. Returns the last frame's turn info.
+    fn play_turn(
+        &mut self,
+        game: &mut Game,
+        cancel: &Receiver<()>,
+        overhead: &mut Overhead,
+    ) -> Result<TurnInfo, RunnerError> {
+        let turn_start = Instant::now();
+        let turn = game.turn;
+        for s in &self.seats {
+            s.set_turn(turn);
+        }
+        self.emit(game.turn_frame())?;
+        let sent = Instant::now();
+        let [r1, r2] = self.read_replies(turn, sent, cancel)?;
+        let answered = Instant::now();
+        let c1 = self.take_reply(game, Player::One, r1, sent)?;
+        let c2 = self.take_reply(game, Player::Two, r2, sent)?;
+        let [rej1, rej2] = game.apply_turn_commands([(&c1.0, &c1.1), (&c2.0, &c2.1)]);
+        self.log_rejections(turn, Player::One, rej1);
+        self.log_rejections(turn, Player::Two, rej2);
+        let last_info = loop {
+            let info = self.emit(game.action_frame())?;
+            if game.action_phase_done() {
+                break info;
+            }
+        };
+        if cancelled(cancel) {
+            self.log.line(Some(turn), None, "match cancelled");
+            self.log.flush();
+            return Err(RunnerError::Cancelled);
+        }
+        game.end_turn();
+        let busy = (sent - turn_start) + answered.elapsed();
+        let us = u64::try_from(busy.as_micros()).unwrap_or(u64::MAX);
+        overhead.turns += 1;
+        overhead.total_us += us;
+        overhead.max_turn_us = overhead.max_turn_us.max(us);
+        self.log.flush();
+        Ok(last_info)
+    }
+
+    /// Both seats' replies to the turn frame sent at `sent`, and their start-up output logged.
+    fn read_replies(&mut self, turn: i32, sent: Instant, cancel: &Receiver<()>) -> Result<[Reply; 2], RunnerError> {
+        let limits = self.limits;
+        let extra = if turn == 0 { limits.startup_ms } else { 0 };
+        // A limit too large to represent means no limit.
+        let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
+        let mut startup = [Vec::new(), Vec::new()];
+        self.events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
+        // Both seats think at once; a person is read last, so that an algo's reply is
+        // known (and said) while the person still plans.
+        let order = if self.seats[0].is_human() { [Player::Two, Player::One] } else { [Player::One, Player::Two] };
+        let mut replies = [None, None];
+        for p in order {
+            let i = p.index();
+            replies[i] = Some(self.seats[i].reply(turn, sent, deadline, cancel, &mut startup[i]));
+            self.events.try_send(MatchEvent::Replied { turn, player: p, after_ms: ms(sent.elapsed()) });
+        }
+        let [Some(r1), Some(r2)] = replies else {
+            return Err(RunnerError::Internal("a seat's reply was not read".into()));
+        };
+        let [o1, o2] = startup;
+        self.log_startup(turn, Player::One, o1);
+        self.log_startup(turn, Player::Two, o2);
+        Ok([r1, r2])
+    }
+}
+
+/// After the end frame: the algos' input closed, each given until the config's end-of-game
+/// time (at most `END_GRACE_MAX_MS`) to exit, and what they left unread or broke logged.
+fn shut_down_seats(seats: &mut [Seat; 2], log: &mut MatchLog, config: &Config) {
+    for s in seats.iter_mut() {
+        s.close_stdin();
+    }
+    let grace = Instant::now() + Duration::from_millis(config.timing.end_game_ms.min(END_GRACE_MAX_MS));
+    for s in seats.iter_mut() {
+        s.shut_down(grace);
+        let undelivered = s.result.lines_not_delivered;
+        if undelivered > 0 {
+            let msg = format!("stopped reading its input: {undelivered} frames not delivered");
+            log.line(None, Some(s.player), &msg);
+        }
+        name_rule_hit(s, log);
+    }
+}
+
+/// A seat's result with the game's last word on its player.
+fn final_seat_result(game: &Game, seat: Seat) -> PlayerResult {
+    let ps = game.player(seat.player);
+    let mut r = seat.result;
+    r.name = ps.name.clone();
+    r.final_hp = ps.stats.hp;
+    r.crashed = ps.crashed;
+    r.timeout_death = ps.timeout_death;
+    r.time_damage_taken = ps.time_damage_taken;
+    r.total_computation_time = ps.total_computation_time;
+    r
 }

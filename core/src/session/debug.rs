@@ -7,7 +7,7 @@ use super::history::History;
 use crate::engine::config::form_index;
 use crate::engine::frame::{Events, Frame};
 use crate::engine::geometry::{CELLS, all_tiles};
-use crate::engine::targeting::{Criterion, TargetChoice};
+use crate::engine::target_log::{Criterion, TargetChoice};
 use crate::engine::unit::Axis;
 use crate::engine::{Command, Config, Game, Player, Tile};
 use crate::verify::{compare_frames, game_at_turn_frame};

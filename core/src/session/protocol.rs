@@ -51,7 +51,9 @@ pub enum Request {
     /// Stop the worker.
     Shutdown,
     /// Panics with this message: lets the tests (the core's and the studio's) check that a
-    /// panic in the worker reaches the user. Nothing else sends it.
+    /// panic in the worker reaches the user. Only in test builds.
+    #[cfg(any(test, feature = "panic-for-test"))]
+    #[doc(hidden)]
     PanicForTest(String),
 }
 
@@ -77,6 +79,7 @@ impl Request {
             Request::StartLive { source, .. } => format!("starting to follow the live match {}", source.display()),
             Request::AppendFrames(frames) => format!("adding {} frames of the live match", frames.len()),
             Request::Shutdown => "stopping".into(),
+            #[cfg(any(test, feature = "panic-for-test"))]
             Request::PanicForTest(_) => "a test of the panic report".into(),
         }
     }

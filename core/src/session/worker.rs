@@ -47,6 +47,7 @@ impl Worker {
     pub fn handle(&mut self, request: Request, emit: &mut dyn FnMut(Event)) -> bool {
         match request {
             Request::Shutdown => return false,
+            #[cfg(any(test, feature = "panic-for-test"))]
             Request::PanicForTest(message) => panic!("{message}"),
             Request::LoadReplay(path) => self.load(&path, emit),
             Request::LoadTurn { turn } => self.seek_turn(turn, 0, emit),

@@ -8,7 +8,7 @@ pub mod rebuild;
 pub use compare::{FrameDifference, ReplayMatch, compare_events, compare_frames, compare_replays};
 pub use rebuild::{TurnInputs, game_at_turn_frame, turn_inputs};
 
-use crate::engine::frame::Phase;
+use crate::engine::frame::{Frame, Phase, TurnInfo};
 use crate::replay::{Replay, read_replay};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,17 +46,31 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "file": self.file.display().to_string(),
-            "ruleset": self.ruleset,
-            "frames_total": self.frames_total,
-            "frames_exact": self.frames_exact,
-            "status": self.status.as_str(),
-            "first_divergence": self.first_divergence,
-            "reason": self.reason,
-        })
+    /// The report as one line of JSON (`verify --json`).
+    pub fn to_json(&self) -> String {
+        let line = ReportLine {
+            file: self.file.display().to_string(),
+            ruleset: self.ruleset.as_deref(),
+            frames_total: self.frames_total,
+            frames_exact: self.frames_exact,
+            status: self.status.as_str(),
+            first_divergence: self.first_divergence.as_deref(),
+            reason: self.reason.as_deref(),
+        };
+        serde_json::to_string(&line).unwrap_or_default()
     }
+}
+
+/// A report as `verify --json` writes it.
+#[derive(serde::Serialize)]
+struct ReportLine<'a> {
+    file: String,
+    ruleset: Option<&'a str>,
+    frames_total: usize,
+    frames_exact: usize,
+    status: &'static str,
+    first_divergence: Option<&'a str>,
+    reason: Option<&'a str>,
 }
 
 /// The name of a replay's ruleset: the preset its config matches, `legacy-2018-august` for
@@ -111,15 +125,11 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
     let frames = &replay.frames;
     report.frames_total = frames.len();
     let mut carry = None;
-    let mut first: Option<String> = None;
-    let mut exact = 0usize;
+    let mut found = Findings::default();
     // Turn 0's turn frame is compared with a fresh game.
     if let Some(f0) = frames.first() {
         let mut fresh = crate::engine::Game::new(Arc::clone(&config));
-        match compare_frames(f0, &fresh.turn_frame()) {
-            Ok(()) => exact += 1,
-            Err(d) => first = first.or(Some(format!("turn 0, turn frame: {d}"))),
-        }
+        found.compared(compare_frames(f0, &fresh.turn_frame()), || "turn 0, turn frame".to_string());
     }
     let ids = rebuild::running_max_ids(frames);
     let early_2020 = rebuild::is_early_2020(replay, &config, &ids);
@@ -130,74 +140,93 @@ pub fn verify_replay(replay: &Replay, report: &mut ReplayReport) {
                 (game, inputs)
             }
             Err(e) => {
-                first = first.or(Some(e.to_string()));
+                found.first = found.first.or(Some(e.to_string()));
                 continue;
             }
         };
-        let mut k = start + 1;
         inputs.apply(&mut game);
-        while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
-            let ours = game.action_frame();
-            let theirs = &frames[k];
-            match compare_frames(theirs, &ours) {
-                Ok(()) => exact += 1,
-                Err(d) => {
-                    if first.is_none() && std::env::var_os("TS_VERIFY_DUMP").is_some() {
-                        eprintln!("expected: {}", crate::replay::frame_to_json(theirs, false, true));
-                        eprintln!("actual:   {}", crate::replay::frame_to_json(&ours, false, true));
-                    }
-                    first = first.or_else(|| {
-                        Some(format!(
-                            "turn {}, action frame {}: {d}",
-                            theirs.turn_info.turn, theirs.turn_info.action_frame
-                        ))
-                    })
-                }
-            }
-            k += 1;
-            if game.action_phase_done() {
-                break;
-            }
-        }
-        // Frames the replay has in this action phase that we did not produce.
-        while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
-            first = first.or_else(|| {
-                Some(format!(
-                    "turn {}, action frame {}: the engine ended the action phase earlier",
-                    frames[k].turn_info.turn, frames[k].turn_info.action_frame
-                ))
-            });
-            k += 1;
-        }
-        let Some(next) = frames.get(k) else {
-            carry = Some(game.players.clone());
-            continue;
-        };
-        let last_info = frames[k - 1].turn_info;
-        if !game.over {
-            game.end_turn();
-        }
-        let ours = if game.over { game.end_frame(&last_info, 0) } else { game.turn_frame() };
-        let what = if next.turn_info.phase == Phase::End {
-            "end frame".to_string()
-        } else {
-            format!("turn {}, turn frame", next.turn_info.turn)
-        };
-        match compare_frames(next, &ours) {
-            Ok(()) => exact += 1,
-            Err(d) => first = first.or(Some(format!("{what}: {d}"))),
+        let k = check_action_phase(&mut game, frames, start + 1, &mut found);
+        if let Some(next) = frames.get(k) {
+            check_next_turn_frame(&mut game, next, frames[k - 1].turn_info, &mut found);
         }
         carry = Some(game.players.clone());
     }
-    report.frames_exact = exact.min(report.frames_total);
-    report.status =
-        if first.is_none() && report.frames_exact == report.frames_total { Status::Exact } else { Status::Diverged };
-    report.first_divergence = first;
+    report.frames_exact = found.exact.min(report.frames_total);
+    report.status = if found.first.is_none() && report.frames_exact == report.frames_total {
+        Status::Exact
+    } else {
+        Status::Diverged
+    };
+    report.first_divergence = found.first;
     if early_2020 {
         report.reason = Some(
             "early-2020 engine build (upgrades echoed as base-type spawns, docs/replay-format.md): simulated with its targeting rules (health without shields, ids compared as text; docs/fidelity.md)".into(),
         );
     }
+}
+
+/// What a verification found so far: the frames that matched, and the first divergence.
+#[derive(Default)]
+struct Findings {
+    exact: usize,
+    first: Option<String>,
+}
+
+impl Findings {
+    /// Counts a matching frame, or keeps the divergence (named by `what`) if it is the first.
+    fn compared(&mut self, result: Result<(), impl std::fmt::Display>, what: impl FnOnce() -> String) {
+        match result {
+            Ok(()) => self.exact += 1,
+            Err(d) => self.first = self.first.take().or_else(|| Some(format!("{}: {d}", what()))),
+        }
+    }
+}
+
+/// Plays the action phase from the replay's frame `k` on, comparing each frame; returns the
+/// index of the first frame after the replay's action phase.
+fn check_action_phase(game: &mut crate::engine::Game, frames: &[Frame], mut k: usize, found: &mut Findings) -> usize {
+    while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
+        let ours = game.action_frame();
+        let theirs = &frames[k];
+        let result = compare_frames(theirs, &ours);
+        if result.is_err() && found.first.is_none() && std::env::var_os("TS_VERIFY_DUMP").is_some() {
+            eprintln!("expected: {}", crate::replay::frame_to_json(theirs, false, true));
+            eprintln!("actual:   {}", crate::replay::frame_to_json(&ours, false, true));
+        }
+        found.compared(result, || {
+            format!("turn {}, action frame {}", theirs.turn_info.turn, theirs.turn_info.action_frame)
+        });
+        k += 1;
+        if game.action_phase_done() {
+            break;
+        }
+    }
+    // Frames the replay has in this action phase that we did not produce.
+    while k < frames.len() && frames[k].turn_info.phase == Phase::Action {
+        found.first = found.first.take().or_else(|| {
+            Some(format!(
+                "turn {}, action frame {}: the engine ended the action phase earlier",
+                frames[k].turn_info.turn, frames[k].turn_info.action_frame
+            ))
+        });
+        k += 1;
+    }
+    k
+}
+
+/// Ends the turn and compares the next turn frame (or the end frame) with the replay's.
+fn check_next_turn_frame(game: &mut crate::engine::Game, next: &Frame, last_info: TurnInfo, found: &mut Findings) {
+    if !game.over {
+        game.end_turn();
+    }
+    let ours = if game.over { game.end_frame(&last_info, 0) } else { game.turn_frame() };
+    found.compared(compare_frames(next, &ours), || {
+        if next.turn_info.phase == Phase::End {
+            "end frame".to_string()
+        } else {
+            format!("turn {}, turn frame", next.turn_info.turn)
+        }
+    });
 }
 
 /// Finds replay files under the given paths (files, or folders searched recursively).

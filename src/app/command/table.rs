@@ -97,7 +97,6 @@ impl Menu {
 
 /// One row of the table.
 pub struct CommandInfo {
-    pub command: UiCommand,
     pub label: &'static str,
     pub tooltip: &'static str,
     /// The keys that give it; the first is the one menus show.
@@ -119,181 +118,184 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 }
 
 const fn row(
-    command: UiCommand,
     label: &'static str,
     tooltip: &'static str,
     keys: &'static [KeyboardShortcut],
     scope: Scope,
     menu: Option<Menu>,
 ) -> CommandInfo {
-    CommandInfo { command, label, tooltip, keys, scope, menu }
+    CommandInfo { label, tooltip, keys, scope, menu }
 }
+
+// ALL lists the variants in their order, each once: the position of each is its value.
+const _: () = {
+    let mut i = 0;
+    while i < UiCommand::ALL.len() {
+        assert!(UiCommand::ALL[i] as usize == i, "UiCommand::ALL is out of the variants' order");
+        i += 1;
+    }
+};
 
 use Menu::{Edit, File, Replay as ReplayMenu};
 use Scope::{Editor, Play, Replay, Studio, Tools};
 
-/// The table.
-const TABLE: [CommandInfo; 38] = [
-    row(
-        UiCommand::NewLayout,
-        "New layout",
-        "Start an empty layout (Undo brings the old one back)",
-        &[ctrl(Key::N)],
-        Editor,
-        Some(File),
-    ),
-    row(
-        UiCommand::OpenLayout,
-        "Open…",
-        "Open a layout (in the Editor) or a replay (in the Debugger)",
-        &[ctrl(Key::O)],
-        Studio,
-        Some(File),
-    ),
-    row(UiCommand::Save, "Save", "Save the layout", &[ctrl(Key::S)], Editor, Some(File)),
-    row(UiCommand::SaveAs, "Save as…", "Save the layout under a new name", &[ctrl_shift(Key::S)], Editor, Some(File)),
-    row(UiCommand::OpenReplay, "Open replay…", "Open a .replay or .replay.gz in the Debugger", &[], Studio, Some(File)),
-    row(
-        UiCommand::ImportReplay,
-        "Import from replay…",
-        "Take a player's structures from a replay turn",
-        &[],
-        Studio,
-        Some(File),
-    ),
-    row(
-        UiCommand::ExportPython,
-        "Export Python…",
-        "Write the active player's layout as a Python snippet",
-        &[],
-        Studio,
-        Some(File),
-    ),
-    row(
-        UiCommand::CopyPython,
-        "Copy Python snippet",
-        "Put the active player's layout on the clipboard as Python",
-        &[],
-        Studio,
-        Some(File),
-    ),
-    row(UiCommand::ExportPng, "Export PNG…", "Write the board with its overlays as an image", &[], Studio, Some(File)),
-    row(
-        UiCommand::CompareReplays,
-        "Compare replays…",
-        "Two replays side by side, differing tiles outlined",
-        &[],
-        Studio,
-        Some(File),
-    ),
-    row(UiCommand::Undo, "Undo", "Take the last edit back", &[ctrl(Key::Z)], Editor, Some(Edit)),
-    row(UiCommand::Redo, "Redo", "Do the undone edit again", &[ctrl_shift(Key::Z), ctrl(Key::Y)], Editor, Some(Edit)),
-    row(UiCommand::WallTool, "Wall tool", "Place walls", &[key(Key::Num1)], Tools, None),
-    row(UiCommand::SupportTool, "Support tool", "Place supports", &[key(Key::Num2)], Tools, None),
-    row(UiCommand::TurretTool, "Turret tool", "Place turrets", &[key(Key::Num3)], Tools, None),
-    row(UiCommand::UpgradeTool, "Upgrade tool", "Upgrade structures", &[key(Key::U)], Tools, None),
-    row(
-        UiCommand::RemoveTool,
-        "Mark-for-removal tool",
-        "Mark structures for removal (refunded next turn)",
-        &[key(Key::R)],
-        Tools,
-        None,
-    ),
-    row(UiCommand::EraseTool, "Erase tool", "Erase structures from the layout", &[key(Key::X)], Editor, None),
-    row(UiCommand::SwitchPlayer, "Switch player", "Edit the other player's half", &[key(Key::Tab)], Editor, Some(Edit)),
-    row(
-        UiCommand::Mirror,
-        "Mirror",
-        "Mirror the active player's layout left/right",
-        &[key(Key::M)],
-        Editor,
-        Some(Edit),
-    ),
-    row(UiCommand::ResetBoard, "Reset zoom", "Reset zoom and pan", &[key(Key::Num0)], Editor, Some(Edit)),
-    row(
-        UiCommand::NextTurn,
-        "Next turn",
-        "The next turn's first frame",
-        &[ctrl(Key::ArrowRight)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(
-        UiCommand::PreviousTurn,
-        "Previous turn",
-        "The previous turn's first frame",
-        &[ctrl(Key::ArrowLeft)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(UiCommand::NextFrame, "Next frame", "One frame forward", &[key(Key::ArrowRight)], Replay, Some(ReplayMenu)),
-    row(UiCommand::PreviousFrame, "Previous frame", "One frame back", &[key(Key::ArrowLeft)], Replay, Some(ReplayMenu)),
-    row(
-        UiCommand::PlayPause,
-        "Play / pause",
-        "Play the replay at the chosen speed",
-        &[key(Key::Space)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(UiCommand::FirstTurn, "First turn", "Back to the first turn", &[key(Key::Home)], Replay, Some(ReplayMenu)),
-    row(
-        UiCommand::LastFrame,
-        "Last frame",
-        "The last frame (a live match: follow it again)",
-        &[key(Key::End)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(
-        UiCommand::FitBoard,
-        "Fit the board",
-        "Zoom and pan back to the whole board",
-        &[key(Key::Num0)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(
-        UiCommand::ToggleSidePanels,
-        "Board only",
-        "Hide or show the side panels",
-        &[key(Key::B)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(
-        UiCommand::CopyFrameJson,
-        "Copy frame as JSON",
-        "Put the shown frame on the clipboard as the engine's JSON line",
-        &[ctrl_shift(Key::C)],
-        Replay,
-        Some(ReplayMenu),
-    ),
-    row(UiCommand::ToggleTheme, "Light / dark theme", "Switch between the light and the dark theme", &[], Studio, None),
-    row(UiCommand::ToggleHelp, "Keyboard shortcuts", "Show or hide this help", &[key(Key::F1)], Studio, None),
-    row(UiCommand::ScoutTool, "Scout tool", "Deploy scouts on your edges", &[key(Key::Num4)], Play, None),
-    row(UiCommand::DemolisherTool, "Demolisher tool", "Deploy demolishers", &[key(Key::Num5)], Play, None),
-    row(UiCommand::InterceptorTool, "Interceptor tool", "Deploy interceptors", &[key(Key::Num6)], Play, None),
-    row(UiCommand::EndTurn, "End turn", "Send your planned turn to the match", &[key(Key::Enter)], Play, None),
-    row(UiCommand::UndoTurnEdit, "Undo", "Take the last edit of your turn back", &[ctrl(Key::Z)], Play, None),
-];
+// The rows, one per command.
+const NEW_LAYOUT: CommandInfo =
+    row("New layout", "Start an empty layout (Undo brings the old one back)", &[ctrl(Key::N)], Editor, Some(File));
+const OPEN_LAYOUT: CommandInfo =
+    row("Open…", "Open a layout (in the Editor) or a replay (in the Debugger)", &[ctrl(Key::O)], Studio, Some(File));
+const SAVE: CommandInfo = row("Save", "Save the layout", &[ctrl(Key::S)], Editor, Some(File));
+const SAVE_AS: CommandInfo =
+    row("Save as…", "Save the layout under a new name", &[ctrl_shift(Key::S)], Editor, Some(File));
+const OPEN_REPLAY: CommandInfo =
+    row("Open replay…", "Open a .replay or .replay.gz in the Debugger", &[], Studio, Some(File));
+const IMPORT_REPLAY: CommandInfo =
+    row("Import from replay…", "Take a player's structures from a replay turn", &[], Studio, Some(File));
+const EXPORT_PYTHON: CommandInfo =
+    row("Export Python…", "Write the active player's layout as a Python snippet", &[], Studio, Some(File));
+const COPY_PYTHON: CommandInfo =
+    row("Copy Python snippet", "Put the active player's layout on the clipboard as Python", &[], Studio, Some(File));
+const EXPORT_PNG: CommandInfo =
+    row("Export PNG…", "Write the board with its overlays as an image", &[], Studio, Some(File));
+const COMPARE_REPLAYS: CommandInfo =
+    row("Compare replays…", "Two replays side by side, differing tiles outlined", &[], Studio, Some(File));
+const UNDO: CommandInfo = row("Undo", "Take the last edit back", &[ctrl(Key::Z)], Editor, Some(Edit));
+const REDO: CommandInfo =
+    row("Redo", "Do the undone edit again", &[ctrl_shift(Key::Z), ctrl(Key::Y)], Editor, Some(Edit));
+const WALL_TOOL: CommandInfo = row("Wall tool", "Place walls", &[key(Key::Num1)], Tools, None);
+const SUPPORT_TOOL: CommandInfo = row("Support tool", "Place supports", &[key(Key::Num2)], Tools, None);
+const TURRET_TOOL: CommandInfo = row("Turret tool", "Place turrets", &[key(Key::Num3)], Tools, None);
+const UPGRADE_TOOL: CommandInfo = row("Upgrade tool", "Upgrade structures", &[key(Key::U)], Tools, None);
+const REMOVE_TOOL: CommandInfo =
+    row("Mark-for-removal tool", "Mark structures for removal (refunded next turn)", &[key(Key::R)], Tools, None);
+const ERASE_TOOL: CommandInfo = row("Erase tool", "Erase structures from the layout", &[key(Key::X)], Editor, None);
+const SWITCH_PLAYER: CommandInfo =
+    row("Switch player", "Edit the other player's half", &[key(Key::Tab)], Editor, Some(Edit));
+const MIRROR: CommandInfo =
+    row("Mirror", "Mirror the active player's layout left/right", &[key(Key::M)], Editor, Some(Edit));
+const RESET_BOARD: CommandInfo = row("Reset zoom", "Reset zoom and pan", &[key(Key::Num0)], Editor, Some(Edit));
+const NEXT_TURN: CommandInfo =
+    row("Next turn", "The next turn's first frame", &[ctrl(Key::ArrowRight)], Replay, Some(ReplayMenu));
+const PREVIOUS_TURN: CommandInfo =
+    row("Previous turn", "The previous turn's first frame", &[ctrl(Key::ArrowLeft)], Replay, Some(ReplayMenu));
+const NEXT_FRAME: CommandInfo =
+    row("Next frame", "One frame forward", &[key(Key::ArrowRight)], Replay, Some(ReplayMenu));
+const PREVIOUS_FRAME: CommandInfo =
+    row("Previous frame", "One frame back", &[key(Key::ArrowLeft)], Replay, Some(ReplayMenu));
+const PLAY_PAUSE: CommandInfo =
+    row("Play / pause", "Play the replay at the chosen speed", &[key(Key::Space)], Replay, Some(ReplayMenu));
+const FIRST_TURN: CommandInfo =
+    row("First turn", "Back to the first turn", &[key(Key::Home)], Replay, Some(ReplayMenu));
+const LAST_FRAME: CommandInfo =
+    row("Last frame", "The last frame (a live match: follow it again)", &[key(Key::End)], Replay, Some(ReplayMenu));
+const FIT_BOARD: CommandInfo =
+    row("Fit the board", "Zoom and pan back to the whole board", &[key(Key::Num0)], Replay, Some(ReplayMenu));
+const TOGGLE_SIDE_PANELS: CommandInfo =
+    row("Board only", "Hide or show the side panels", &[key(Key::B)], Replay, Some(ReplayMenu));
+const COPY_FRAME_JSON: CommandInfo = row(
+    "Copy frame as JSON",
+    "Put the shown frame on the clipboard as the engine's JSON line",
+    &[ctrl_shift(Key::C)],
+    Replay,
+    Some(ReplayMenu),
+);
+const TOGGLE_THEME: CommandInfo =
+    row("Light / dark theme", "Switch between the light and the dark theme", &[], Studio, None);
+const TOGGLE_HELP: CommandInfo = row("Keyboard shortcuts", "Show or hide this help", &[key(Key::F1)], Studio, None);
+const SCOUT_TOOL: CommandInfo = row("Scout tool", "Deploy scouts on your edges", &[key(Key::Num4)], Play, None);
+const DEMOLISHER_TOOL: CommandInfo = row("Demolisher tool", "Deploy demolishers", &[key(Key::Num5)], Play, None);
+const INTERCEPTOR_TOOL: CommandInfo = row("Interceptor tool", "Deploy interceptors", &[key(Key::Num6)], Play, None);
+const END_TURN: CommandInfo = row("End turn", "Send your planned turn to the match", &[key(Key::Enter)], Play, None);
+const UNDO_TURN_EDIT: CommandInfo = row("Undo", "Take the last edit of your turn back", &[ctrl(Key::Z)], Play, None);
 
 impl UiCommand {
-    pub const ALL: [UiCommand; TABLE.len()] = {
-        let mut all = [UiCommand::ToggleHelp; TABLE.len()];
-        let mut i = 0;
-        while i < TABLE.len() {
-            all[i] = TABLE[i].command;
-            i += 1;
-        }
-        all
-    };
+    /// Every command, in the order of the variants: menus and the help list them so. A new
+    /// command goes at the end of the enum and of this list (a const check below holds the
+    /// order; `info` does not compile without its row).
+    pub const ALL: [UiCommand; 38] = [
+        UiCommand::NewLayout,
+        UiCommand::OpenLayout,
+        UiCommand::Save,
+        UiCommand::SaveAs,
+        UiCommand::OpenReplay,
+        UiCommand::ImportReplay,
+        UiCommand::ExportPython,
+        UiCommand::CopyPython,
+        UiCommand::ExportPng,
+        UiCommand::CompareReplays,
+        UiCommand::Undo,
+        UiCommand::Redo,
+        UiCommand::WallTool,
+        UiCommand::SupportTool,
+        UiCommand::TurretTool,
+        UiCommand::UpgradeTool,
+        UiCommand::RemoveTool,
+        UiCommand::EraseTool,
+        UiCommand::SwitchPlayer,
+        UiCommand::Mirror,
+        UiCommand::ResetBoard,
+        UiCommand::NextTurn,
+        UiCommand::PreviousTurn,
+        UiCommand::NextFrame,
+        UiCommand::PreviousFrame,
+        UiCommand::PlayPause,
+        UiCommand::FirstTurn,
+        UiCommand::LastFrame,
+        UiCommand::FitBoard,
+        UiCommand::ToggleSidePanels,
+        UiCommand::CopyFrameJson,
+        UiCommand::ToggleTheme,
+        UiCommand::ToggleHelp,
+        UiCommand::ScoutTool,
+        UiCommand::DemolisherTool,
+        UiCommand::InterceptorTool,
+        UiCommand::EndTurn,
+        UiCommand::UndoTurnEdit,
+    ];
 
-    /// The command's row.
+    /// The command's row: label, tooltip, keys, scope and menu. A command without its row
+    /// does not compile.
     pub fn info(self) -> &'static CommandInfo {
-        // Rows are in the order of the variants (checked by a test).
-        &TABLE[self as usize]
+        match self {
+            UiCommand::NewLayout => &NEW_LAYOUT,
+            UiCommand::OpenLayout => &OPEN_LAYOUT,
+            UiCommand::Save => &SAVE,
+            UiCommand::SaveAs => &SAVE_AS,
+            UiCommand::OpenReplay => &OPEN_REPLAY,
+            UiCommand::ImportReplay => &IMPORT_REPLAY,
+            UiCommand::ExportPython => &EXPORT_PYTHON,
+            UiCommand::CopyPython => &COPY_PYTHON,
+            UiCommand::ExportPng => &EXPORT_PNG,
+            UiCommand::CompareReplays => &COMPARE_REPLAYS,
+            UiCommand::Undo => &UNDO,
+            UiCommand::Redo => &REDO,
+            UiCommand::WallTool => &WALL_TOOL,
+            UiCommand::SupportTool => &SUPPORT_TOOL,
+            UiCommand::TurretTool => &TURRET_TOOL,
+            UiCommand::UpgradeTool => &UPGRADE_TOOL,
+            UiCommand::RemoveTool => &REMOVE_TOOL,
+            UiCommand::EraseTool => &ERASE_TOOL,
+            UiCommand::SwitchPlayer => &SWITCH_PLAYER,
+            UiCommand::Mirror => &MIRROR,
+            UiCommand::ResetBoard => &RESET_BOARD,
+            UiCommand::NextTurn => &NEXT_TURN,
+            UiCommand::PreviousTurn => &PREVIOUS_TURN,
+            UiCommand::NextFrame => &NEXT_FRAME,
+            UiCommand::PreviousFrame => &PREVIOUS_FRAME,
+            UiCommand::PlayPause => &PLAY_PAUSE,
+            UiCommand::FirstTurn => &FIRST_TURN,
+            UiCommand::LastFrame => &LAST_FRAME,
+            UiCommand::FitBoard => &FIT_BOARD,
+            UiCommand::ToggleSidePanels => &TOGGLE_SIDE_PANELS,
+            UiCommand::CopyFrameJson => &COPY_FRAME_JSON,
+            UiCommand::ToggleTheme => &TOGGLE_THEME,
+            UiCommand::ToggleHelp => &TOGGLE_HELP,
+            UiCommand::ScoutTool => &SCOUT_TOOL,
+            UiCommand::DemolisherTool => &DEMOLISHER_TOOL,
+            UiCommand::InterceptorTool => &INTERCEPTOR_TOOL,
+            UiCommand::EndTurn => &END_TURN,
+            UiCommand::UndoTurnEdit => &UNDO_TURN_EDIT,
+        }
     }
 
     /// The shortcut as menus and the help show it ("Ctrl+Shift+Z"; on a Mac "⇧⌘Z").
@@ -368,9 +370,6 @@ mod tests {
 
     #[test]
     fn every_command_is_listed_once_with_a_label() {
-        for (i, row) in TABLE.iter().enumerate() {
-            assert_eq!(row.command as usize, i, "{:?} is out of the variants' order", row.command);
-        }
         for (i, c) in UiCommand::ALL.iter().enumerate() {
             assert!(!c.info().label.is_empty(), "{c:?}");
             assert!(!UiCommand::ALL[..i].contains(c), "{c:?} listed twice");

@@ -5,7 +5,8 @@
 //!
 //! One concern per file: the session behind the viewer (`backend`), playback and navigation
 //! (`playback`), the frame as text (`inspect`), the board (`board_draw`), what-if tries
-//! (`whatif`, the edited what-if in `whatif_board`) and the side panels (`panels`).
+//! (`whatif`, the edited what-if in `whatif_board`) and the side panels (`panels`, with the
+//! what-if section in `whatif_panel` and the Replays tab's side in `replays_panel`).
 
 mod backend;
 mod board_draw;
@@ -15,11 +16,13 @@ pub mod panels;
 mod playback;
 mod played_draw;
 mod prefs;
+mod replays_panel;
 mod threat;
 mod view;
 mod whatif;
 pub mod whatif_board;
 pub mod whatif_budget;
+mod whatif_panel;
 
 pub use inspect::{LogEntry, unit_name};
 pub use playback::{BASE_FPS, SPEEDS, action_for};
@@ -413,7 +416,7 @@ impl Viewer {
                     actions.extend(if debugger {
                         panels::debugger_side(ui, self, bottom)
                     } else {
-                        panels::replays_side(ui, self)
+                        replays_panel::replays_side(ui, self)
                     });
                 });
             });

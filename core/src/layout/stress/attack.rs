@@ -2,7 +2,6 @@
 //! prepared once (the replay parsed, the attacker's side rebuilt) so that any number of
 //! layouts can then be run against it cheaply.
 
-use super::parallel::parallel_map;
 use crate::engine::commands::{Command, CommandKind};
 use crate::engine::config::Config;
 use crate::engine::frame::Phase;
@@ -10,12 +9,11 @@ use crate::engine::game::{Game, PlayerState};
 use crate::engine::geometry::{Player, Tile};
 use crate::engine::unit::Unit;
 use crate::layout::Layout;
-use crate::replay::{Replay, ReplayError, read_replay};
+use crate::replay::{Replay, ReplayError};
 use crate::verify::rebuild::{RebuildError, TurnInputs, game_at_turn_frame, is_early_2020, running_max_ids};
 use crate::verify::ruleset_name;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One structure of the side under test, in absolute board coordinates.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -283,40 +281,6 @@ pub struct AttackFilter {
     pub any_ruleset: bool,
 }
 
-/// A replay that gave no attack, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SkippedReplay {
-    pub file: PathBuf,
-    pub reason: String,
-    /// The replay's ruleset, when its config could be read (`verify::ruleset_name`).
-    pub ruleset: Option<String>,
-}
-
-/// Attacks read from replay files, in file then turn order.
-#[derive(Debug, Clone, Default)]
-pub struct AttackSet {
-    pub attacks: Vec<Attack>,
-    pub skipped: Vec<SkippedReplay>,
-    /// Turns of the read replays whose attack could not be rebuilt, each naming file and turn.
-    pub unusable_turns: Vec<AttackError>,
-}
-
-impl AttackSet {
-    /// The skipped replays by ruleset, most first ("300 replays of live-2022"); replays whose
-    /// ruleset could not be told are left out.
-    pub fn skipped_rulesets(&self) -> Vec<(String, usize)> {
-        let mut counts: Vec<(String, usize)> = Vec::new();
-        for r in self.skipped.iter().filter_map(|s| s.ruleset.as_ref()) {
-            match counts.iter_mut().find(|(name, _)| name == r) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((r.clone(), 1)),
-            }
-        }
-        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        counts
-    }
-}
-
 /// Why attacks could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AttackError {
@@ -328,36 +292,6 @@ pub enum AttackError {
     Rejected { file: PathBuf, turn: i32, player: u8, line: &'static str, count: usize },
     #[error("cancelled")]
     Cancelled,
-}
-
-/// Why a replay of these rules gives no attack at all under the filter (`None`: it does).
-fn skip_reason(config: &Config, legacy_format: bool, filter: &AttackFilter) -> Option<String> {
-    if legacy_format || config.legacy {
-        return Some("2018–2019 format: attacks of those rules are not run".into());
-    }
-    let same = config.units == filter.config.units && config.resources == filter.config.resources;
-    if !same && !filter.any_ruleset {
-        return Some(format!("ruleset {}, the layout's is {}", ruleset_name(config), ruleset_name(&filter.config)));
-    }
-    None
-}
-
-/// The config line of a replay file, read without its frames, so that the replays of other
-/// rulesets are skipped at a fraction of a full read. `None` if the file does not open with
-/// a readable config line: the full read then says what is wrong.
-fn config_line(path: &Path) -> Option<Config> {
-    use std::io::BufRead;
-    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
-    let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
-    let reader: Box<dyn BufRead> = if gzip {
-        Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
-    } else {
-        Box::new(file)
-    };
-    let line = reader.lines().map_while(Result::ok).find(|l| !l.trim().is_empty())?;
-    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
-    value.get("unitInformation")?;
-    Config::from_value(value).ok()
 }
 
 fn is_mobile(config: &Config, c: &Command) -> bool {
@@ -515,91 +449,4 @@ fn recorded_outcome(replay: &Replay, start: usize, attacker: Player) -> Recorded
         }
     }
     r
-}
-
-/// Reads every replay of `files` on `jobs` threads and keeps the attacks the filter lets
-/// through. `progress(done, total)` is called after each file; setting `cancel` stops early.
-pub fn load_attacks(
-    files: &[PathBuf],
-    filter: &AttackFilter,
-    jobs: usize,
-    progress: &(dyn Fn(usize, usize) + Sync),
-    cancel: &AtomicBool,
-) -> Result<AttackSet, AttackError> {
-    enum Read {
-        Attacks(Vec<Result<Attack, AttackError>>),
-        Skipped(String, Option<String>),
-    }
-    let configs = ConfigInterner::default();
-    let read_one = |path: &Path| -> Read {
-        if let Some(config) = config_line(path)
-            && let Some(reason) = skip_reason(&config, false, filter)
-        {
-            return Read::Skipped(reason, Some(ruleset_name(&config)));
-        }
-        match read_replay(path) {
-            Err(e) => Read::Skipped(e.to_string(), None),
-            Ok(replay) => match skip_reason(&replay.config, replay.legacy, filter) {
-                Some(reason) => Read::Skipped(reason, Some(ruleset_name(&replay.config))),
-                None => {
-                    let mut attacks = attacks_of_replay(&replay, filter);
-                    for a in attacks.iter_mut().flatten() {
-                        a.config = configs.intern(&a.config);
-                    }
-                    Read::Attacks(attacks)
-                }
-            },
-        }
-    };
-    let results = parallel_map(files.len(), jobs, cancel, progress, |k, _: &mut ()| read_one(&files[k]));
-    crate::heap::return_freed_memory();
-    if cancel.load(Ordering::Relaxed) {
-        return Err(AttackError::Cancelled);
-    }
-    let mut set = AttackSet::default();
-    for (file, r) in files.iter().zip(results) {
-        match r {
-            Some(Read::Attacks(list)) => {
-                for a in list {
-                    match a {
-                        Ok(a) => set.attacks.push(a),
-                        Err(e) => set.unusable_turns.push(e),
-                    }
-                }
-            }
-            Some(Read::Skipped(reason, ruleset)) => {
-                set.skipped.push(SkippedReplay { file: file.clone(), reason, ruleset })
-            }
-            None => set.skipped.push(SkippedReplay {
-                file: file.clone(),
-                reason: "not read (worker failed)".into(),
-                ruleset: None,
-            }),
-        }
-    }
-    Ok(set)
-}
-
-/// One `Config` shared by every attack of the same rules: each replay parses its own, and a
-/// parsed config (its raw JSON kept for the algos) costs more than the attacks of a replay.
-#[derive(Default)]
-struct ConfigInterner(std::sync::Mutex<Vec<Arc<Config>>>);
-
-impl ConfigInterner {
-    fn intern(&self, config: &Arc<Config>) -> Arc<Config> {
-        let same = |c: &Arc<Config>| {
-            Arc::ptr_eq(c, config)
-                || (c.raw == config.raw
-                    && c.legacy == config.legacy
-                    && c.mechanics == config.mechanics
-                    && c.death_threshold == config.death_threshold)
-        };
-        // A poisoned lock only means another reader panicked; its list is still sound.
-        let mut known = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(c) = known.iter().find(|c| same(c)) {
-            return Arc::clone(c);
-        }
-        known.push(Arc::clone(config));
-        Arc::clone(config)
-    }
 }

@@ -9,15 +9,17 @@
 //! `Attack::what_if` turns one attack into a Debugger what-if.
 
 pub mod attack;
+mod load;
 mod outcome;
 pub(crate) mod parallel;
 mod tally;
 mod what_if;
 
 pub use attack::{
-    Attack, AttackError, AttackFilter, AttackSet, DefenceStructure, RecordedOutcome, SkippedReplay, TurnSelect,
-    attacks_of_replay, attacks_of_replay_where, load_attacks,
+    Attack, AttackError, AttackFilter, DefenceStructure, RecordedOutcome, TurnSelect, attacks_of_replay,
+    attacks_of_replay_where,
 };
+pub use load::{AttackSet, SkippedReplay, load_attacks};
 pub use outcome::{AttackOutcome, Detail, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
 pub use what_if::AttackTry;
 

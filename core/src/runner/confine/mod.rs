@@ -26,7 +26,7 @@ pub use policy::{
 };
 pub use seat_temp::SeatTemp;
 
-use super::process::AlgoLocation;
+use super::locate::AlgoLocation;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 

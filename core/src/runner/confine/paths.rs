@@ -5,7 +5,7 @@
 
 use super::SeatPlan;
 use super::policy::SHARED_MARKER;
-use crate::runner::process::AlgoLocation;
+use crate::runner::locate::AlgoLocation;
 use std::path::{Path, PathBuf};
 
 /// The system's folders: programs, libraries, configuration, and the kernel's views

@@ -128,16 +128,17 @@ impl ProcessTree {
     /// time, and the UI restrictions (no clipboard, no other desktop, no handles of windows
     /// outside the job, no system settings, no logging off). Files and network are not
     /// confined on Windows. Set right after the job is made: the few instructions the child
-    /// runs before are the start of its interpreter, before any algo code.
-    pub fn confine(&self, c: &crate::runner::confine::Confinement) -> io::Result<()> {
+    /// runs before are the start of its interpreter, before any algo code. `memory` is in
+    /// bytes per process, `max_processes` the processes at a time.
+    pub fn confine(&self, memory: u64, max_processes: u32) -> io::Result<()> {
         let job = self.job.as_raw_handle() as HANDLE;
         // SAFETY: plain Win32 calls on the job we own; the structures are ours, sized as passed.
         unsafe {
             let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
             limits.BasicLimitInformation.LimitFlags =
                 JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_ACTIVE_PROCESS | JOB_OBJECT_LIMIT_PROCESS_MEMORY;
-            limits.BasicLimitInformation.ActiveProcessLimit = c.max_processes;
-            limits.ProcessMemoryLimit = usize::try_from(c.memory).unwrap_or(usize::MAX);
+            limits.BasicLimitInformation.ActiveProcessLimit = max_processes;
+            limits.ProcessMemoryLimit = usize::try_from(memory).unwrap_or(usize::MAX);
             let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
             let info = (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
             if SetInformationJobObject(job, JobObjectExtendedLimitInformation, info, size) == 0 {

@@ -1,0 +1,98 @@
+//! What a simulated action phase tallies from each tick's events: per player, and each
+//! mobile unit's walk.
+
+use std::collections::HashMap;
+use terminal_core::engine::frame::Events;
+use terminal_core::engine::{Config, Game};
+
+/// The running totals of one player over a run.
+#[derive(Debug, Clone, Default)]
+pub struct PlayerTally {
+    pub(crate) breaches: u32,
+    pub(crate) breach_damage: f32,
+    pub(crate) breach_tiles: HashMap<(i32, i32), u32>,
+    pub(crate) structure_damage: f32,
+    pub(crate) unit_damage: f32,
+    pub(crate) structures_lost: u32,
+    pub(crate) sp_lost: f32,
+    pub(crate) units_lost: u32,
+    pub(crate) mp_lost: f32,
+}
+
+/// Totals of both players, filled tick by tick.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub players: [PlayerTally; 2],
+    /// SP invested in each structure standing when the run began, by id (ascending): a
+    /// structure's death event does not say whether it was upgraded.
+    invested: Vec<(u32, f32)>,
+}
+
+impl Tally {
+    pub fn new(game: &Game) -> Tally {
+        let config = &game.config;
+        let invested = game
+            .units
+            .iter()
+            .filter(|u| u.is_structure)
+            .map(|u| (u.id, config.invested_sp(u.unit_type as usize, u.upgraded)))
+            .collect();
+        Tally { players: Default::default(), invested }
+    }
+
+    pub fn add(&mut self, config: &Config, events: &Events) {
+        let is_structure = |t: u8| config.units.get(t as usize).is_some_and(|u| u.is_structure);
+        for b in &events.breach {
+            let p = &mut self.players[b.owner.index()];
+            p.breaches += 1;
+            p.breach_damage += b.damage;
+            *p.breach_tiles.entry((b.tile.x, b.tile.y)).or_default() += 1;
+        }
+        for d in &events.damage {
+            let dealer = &mut self.players[d.owner.opponent().index()];
+            if is_structure(d.unit_type) {
+                dealer.structure_damage += d.damage;
+            } else {
+                dealer.unit_damage += d.damage;
+            }
+        }
+        for d in events.death.iter().filter(|d| !d.removed) {
+            if events.breach.iter().any(|b| b.id == d.id) {
+                continue;
+            }
+            let loser = &mut self.players[d.owner.index()];
+            if is_structure(d.unit_type) {
+                let sp = match self.invested.binary_search_by_key(&d.id, |&(id, _)| id) {
+                    Ok(i) => self.invested[i].1,
+                    Err(_) => config.invested_sp(d.unit_type as usize, false),
+                };
+                loser.structures_lost += 1;
+                loser.sp_lost += sp;
+            } else if let Some(u) = config.units.get(d.unit_type as usize) {
+                loser.units_lost += 1;
+                loser.mp_lost += u.cost_mp;
+            }
+        }
+    }
+}
+
+/// Each player's HP, SP and MP when a run stopped.
+pub type EndStats = [(f32, f32, f32); 2];
+
+/// Each mobile unit's walk, from spawn and move events.
+#[derive(Debug, Default)]
+pub struct PathLog(pub HashMap<u32, Vec<(i32, i32)>>);
+
+impl PathLog {
+    pub fn add(&mut self, config: &Config, events: &Events) {
+        for s in &events.spawn {
+            if config.units.get(s.unit_type as usize).is_some_and(|u| !u.is_structure) {
+                self.0.insert(s.id, vec![(s.tile.x, s.tile.y)]);
+            }
+        }
+        for m in &events.moves {
+            let walk = self.0.entry(m.id).or_insert_with(|| vec![(m.from.x, m.from.y)]);
+            walk.push((m.to.x, m.to.y));
+        }
+    }
+}
