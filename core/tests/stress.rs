@@ -274,3 +274,27 @@ fn attacks_are_kept_compactly() {
     );
     assert!(mean < 4096, "{mean} bytes per attack");
 }
+
+/// A set read from many replays of one ruleset holds one parsed config for all of them (each
+/// replay parses its own, raw JSON included: once per attack it cost more than the attacks),
+/// and one path and ruleset name per replay.
+#[test]
+fn a_set_of_many_replays_shares_one_config_and_each_replays_names() {
+    let files: Vec<_> = collect_replays(&[replay("live-2022")]).into_iter().take(12).collect();
+    let first = read_replay(&files[0]).unwrap_or_else(|e| panic!("{e}"));
+    let filter = AttackFilter { config: Arc::new(first.config.clone()), any_ruleset: false };
+    let set = stress::load_attacks(&files, &filter, 2, &|_, _| {}, &AtomicBool::new(false)).expect("attacks");
+    assert!(set.attacks.len() > 50, "{} attacks from {} replays", set.attacks.len(), files.len());
+    let config = set.attacks[0].config();
+    assert!(set.attacks.iter().all(|a| Arc::ptr_eq(a.config(), config)), "one config for every attack");
+    for pair in set.attacks.windows(2).filter(|p| p[0].replay == p[1].replay) {
+        assert!(Arc::ptr_eq(&pair[0].replay, &pair[1].replay), "{}: one path per replay", pair[0].replay.display());
+        assert!(Arc::ptr_eq(&pair[0].ruleset, &pair[1].ruleset), "one ruleset name per replay");
+    }
+    // A run keeps each attack's tiles (the heatmap) but not every unit's walk.
+    let defence = Defence::from_layout(&Layout::default(), Player::One, &filter.config);
+    let report =
+        stress::run(&set.attacks, &defence, HpModel::Unlimited, 2, &|_, _| {}, &AtomicBool::new(false)).expect("run");
+    assert!(report.outcomes.iter().any(|o| !o.breach_tiles.is_empty()), "breach tiles kept");
+    assert!(report.outcomes.iter().all(|o| o.unit_paths.is_empty()), "no unit walks kept");
+}
