@@ -43,6 +43,30 @@ fn wait_for_turn(h: &mut Harness<'_, StudioApp>, turn: i32) {
     });
 }
 
+/// Steps a started live match a frame at a time until `done` (which also makes each step's
+/// checks) says so; returns the board frames shown, each once in the order shown, and the
+/// steps taken.
+fn watch_live_match(
+    h: &mut Harness<'_, StudioApp>,
+    mut done: impl FnMut(&Harness<'_, StudioApp>) -> bool,
+) -> (Vec<usize>, usize) {
+    let (mut shown, mut steps) = (Vec::new(), 0);
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        h.step();
+        steps += 1;
+        if let Some(i) = shown_index(h)
+            && shown.last() != Some(&i)
+        {
+            shown.push(i);
+        }
+        if done(h) {
+            return (shown, steps);
+        }
+        assert!(steps < 20_000, "the match did not end on the board");
+    }
+}
+
 fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> egui::Pos2 {
     h.state().play().viewer.geometry().expect("board drawn").tile_center(t)
 }
@@ -202,21 +226,11 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
     }
     h.run_ok();
     h.get_by_label("Start match").click();
-    let mut shown: Vec<usize> = Vec::new();
-    let mut steps = 0;
     let mut over_before_the_board = false;
-    loop {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        h.step();
-        steps += 1;
-        if let Some(i) = shown_index(&h)
-            && shown.last() != Some(&i)
-        {
-            shown.push(i);
-        }
+    let (shown, steps) = watch_live_match(&mut h, |h| {
         let p = h.state().play();
         if !p.is_running() && p.viewer.caught_up() {
-            break;
+            return true;
         }
         if !p.is_running() && p.viewer.frames_queued() > 0 {
             // The algos finished long before the board: the result waits for it.
@@ -224,8 +238,8 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
             assert!(h.query_by_label_contains("won on HP").is_none(), "the result is not told ahead of the board");
             assert!(h.query_by_label_contains("(winner)").is_none(), "nor the winner marked");
         }
-        assert!(steps < 20_000, "the match did not end on the board");
-    }
+        false
+    });
     assert!(over_before_the_board, "the match ended while the board was still showing it");
     let replay = h.state().play().finished_replay.clone().expect("finished replay");
     let r = read_replay(&replay).expect("replay");
@@ -234,7 +248,7 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
     let frames = r.frames.len() - 1;
     let want: Vec<usize> = (0..frames).collect();
     assert_eq!(shown, want, "every frame shown once, in order ({frames} frames)");
-    assert!(steps as usize >= frames - 1, "at 1× the board took a step per frame ({steps} steps for {frames} frames)");
+    assert!(steps >= frames - 1, "at 1× the board took a step per frame ({steps} steps for {frames} frames)");
 
     // The end: how it was decided, and where the replay is.
     h.run_ok();
@@ -327,27 +341,14 @@ fn the_pace_is_chosen_before_the_start_and_every_pace_shows_the_last_turn() {
     h.run_ok();
     assert_eq!(h.state().play().viewer.live_pace(), LivePace::AsItComes, "the pace picked in the form");
     h.get_by_label("Start match").click();
-    let mut shown: Vec<usize> = Vec::new();
-    let mut steps = 0;
-    loop {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        h.step();
-        steps += 1;
-        if let Some(i) = shown_index(&h)
-            && shown.last() != Some(&i)
-        {
-            shown.push(i);
-        }
+    let (shown, _) = watch_live_match(&mut h, |h| {
         let p = h.state().play();
         if h.query_all_by_label_contains("won on HP").next().is_some() {
             let last = p.viewer.summary().map_or(0, |s| s.turns.last().map_or(0, |t| t.start + t.frames));
-            assert_eq!(shown_index(&h).map(|i| i + 1), Some(last), "the result is told on the board's last frame");
+            assert_eq!(shown_index(h).map(|i| i + 1), Some(last), "the result is told on the board's last frame");
         }
-        if !p.is_running() && p.board_reached_the_end() {
-            break;
-        }
-        assert!(steps < 20_000, "the match did not end on the board");
-    }
+        !p.is_running() && p.board_reached_the_end()
+    });
     h.run_ok();
     let replay = h.state().play().finished_replay.clone().expect("finished replay");
     let r = read_replay(&replay).expect("replay");

@@ -40,9 +40,7 @@ impl Attack {
     /// This attack against `defence`, with HP counted as `hp` (the lab runs `Unlimited`: no
     /// breach ends the turn early, every one counts).
     pub fn what_if_try(&self, defence: &Defence, hp: HpModel) -> AttackTry {
-        let mut scratch = None;
-        start_game(self, defence, hp, &mut scratch);
-        let game = scratch.unwrap_or_else(|| Game::new(std::sync::Arc::clone(&self.config)));
+        let game = start_game(self, defence, hp, &mut None).clone();
         let mut spec = WhatIfSpec::default();
         spec.commands[self.attacker.index()] = Some(self.deploy.clone());
         spec.commands[self.defender().index()] = Some(Vec::new());
