@@ -1,8 +1,7 @@
 //! One exit-status convention for every command: 0 done, 1 ran and found a difference or a
 //! failure, 2 bad input or usage (clap's errors included).
 
-mod common;
-use common::corpus::{LONG, algo, replay};
+use crate::common::corpus::{LONG, algo, replay};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::Output;

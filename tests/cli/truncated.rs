@@ -1,8 +1,7 @@
 //! A `.replay.gz` cut short (a match killed while writing it) reads to its last complete
 //! frame on the command line, exactly as a plain `.replay` cut the same way, and says so.
 
-mod common;
-use common::corpus::first_of;
+use crate::common::corpus::first_of;
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {

@@ -1,22 +1,10 @@
 //! `terminal-studio stress` on the real base-s6 replays: one JSON line per attack and a
 //! summary that adds them up, the exit codes, and a suggestion that lowers HP lost.
 
-use std::process::Command;
-
-mod common;
-use common::corpus::{layouts, replay};
+use crate::common::corpus::{layouts, replay};
 
 fn stress(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
-        .arg("stress")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::run_studio("stress", args)
 }
 
 #[test]

@@ -8,9 +8,8 @@ use egui::{Key, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{BUSY, replay};
-use common::harness::{LARGE, studio};
+use crate::common::corpus::{BUSY, replay};
+use crate::common::harness::{LARGE, studio};
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::{Command, FileCommand};

@@ -5,10 +5,11 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{BUSY, replay};
-use common::harness::{LARGE, click_at, studio};
-use common::viewer::{edit_on_board, harness, open_at, place_structure, shows, shows_turret_at, tile_pos, two_tries};
+use crate::common::corpus::{BUSY, replay};
+use crate::common::harness::{LARGE, click_at, studio};
+use crate::common::viewer::{
+    edit_on_board, harness, open_at, place_structure, shows, shows_turret_at, tile_pos, two_tries,
+};
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::session::whatif::StructureEdit;
 use terminal_studio::app::StudioApp;

@@ -7,8 +7,7 @@ use terminal_core::engine::{Player, Tile};
 use terminal_core::replay::read_replay;
 use terminal_core::session::board_text::tile_cells;
 
-mod common;
-use common::corpus::replay as corpus;
+use crate::common::corpus::replay as corpus;
 
 const REPLAY: &str = "live-2022/Acceleraizer__c1terminal-algo__99.replay.gz";
 

@@ -3,9 +3,8 @@
 //! opens (a replay in the Debugger, a layout in the Editor), its window saying which; each
 //! view keeps its own message, on one line that never moves the board.
 
-mod common;
-use common::corpus::first_of;
-use common::harness::{LARGE, step_until, studio, type_into};
+use crate::common::corpus::first_of;
+use crate::common::harness::{LARGE, step_until, studio, type_into};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

@@ -4,9 +4,8 @@
 //! player's words; a fast match watched at 1× shows every frame; the status line names the
 //! algo the match waits for; the end says how it was decided and where the replay is.
 
-mod common;
-use common::corpus::algo;
-use common::harness::{LARGE, click_at, step_until, studio, studio_clocked, type_into};
+use crate::common::corpus::algo;
+use crate::common::harness::{LARGE, click_at, step_until, studio, studio_clocked, type_into};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use terminal_core::engine::geometry::{Player, Tile};
@@ -417,7 +416,7 @@ fn a_seat_field_shows_the_whole_path_at_1000x700() {
     h.state_mut().play_mut().seats[1].kind = SeatKind::Ghost;
     h.run_ok();
     let algo_path = algo("py-sim-attacker-off").display().to_string();
-    let ghost = common::corpus::first_of("base-s6").canonicalize().expect("a replay of base-s6");
+    let ghost = crate::common::corpus::first_of("base-s6").canonicalize().expect("a replay of base-s6");
     let ghost_path = ghost.display().to_string();
     type_into(&mut h, "Seat 1 algo", &algo_path);
     type_into(&mut h, "Seat 2 replay", &ghost_path);

@@ -1,9 +1,8 @@
 //! `terminal-studio match` on the command line: its summary and replay, its exit codes, and
 //! its algos stopped when it is stopped.
 
-mod common;
-use common::corpus::algo;
-use common::processes::{assert_no_leftovers, children_of};
+use crate::common::corpus::algo;
+use crate::common::processes::{assert_no_leftovers, children_of};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use terminal_core::replay::read_replay;
@@ -124,7 +123,7 @@ fn the_match_command_stops_its_algos_on_sigterm() {
 /// `match ghost:R:1 ghost:R:2`, with no `--config`, plays R's own ruleset and writes R again.
 #[test]
 fn ghosts_on_the_command_line_replay_a_recorded_match() {
-    let recorded = common::corpus::first_of("special-2025");
+    let recorded = crate::common::corpus::first_of("special-2025");
     let dir = tempfile::tempdir().expect("tempdir");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
         .arg("match")
@@ -203,7 +202,7 @@ fn an_algo_folder_without_run_sh_fails_to_load_in_a_written_replay() {
 #[test]
 fn a_config_with_an_unknown_legacy_rule_is_refused_naming_its_keys() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let shared = common::corpus::replays().join("../configs/legacy-2019-s3.json");
+    let shared = crate::common::corpus::replays().join("../configs/legacy-2019-s3.json");
     let mut raw: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(shared).expect("config")).expect("JSON");
     raw["mechanics"]["meleeMultiplier"] = serde_json::Value::from(0.5);

@@ -1,15 +1,14 @@
 //! The replay viewer and debugger driven like a user: open a real replay from
 //! `../shared/replays`, step with keys and buttons, toggle overlays, inspect a unit, hover
 //! the threat along a path. Plus an image snapshot of a busy frame (tests/snapshots/).
-//! What-ifs and their tries: tests/gui_what_if.rs.
+//! What-ifs and their tries: tests/gui/what_if.rs.
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{BUSY, LONG, replay};
-use common::viewer::{go_to_busy_frame, harness, open_at, place_structure, set_board_view, tile_pos};
+use crate::common::corpus::{BUSY, LONG, replay};
+use crate::common::viewer::{go_to_busy_frame, harness, open_at, place_structure, set_board_view, tile_pos};
 use terminal_core::engine::geometry::{Edge, Player, Tile};
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::{Command, FileCommand, StudioCommand};

@@ -5,9 +5,8 @@ use egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{layouts, replay};
-use common::harness::{click_at, drag, studio};
+use crate::common::corpus::{layouts, replay};
+use crate::common::harness::{click_at, drag, studio};
 use std::path::PathBuf;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::Kind;
@@ -441,7 +440,7 @@ fn file_actions_without_a_portal_ask_in_the_studio() {
         assert!(prompt.text.starts_with("layouts"), "prefilled under layouts/: {}", prompt.text);
         assert!(prompt.note.contains("No file dialog"), "{}", prompt.note);
         let path = dir.path().join(file);
-        common::harness::type_into(&mut h, "Path", &path.display().to_string());
+        crate::common::harness::type_into(&mut h, "Path", &path.display().to_string());
         h.get_by_label("OK").click();
         h.run();
         assert!(h.state().file_prompt().is_none());
@@ -451,7 +450,7 @@ fn file_actions_without_a_portal_ask_in_the_studio() {
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run();
-    common::harness::type_into(&mut h, "Path", &dir.path().join("mine.json").display().to_string());
+    crate::common::harness::type_into(&mut h, "Path", &dir.path().join("mine.json").display().to_string());
     h.get_by_label("OK").click();
     h.run();
     assert_eq!(h.state().editor().layout.len(), 1, "opened from the typed path: {}", h.state().message());

@@ -1,22 +1,10 @@
 //! `terminal-studio attack` on a real replay turn and a shipped layout: one JSON line per
 //! candidate, best first, within the MP; and the errors for what is missing.
 
-use std::process::Command;
-
-mod common;
-use common::corpus::{BUSY, layouts, replay};
+use crate::common::corpus::{BUSY, layouts, replay};
 
 fn attack(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
-        .arg("attack")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::run_studio("attack", args)
 }
 
 fn json_lines(out: &str) -> Vec<serde_json::Value> {

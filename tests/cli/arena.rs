@@ -8,8 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use terminal_core::arena::{MatchRecord, RESULTS_FILE};
 
-mod common;
-use common::corpus::algo;
+use crate::common::corpus::algo;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
@@ -196,7 +195,7 @@ fn the_slurm_script_plays_the_line_of_its_array_task() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("plan");
     write_plan(&out);
-    let script = common::corpus::root().join("docs/arena.sbatch");
+    let script = crate::common::corpus::root().join("docs/arena.sbatch");
     let task = |id: &str, offset: &str| {
         Command::new("bash")
             .arg(&script)

@@ -7,8 +7,7 @@
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::harness::{LARGE, click_at, step_until, studio, type_into};
+use crate::common::harness::{LARGE, click_at, step_until, studio, type_into};
 use std::path::{Path, PathBuf};
 use terminal_core::engine::geometry::Tile;
 use terminal_core::layout::Layout;
@@ -20,12 +19,12 @@ use terminal_studio::app::model::View;
 type Harness = egui_kittest::Harness<'static, StudioApp>;
 
 fn layout(name: &str) -> PathBuf {
-    common::corpus::root().join("layouts").join(name)
+    crate::common::corpus::root().join("layouts").join(name)
 }
 
 /// A folder of its own holding `n` replays of a ruleset, from the `skip`-th on (by name).
 fn replay_folder(ruleset: &str, skip: usize, n: usize) -> tempfile::TempDir {
-    let mut files = terminal_core::verify::collect_replays(&[common::corpus::replay(ruleset)]);
+    let mut files = terminal_core::verify::collect_replays(&[crate::common::corpus::replay(ruleset)]);
     files.sort();
     assert!(files.len() >= skip + n, "../shared/replays/{ruleset} holds {} replays, {} needed", files.len(), skip + n);
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));

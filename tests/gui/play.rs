@@ -2,9 +2,8 @@
 //! three turns played on the board (build, deploy, end turn) and checked in the replay; and
 //! an algo-against-algo match watched live, stepped back while it goes on.
 
-mod common;
-use common::corpus::algo;
-use common::harness::{LARGE, click_at, step_until, studio};
+use crate::common::corpus::algo;
+use crate::common::harness::{LARGE, click_at, step_until, studio};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
@@ -47,7 +46,7 @@ fn play_three_turns_as_a_person_against_py_builder() {
     assert_eq!(h.state().play().seats[0].kind, SeatKind::Human, "seat 1 is yours by default");
     h.state_mut().play_mut().seats[1].kind = SeatKind::Algo;
     h.run_ok();
-    common::harness::type_into(&mut h, "Seat 2 algo", &algo("py-builder").display().to_string());
+    crate::common::harness::type_into(&mut h, "Seat 2 algo", &algo("py-builder").display().to_string());
     h.get_by_label("Start match").click();
     h.run_ok();
 

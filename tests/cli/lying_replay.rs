@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-use common::lying::write_lying_replay;
+use crate::common::lying::write_lying_replay;
 
 fn run(args: &[&str], path: &Path) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_terminal-studio"))

@@ -4,9 +4,8 @@
 
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{BUSY, algo, replay};
-use common::harness::{LARGE, studio, studio_with, type_into};
+use crate::common::corpus::{BUSY, algo, replay};
+use crate::common::harness::{LARGE, studio, studio_with, type_into};
 use terminal_studio::app::command::{Command, FileCommand};
 use terminal_studio::app::model::EventKind;
 use terminal_studio::app::model::View;

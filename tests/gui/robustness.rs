@@ -5,10 +5,9 @@
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{BUSY, replay};
-use common::harness::{LARGE, studio};
-use common::lying::write_lying_replay;
+use crate::common::corpus::{BUSY, replay};
+use crate::common::harness::{LARGE, studio};
+use crate::common::lying::write_lying_replay;
 use terminal_core::session::Request;
 use terminal_studio::app::command::{Command, FileCommand};
 

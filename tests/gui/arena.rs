@@ -5,9 +5,8 @@ use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
-mod common;
-use common::corpus::{algo, replay};
-use common::harness::{LARGE, step_until, studio, type_into};
+use crate::common::corpus::{algo, replay};
+use crate::common::harness::{LARGE, step_until, studio, type_into};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use terminal_core::arena::{SprtDecision, StopReason};
