@@ -8,7 +8,10 @@ pub mod engine;
 pub mod files;
 pub mod heap;
 pub mod layout;
+#[cfg(feature = "library")]
+pub mod library;
 pub mod panics;
+pub(crate) mod parallel;
 pub mod planner;
 pub mod replay;
 pub mod runner;

@@ -16,6 +16,7 @@ pub mod compare_view;
 pub mod editor;
 mod file_ops;
 pub mod file_prompt;
+pub mod library;
 pub mod model;
 pub mod paths;
 pub mod play;
@@ -123,6 +124,15 @@ impl StudioApp {
     /// The Arena tab, to set its form and comparison up as its widgets do.
     pub fn arena_mut(&mut self) -> &mut arena::ArenaTab {
         &mut self.state.arena
+    }
+
+    pub fn library(&self) -> &library::LibraryView {
+        &self.state.library
+    }
+
+    /// The Library view, to set its folder and filter up as its widgets do.
+    pub fn library_mut(&mut self) -> &mut library::LibraryView {
+        &mut self.state.library
     }
 
     pub fn play(&self) -> &play::PlayView {
@@ -236,7 +246,7 @@ impl StudioApp {
 
     /// A view and what it is given for a frame.
     fn view_and_context(&mut self, view: View) -> (&mut dyn StudioView, ViewContext<'_>) {
-        let State { editor, viewer, arena, play, ruleset, theme, .. } = &mut self.state;
+        let State { editor, viewer, arena, play, library, ruleset, theme, .. } = &mut self.state;
         let cx = ViewContext {
             view,
             window: self.ctx.as_ref(),
@@ -250,6 +260,7 @@ impl StudioApp {
             View::Debugger | View::Replays => viewer,
             View::Arena => arena,
             View::Play => play,
+            View::Library => library,
         };
         (v, cx)
     }

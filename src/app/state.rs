@@ -5,6 +5,7 @@
 
 use super::arena::ArenaTab;
 use super::editor::EditorView;
+use super::library::LibraryView;
 use super::model::{Theme, View};
 use super::play::PlayView;
 use super::viewer::Viewer;
@@ -29,6 +30,8 @@ pub struct State {
     /// The Debugger and Replays views.
     pub viewer: Viewer,
     pub arena: ArenaTab,
+    /// The replay library: its folder, "me" and filter are kept; the games are read again.
+    pub library: LibraryView,
     /// Live matches are not kept.
     #[serde(skip)]
     pub play: PlayView,
@@ -44,6 +47,7 @@ impl Default for State {
             editor: EditorView::default(),
             viewer: Viewer::default(),
             arena: ArenaTab::default(),
+            library: LibraryView::default(),
             play: PlayView::default(),
         }
     }

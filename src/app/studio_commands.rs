@@ -25,6 +25,15 @@ impl StudioApp {
                 self.state.view = View::Debugger;
                 self.state.viewer.open_attack_whatif(&replay, turn, attacker, *attack_try, self.ctx.as_ref());
             }
+            StudioCommand::OpenReplayAt { replay, turn } => {
+                self.state.remember(&replay);
+                self.state.view = View::Debugger;
+                self.state.viewer.open_at(&replay, turn, self.ctx.as_ref());
+            }
+            StudioCommand::LabAttacks { label, files } => {
+                self.state.editor.lab.use_selection(label, files);
+                self.state.view = View::Editor;
+            }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),
         }

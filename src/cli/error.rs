@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use terminal_core::arena::{ArenaError, ArenaSpecError};
 use terminal_core::engine::config::{ConfigLoadError, UnsimulatedRules};
 use terminal_core::layout::files::LayoutFileError;
+use terminal_core::library::LibraryError;
 use terminal_core::replay::ReplayError;
 use terminal_core::runner::{GhostError, LocateError, RunnerError};
 use terminal_core::verify::rebuild::RebuildError;
@@ -83,6 +84,8 @@ pub enum CliError {
     /// Writing an output (or making its folder) failed while the command ran.
     #[error("cannot {doing} {}: {source}", path.display())]
     Write { doing: &'static str, path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Library(terminal_core::library::LibraryError),
     /// The arguments do not make sense together; the text says which.
     #[error("{0}")]
     Usage(&'static str),
@@ -103,6 +106,10 @@ impl CliError {
             CliError::Stress(_) => EXIT_USAGE,
             CliError::Plan { source: terminal_core::planner::PlanError::Run(_), .. } => EXIT_FOUND,
             CliError::Plan { .. } => EXIT_USAGE,
+            CliError::Library(e) => match e {
+                LibraryError::NotAFolder { .. } | LibraryError::NewerSchema { .. } => EXIT_USAGE,
+                LibraryError::Sqlite { .. } | LibraryError::Io { .. } => EXIT_FOUND,
+            },
             CliError::Arena(e) => match e {
                 ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,
                 ArenaError::Io { .. } | ArenaError::Record(_) | ArenaError::Thread { .. } | ArenaError::Panicked(_) => {

@@ -24,6 +24,7 @@ mod bench_paths_cmd;
 mod bench_read_cmd;
 mod confine_args;
 pub mod error;
+mod library_cmd;
 mod limits;
 mod match_cmd;
 mod show_cmd;
@@ -86,6 +87,9 @@ pub enum Command {
     /// Where and what to send against the base in front of a player (the attack planner):
     /// a replay's turn (--turn T --seat S) or a layout (--mp X), best deploys first.
     Attack(attack_cmd::AttackArgs),
+    /// Index a folder of replays (incrementally, into SQLite) and sum it up from one player's
+    /// side: every game, results by opponent, where the opponents breached.
+    Library(library_cmd::LibraryArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -176,6 +180,7 @@ impl Command {
             Command::Show(args) => show_cmd::run(&args),
             Command::Stress(args) => stress_cmd::run(&args),
             Command::Attack(args) => attack_cmd::run(&args),
+            Command::Library(args) => library_cmd::run(&args),
             Command::Gui(OpenArgs { file }) => Ok(open_studio(file)),
             Command::View(ViewArgs { file }) => Ok(open_studio(Some(file))),
         }

@@ -219,7 +219,7 @@ struct Context<'a> {
 }
 
 /// A bar on stderr when it is a terminal; hidden otherwise.
-fn progress_bar(len: usize, what: &str) -> ProgressBar {
+pub(super) fn progress_bar(len: usize, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

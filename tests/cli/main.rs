@@ -7,6 +7,7 @@ mod common;
 mod arena;
 mod attack;
 mod exit_codes;
+mod library;
 mod lying_replay;
 mod match_cmd;
 mod module_layers;

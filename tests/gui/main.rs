@@ -9,6 +9,7 @@ mod debugger;
 mod editor;
 mod files_and_messages;
 mod lab;
+mod library;
 mod play;
 mod play_stories;
 mod robustness;

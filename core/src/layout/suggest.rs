@@ -17,11 +17,11 @@
 //! Greedy rather than beam search: a beam of width k costs k times as many engine runs per
 //! step, and on two cores the exact greedy step is what fits the time a user waits.
 
-use super::stress::parallel::parallel_map;
 use super::stress::{self, Attack, Defence, Detail, HpModel, RunError, TileSet, collect_slots, simulate};
 use super::{Kind, Layout};
 use crate::engine::config::Config;
 use crate::engine::geometry::{Player, Tile, all_tiles};
+use crate::parallel::parallel_map;
 use std::sync::atomic::AtomicBool;
 
 /// One change to the layout.

@@ -6,7 +6,7 @@ use super::candidate::{Candidate, Group, Lane, canonical, mp_cost};
 use super::{PlanBoard, PlanProgress};
 use crate::engine::geometry::{Edge, Tile};
 use crate::layout::stress::RunError;
-use crate::layout::stress::parallel::parallel_map;
+use crate::parallel::parallel_map;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
 

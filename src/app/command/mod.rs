@@ -84,6 +84,16 @@ pub enum StudioCommand {
         attacker: Player,
         attack_try: Box<terminal_core::layout::stress::AttackTry>,
     },
+    /// Open a replay in the Debugger at the turn frame of `turn`.
+    OpenReplayAt {
+        replay: PathBuf,
+        turn: i32,
+    },
+    /// Give the Layout lab these replays as its attacks (instead of its folder's).
+    LabAttacks {
+        label: String,
+        files: Vec<PathBuf>,
+    },
     /// Put text on the clipboard.
     CopyText(String),
     /// Remember a file in the recent-files menu.

@@ -57,6 +57,8 @@ pub fn folder_holds(replays: usize, rulesets: &[(String, usize)]) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackKey {
     pub folder: PathBuf,
+    /// Replays chosen elsewhere (the Library's games shown), read instead of the folder's.
+    pub files: Option<Arc<[PathBuf]>>,
     pub ruleset: String,
     pub any_ruleset: bool,
 }
@@ -181,9 +183,14 @@ fn read_attacks(
     cancel: &AtomicBool,
 ) -> Result<AttackSet, LabError> {
     let folder = key.folder.as_path();
-    // A folder that cannot be read says why; the walk below skips what it cannot read.
-    std::fs::read_dir(folder).map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
-    let files = terminal_core::verify::collect_replays(&[folder.to_path_buf()]);
+    let files = match &key.files {
+        Some(chosen) => chosen.to_vec(),
+        None => {
+            // A folder that cannot be read says why; the walk below skips what it cannot read.
+            std::fs::read_dir(folder).map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
+            terminal_core::verify::collect_replays(&[folder.to_path_buf()])
+        }
+    };
     if files.is_empty() {
         return Err(LabError::NoReplays(folder.to_path_buf()));
     }

@@ -18,7 +18,16 @@ impl LabState {
         ui.heading("Layout lab");
         ui.weak("Your layout against every recorded attack of the replays in a folder");
         let label = ui.label("Attacks from");
-        ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(f32::INFINITY)).labelled_by(label.id);
+        if let Some((what, _)) = &self.selection {
+            ui.horizontal(|ui| {
+                ui.strong(what.as_str());
+                if ui.button("Use the folder").on_hover_text(self.folder.as_str()).clicked() {
+                    out.push(LabAction::UseFolder);
+                }
+            });
+        } else {
+            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(f32::INFINITY)).labelled_by(label.id);
+        }
         ui.checkbox(&mut self.any_ruleset, format!("Also other rulesets' attacks, run under {ruleset}"));
         ui.horizontal(|ui| {
             let idle = self.job.is_none();

@@ -31,6 +31,8 @@ pub enum LabAction {
     SwitchRulesetAndRun(String),
     /// Run the folder's attacks under the studio's ruleset, whatever theirs.
     RunAnyRuleset,
+    /// Read the folder's attacks again, not the replays chosen in the Library.
+    UseFolder,
 }
 
 /// One finished stress run: what it tested, over which attacks.
@@ -94,6 +96,9 @@ impl Freshness {
 /// The lab's state (runtime: nothing of it is kept between sessions but the folder field).
 pub struct LabState {
     pub folder: String,
+    /// Replays chosen in the Library (a label for them, and the files), read instead of the
+    /// folder's until the folder is asked for again.
+    pub selection: Option<(String, Arc<[PathBuf]>)>,
     pub budget: String,
     pub heatmap: bool,
     /// Show the difference from the compared run on the board instead of the heatmap.
@@ -122,6 +127,7 @@ impl Default for LabState {
     fn default() -> Self {
         LabState {
             folder: String::new(),
+            selection: None,
             budget: "10".into(),
             heatmap: true,
             show_difference: false,
@@ -173,6 +179,7 @@ impl LabState {
     pub fn current_key(&self, ruleset: &str) -> AttackKey {
         AttackKey {
             folder: PathBuf::from(self.folder.trim()),
+            files: self.selection.as_ref().map(|(_, files)| Arc::clone(files)),
             ruleset: ruleset.to_string(),
             any_ruleset: self.any_ruleset,
         }
@@ -188,6 +195,12 @@ impl LabState {
         } else {
             Freshness::Fresh
         }
+    }
+
+    /// Takes replays chosen elsewhere as the attacks of the next run.
+    pub fn use_selection(&mut self, label: String, files: Vec<PathBuf>) {
+        self.message = format!("Attacks from {label}: run the stress test");
+        self.selection = Some((label, files.into()));
     }
 
     /// Attack `i` of the current run.
@@ -361,6 +374,10 @@ impl LabState {
                 }
             }
             LabAction::OpenAttack(i) => return self.open_attack(i),
+            LabAction::UseFolder => {
+                self.selection = None;
+                self.message = format!("Attacks from {}", self.folder.trim());
+            }
             LabAction::SwitchRulesetAndRun(r) => {
                 self.message = format!("Switching the studio to {r}, then running…");
                 self.run_under = Some(r.clone());

@@ -10,10 +10,11 @@ pub enum View {
     Replays,
     Arena,
     Play,
+    Library,
 }
 
 impl View {
-    pub const ALL: [View; 5] = [View::Editor, View::Debugger, View::Replays, View::Arena, View::Play];
+    pub const ALL: [View; 6] = [View::Editor, View::Debugger, View::Replays, View::Arena, View::Play, View::Library];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -22,6 +23,7 @@ impl View {
             View::Replays => "Replays",
             View::Arena => "Arena",
             View::Play => "Play",
+            View::Library => "Library",
         }
     }
 

@@ -94,6 +94,13 @@ impl Viewer {
         self.whatif.board_whatif = Some(w);
     }
 
+    /// Opens a replay at the turn frame of `turn` (the Library's games, at a breach).
+    pub fn open_at(&mut self, path: &std::path::Path, turn: i32, ctx: Option<&egui::Context>) {
+        self.open(path, ctx);
+        // The session answers in order: the turn frame comes after the load.
+        self.request(Request::Seek { turn, frame: 0 });
+    }
+
     /// Opens a recorded attack as the Layout lab ran it: the replay at `turn` for context,
     /// and the attack against the lab's layout as a try, watched on the board once run.
     pub fn open_attack_whatif(

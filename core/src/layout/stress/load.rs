@@ -3,8 +3,8 @@
 //! shared by all the attacks of the same rules.
 
 use super::attack::{Attack, AttackError, AttackFilter, attacks_of_replay};
-use super::parallel::parallel_map;
 use crate::engine::config::Config;
+use crate::parallel::parallel_map;
 use crate::replay::read_replay;
 use crate::verify::ruleset_name;
 use std::path::{Path, PathBuf};

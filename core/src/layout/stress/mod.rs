@@ -11,7 +11,6 @@
 pub mod attack;
 mod load;
 mod outcome;
-pub(crate) mod parallel;
 mod tally;
 mod what_if;
 
@@ -29,7 +28,7 @@ use crate::engine::config::Config;
 use crate::engine::game::Game;
 use crate::engine::geometry::{Player, Tile};
 use crate::engine::unit::Unit;
-use parallel::parallel_map;
+use crate::parallel::parallel_map;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tally::{DefenceIds, Tally};

@@ -1,0 +1,113 @@
+//! The index's tables, and what opening a database made by another studio version does: an
+//! older schema is rebuilt (the replays are read again), a newer one is refused.
+
+use super::LibraryError;
+use rusqlite::Connection;
+use std::path::Path;
+
+/// Raised whenever a table changes; stored in SQLite's `user_version`.
+pub const SCHEMA_VERSION: i32 = 1;
+
+const TABLES: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Every replay file under the root, read or not: size, mtime and CRC-32 tell a changed file;
+-- `error` is set for a file that could not be read (and it then has no game).
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    crc32 INTEGER NOT NULL,
+    error TEXT
+);
+CREATE TABLE games (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    ruleset TEXT NOT NULL,
+    player1 TEXT NOT NULL,
+    player2 TEXT NOT NULL,
+    winner INTEGER,
+    end_kind TEXT NOT NULL,
+    turns INTEGER NOT NULL,
+    start_hp1 REAL NOT NULL,
+    start_hp2 REAL NOT NULL,
+    final_hp1 REAL NOT NULL,
+    final_hp2 REAL NOT NULL,
+    duration_ms INTEGER NOT NULL
+);
+CREATE TABLE turns (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    hp REAL NOT NULL,
+    sp REAL NOT NULL,
+    mp REAL NOT NULL,
+    structure_value REAL NOT NULL,
+    PRIMARY KEY (file_id, turn, player)
+) WITHOUT ROWID;
+CREATE TABLE spawns (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    unit_type INTEGER NOT NULL,
+    x INTEGER NOT NULL,
+    y INTEGER NOT NULL,
+    count INTEGER NOT NULL
+);
+CREATE INDEX spawns_by_file ON spawns(file_id);
+CREATE TABLE breaches (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    x INTEGER NOT NULL,
+    y INTEGER NOT NULL,
+    damage REAL NOT NULL,
+    count INTEGER NOT NULL
+);
+CREATE INDEX breaches_by_file ON breaches(file_id);
+";
+
+const DROP: &str = "
+DROP TABLE IF EXISTS breaches; DROP TABLE IF EXISTS spawns; DROP TABLE IF EXISTS turns;
+DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta;
+";
+
+/// What opening found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaState {
+    /// A new database: tables made.
+    Created,
+    /// The schema this studio writes.
+    Current,
+    /// An older studio's schema: the tables were made again and every replay is read again.
+    Rebuilt { from: i32 },
+}
+
+/// Opens (or creates) the database at `db` with this studio's schema.
+pub fn open(db: &Path) -> Result<(Connection, SchemaState), LibraryError> {
+    let sql = |source| LibraryError::Sqlite { db: db.to_path_buf(), source };
+    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| LibraryError::Io { path: dir.to_path_buf(), source })?;
+    }
+    let conn = Connection::open(db).map_err(sql)?;
+    // WAL: a reader (the studio) and an indexing run do not block each other, and a killed
+    // run loses at most the batch it was writing.
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
+    conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
+    conn.pragma_update(None, "foreign_keys", true).map_err(sql)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(sql)?;
+    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(sql)?;
+    let has_tables: bool = conn
+        .query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'files')", [], |r| r.get(0))
+        .map_err(sql)?;
+    let state = match version {
+        0 if !has_tables => SchemaState::Created,
+        v if v == SCHEMA_VERSION => return Ok((conn, SchemaState::Current)),
+        v if v > SCHEMA_VERSION => {
+            return Err(LibraryError::NewerSchema { db: db.to_path_buf(), found: v, supported: SCHEMA_VERSION });
+        }
+        v => SchemaState::Rebuilt { from: v },
+    };
+    conn.execute_batch(&format!("BEGIN; {DROP} {TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
+        .map_err(sql)?;
+    Ok((conn, state))
+}

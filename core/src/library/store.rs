@@ -1,0 +1,223 @@
+//! Rows in and out of the index's tables.
+
+use super::LibraryError;
+use super::index::{FileRead, Stamp, UpdateReport};
+use super::record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
+use rusqlite::{Connection, params};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A file the index already holds.
+pub(super) struct KnownFile {
+    pub id: i64,
+    pub stamp: Stamp,
+    pub crc32: u32,
+}
+
+fn sql(db: &Path) -> impl Fn(rusqlite::Error) -> LibraryError + '_ {
+    move |source| LibraryError::Sqlite { db: db.to_path_buf(), source }
+}
+
+pub(super) fn known_files(conn: &Connection, db: &Path) -> Result<HashMap<String, KnownFile>, LibraryError> {
+    let mut stmt = conn.prepare("SELECT id, path, size, mtime_ns, crc32 FROM files").map_err(sql(db))?;
+    let rows = stmt
+        .query_map([], |r| {
+            let stamp = Stamp { size: r.get(2)?, mtime_ns: r.get(3)? };
+            Ok((r.get::<_, String>(1)?, KnownFile { id: r.get(0)?, stamp, crc32: r.get(4)? }))
+        })
+        .map_err(sql(db))?;
+    rows.collect::<Result<_, _>>().map_err(sql(db))
+}
+
+pub(super) fn remove_files(conn: &mut Connection, db: &Path, ids: &[i64]) -> Result<(), LibraryError> {
+    let tx = conn.transaction().map_err(sql(db))?;
+    {
+        let mut stmt = tx.prepare("DELETE FROM files WHERE id = ?1").map_err(sql(db))?;
+        for id in ids {
+            stmt.execute([id]).map_err(sql(db))?;
+        }
+    }
+    tx.commit().map_err(sql(db))
+}
+
+/// Writes one batch of files read, in one transaction, and counts them in `report`.
+pub(super) fn write_batch(
+    conn: &mut Connection,
+    db: &Path,
+    known: &HashMap<String, KnownFile>,
+    reads: &[FileRead],
+    report: &mut UpdateReport,
+) -> Result<(), LibraryError> {
+    let tx = conn.transaction().map_err(sql(db))?;
+    for read in reads {
+        let before = known.get(&read.path);
+        let Some(game) = &read.game else {
+            tx.execute("UPDATE files SET mtime_ns = ?1 WHERE path = ?2", params![read.stamp.mtime_ns, read.path])
+                .map_err(sql(db))?;
+            report.touched += 1;
+            continue;
+        };
+        if let Some(k) = before {
+            tx.execute("DELETE FROM files WHERE id = ?1", [k.id]).map_err(sql(db))?;
+        }
+        let error = game.as_ref().err();
+        tx.execute(
+            "INSERT INTO files (path, size, mtime_ns, crc32, error) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![read.path, read.stamp.size, read.stamp.mtime_ns, read.crc32, error],
+        )
+        .map_err(sql(db))?;
+        let id = tx.last_insert_rowid();
+        match game {
+            Ok(g) => insert_game(&tx, id, g).map_err(sql(db))?,
+            Err(_) => report.damaged += 1,
+        }
+        if before.is_some() {
+            report.changed += 1;
+        } else {
+            report.added += 1;
+        }
+    }
+    tx.commit().map_err(sql(db))
+}
+
+fn insert_game(tx: &rusqlite::Transaction, id: i64, g: &GameRecord) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            id,
+            g.ruleset,
+            g.players[0],
+            g.players[1],
+            g.winner,
+            g.end.name(),
+            g.turns,
+            g.start_hp[0],
+            g.start_hp[1],
+            g.final_hp[0],
+            g.final_hp[1],
+            g.duration_ms
+        ],
+    )?;
+    let mut turn = tx.prepare_cached("INSERT INTO turns VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+    for t in &g.turn_states {
+        turn.execute(params![id, t.turn, t.player, t.hp, t.sp, t.mp, t.structure_value])?;
+    }
+    let mut spawn = tx.prepare_cached("INSERT INTO spawns VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+    for s in &g.spawns {
+        spawn.execute(params![id, s.turn, s.player, s.unit_type, s.x, s.y, s.count])?;
+    }
+    let mut breach = tx.prepare_cached("INSERT INTO breaches VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+    for b in &g.breaches {
+        breach.execute(params![id, b.turn, b.player, b.x, b.y, b.damage, b.count])?;
+    }
+    Ok(())
+}
+
+/// A game as the index holds it, with the file it came from (relative to the root).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct IndexedGame {
+    pub id: i64,
+    pub file: String,
+    #[serde(flatten)]
+    pub record: GameRecord,
+}
+
+/// A file of the folder that could not be read, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DamagedFile {
+    pub file: String,
+    pub error: String,
+}
+
+/// Every game and damaged file of the index, in file order.
+pub(super) fn load_all(conn: &Connection, db: &Path) -> Result<(Vec<IndexedGame>, Vec<DamagedFile>), LibraryError> {
+    let mut games = load_games(conn).map_err(sql(db))?;
+    let at: HashMap<i64, usize> = games.iter().enumerate().map(|(k, g)| (g.id, k)).collect();
+    let mut turns = conn.prepare("SELECT * FROM turns ORDER BY file_id, turn, player").map_err(sql(db))?;
+    let mut rows = turns.query([]).map_err(sql(db))?;
+    while let Some(r) = rows.next().map_err(sql(db))? {
+        let t = TurnState {
+            turn: r.get(1).map_err(sql(db))?,
+            player: r.get(2).map_err(sql(db))?,
+            hp: r.get(3).map_err(sql(db))?,
+            sp: r.get(4).map_err(sql(db))?,
+            mp: r.get(5).map_err(sql(db))?,
+            structure_value: r.get(6).map_err(sql(db))?,
+        };
+        if let Some(&k) = at.get(&r.get(0).map_err(sql(db))?) {
+            games[k].record.turn_states.push(t);
+        }
+    }
+    load_spawns_and_breaches(conn, &at, &mut games).map_err(sql(db))?;
+    let mut stmt =
+        conn.prepare("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path").map_err(sql(db))?;
+    let damaged = stmt
+        .query_map([], |r| Ok(DamagedFile { file: r.get(0)?, error: r.get(1)? }))
+        .map_err(sql(db))?
+        .collect::<Result<_, _>>()
+        .map_err(sql(db))?;
+    Ok((games, damaged))
+}
+
+fn load_games(conn: &Connection) -> rusqlite::Result<Vec<IndexedGame>> {
+    let mut stmt = conn.prepare("SELECT g.*, f.path FROM games g JOIN files f ON f.id = g.file_id ORDER BY f.path")?;
+    let rows = stmt.query_map([], |r| {
+        let end: String = r.get(5)?;
+        Ok(IndexedGame {
+            id: r.get(0)?,
+            file: r.get(12)?,
+            record: GameRecord {
+                ruleset: r.get(1)?,
+                players: [r.get(2)?, r.get(3)?],
+                winner: r.get(4)?,
+                end: EndKind::from_name(&end).unwrap_or(EndKind::Unfinished),
+                turns: r.get(6)?,
+                start_hp: [r.get(7)?, r.get(8)?],
+                final_hp: [r.get(9)?, r.get(10)?],
+                duration_ms: r.get(11)?,
+                turn_states: Vec::new(),
+                spawns: Vec::new(),
+                breaches: Vec::new(),
+            },
+        })
+    })?;
+    rows.collect()
+}
+
+fn load_spawns_and_breaches(
+    conn: &Connection,
+    at: &HashMap<i64, usize>,
+    games: &mut [IndexedGame],
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare("SELECT * FROM spawns ORDER BY rowid")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let s = SpawnCount {
+            turn: r.get(1)?,
+            player: r.get(2)?,
+            unit_type: r.get(3)?,
+            x: r.get(4)?,
+            y: r.get(5)?,
+            count: r.get(6)?,
+        };
+        if let Some(&k) = at.get(&r.get(0)?) {
+            games[k].record.spawns.push(s);
+        }
+    }
+    let mut stmt = conn.prepare("SELECT * FROM breaches ORDER BY rowid")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let b = BreachTotal {
+            turn: r.get(1)?,
+            player: r.get(2)?,
+            x: r.get(3)?,
+            y: r.get(4)?,
+            damage: r.get(5)?,
+            count: r.get(6)?,
+        };
+        if let Some(&k) = at.get(&r.get(0)?) {
+            games[k].record.breaches.push(b);
+        }
+    }
+    Ok(())
+}

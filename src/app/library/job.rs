@@ -1,0 +1,80 @@
+//! Indexing a folder on a worker thread: progress and the loaded library come back over a
+//! channel, so the window stays live while hundreds of replays are read.
+
+use crossbeam_channel::{Receiver, Sender};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use terminal_core::library::{Library, LibraryError, LibraryIndex, UpdateReport};
+
+/// What the worker sends.
+pub enum IndexEvent {
+    /// Files read of those to read.
+    Progress(usize, usize),
+    Done(Result<(Library, UpdateReport, PathBuf), LibraryError>),
+}
+
+/// A running indexing job.
+pub struct IndexJob {
+    pub folder: PathBuf,
+    pub events: Receiver<IndexEvent>,
+    pub cancel: Arc<AtomicBool>,
+    pub progress: (usize, usize),
+    pub started: std::time::Instant,
+}
+
+impl IndexJob {
+    /// Starts indexing `folder` into `db` (None: the default place in `data_dir`). `wake`
+    /// repaints the window when something arrives.
+    pub fn start(folder: &Path, db: Option<PathBuf>, data_dir: &Path, wake: Option<egui::Context>) -> IndexJob {
+        let (tx, rx) = crossbeam_channel::bounded(64);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let db = db.unwrap_or_else(|| LibraryIndex::default_db_path(data_dir, folder));
+        let (folder_owned, stop) = (folder.to_path_buf(), Arc::clone(&cancel));
+        let worker_tx = tx.clone();
+        let spawned = std::thread::Builder::new().name("library-index".into()).spawn(move || {
+            let result = index(&folder_owned, &db, &worker_tx, &stop, wake.as_ref());
+            let _ = worker_tx.send(IndexEvent::Done(result));
+            if let Some(w) = &wake {
+                w.request_repaint();
+            }
+        });
+        if let Err(source) = spawned {
+            let _ = tx.send(IndexEvent::Done(Err(LibraryError::Io { path: folder.to_path_buf(), source })));
+        }
+        IndexJob {
+            folder: folder.to_path_buf(),
+            events: rx,
+            cancel,
+            progress: (0, 0),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+fn index(
+    folder: &Path,
+    db: &Path,
+    tx: &Sender<IndexEvent>,
+    cancel: &AtomicBool,
+    wake: Option<&egui::Context>,
+) -> Result<(Library, UpdateReport, PathBuf), LibraryError> {
+    let mut index = LibraryIndex::open(db, folder)?;
+    let report = index.update(
+        &|done, total| {
+            // Progress is best effort: a full channel drops a step, never blocks the readers.
+            if tx.try_send(IndexEvent::Progress(done, total)).is_ok()
+                && let Some(w) = wake
+            {
+                w.request_repaint();
+            }
+        },
+        cancel,
+    )?;
+    let library = Library::load(&index)?;
+    Ok((library, report, db.to_path_buf()))
+}

@@ -1,0 +1,293 @@
+//! The Library view: a folder of replays indexed (on a worker thread, incrementally) and
+//! summed up from one player's side. Every game in a sortable, filterable table; results by
+//! opponent; where the opponents breached me and where they spawned, on the board; my HP
+//! curve. A game, or the games breached on a tile, open in the Debugger at that turn, and the
+//! games shown go to the Layout lab as its attacks in one click.
+
+mod job;
+mod panels;
+mod table;
+
+use super::command::{Command, StudioCommand, UiCommand};
+use super::view::{StudioView, ViewContext};
+use job::{IndexEvent, IndexJob};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use terminal_core::library::query::first_breach_against;
+use terminal_core::library::{EndKind, GameFilter, Library, Outcome, Perspective, UpdateReport};
+
+/// The filter's fields as typed (kept between runs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FilterForm {
+    pub opponent: String,
+    pub outcome: Option<Outcome>,
+    pub ruleset: Option<String>,
+    pub end: Option<EndKind>,
+    pub min_turns: String,
+    pub max_turns: String,
+    pub mine_only: bool,
+}
+
+impl FilterForm {
+    fn filter(&self) -> GameFilter {
+        let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        GameFilter {
+            opponent: text(&self.opponent),
+            outcome: self.outcome,
+            ruleset: self.ruleset.clone(),
+            end: self.end,
+            min_turns: self.min_turns.trim().parse().ok(),
+            max_turns: self.max_turns.trim().parse().ok(),
+            file: None,
+            mine_only: self.mine_only,
+        }
+    }
+}
+
+/// What the board shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeatKind {
+    /// HP the opponents took from me, by tile.
+    #[default]
+    BreachesOnMe,
+    /// Mobile units the opponents spawned, by tile.
+    OpponentSpawns,
+}
+
+/// The table's sort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SortBy {
+    #[default]
+    File,
+    Opponent,
+    Result,
+    Turns,
+    End,
+    MyHp,
+}
+
+/// The Library view: what is kept (folder, "me", filter, sort), and the loaded library.
+#[derive(Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LibraryView {
+    pub folder: String,
+    /// Empty: the name in the most games.
+    pub me: String,
+    pub filter: FilterForm,
+    pub sort: SortBy,
+    pub descending: bool,
+    pub heat: HeatKind,
+    /// The index file; None: one per folder in the studio's data folder.
+    pub db: Option<PathBuf>,
+    #[serde(skip)]
+    rt: Runtime,
+}
+
+#[derive(Default)]
+struct Runtime {
+    job: Option<IndexJob>,
+    library: Option<Library>,
+    report: Option<UpdateReport>,
+    db_used: Option<PathBuf>,
+    perspective: Option<Perspective>,
+    /// Indices of the games the filter keeps, in the table's order.
+    shown: Vec<usize>,
+    /// The filter, "me" and sort `shown` was made with.
+    shown_for: Option<(GameFilter, String, SortBy, bool)>,
+    /// The game selected in the table (an index into the library's games).
+    selected: Option<usize>,
+    /// The heat tile clicked: the games breached there are listed.
+    tile: Option<(i32, i32)>,
+    message: String,
+}
+
+impl LibraryView {
+    pub fn library(&self) -> Option<&Library> {
+        self.rt.library.as_ref()
+    }
+
+    /// Indices of the games shown, in the table's order.
+    pub fn shown(&self) -> &[usize] {
+        &self.rt.shown
+    }
+
+    pub fn perspective(&self) -> Option<&Perspective> {
+        self.rt.perspective.as_ref()
+    }
+
+    pub fn is_indexing(&self) -> bool {
+        self.rt.job.is_some()
+    }
+
+    pub fn message(&self) -> &str {
+        &self.rt.message
+    }
+
+    /// Starts indexing the folder typed (and loading what is indexed).
+    pub fn start_indexing(&mut self, window: Option<&egui::Context>) {
+        let folder = PathBuf::from(self.folder.trim());
+        if self.folder.trim().is_empty() {
+            self.rt.message = "Type the folder of your replays first".into();
+            return;
+        }
+        if !folder.is_dir() {
+            self.rt.message = format!("{}: not a folder", folder.display());
+            return;
+        }
+        self.rt.message = format!("Indexing {}…", folder.display());
+        let data_dir = super::paths::data_dir();
+        self.rt.job = Some(IndexJob::start(&folder, self.db.clone(), &data_dir, window.cloned()));
+    }
+
+    /// Takes what the indexing thread sent; with `wait`, until it is done (tests).
+    pub fn poll_job(&mut self, wait: bool) {
+        let Some(job) = &mut self.rt.job else { return };
+        loop {
+            let event = if wait { job.events.recv().ok() } else { job.events.try_recv().ok() };
+            match event {
+                Some(IndexEvent::Progress(done, total)) => job.progress = (done, total),
+                Some(IndexEvent::Done(result)) => {
+                    let seconds = job.started.elapsed().as_secs_f64();
+                    self.rt.job = None;
+                    self.finish(result, seconds);
+                    return;
+                }
+                None if wait => {
+                    self.rt.job = None;
+                    self.rt.message = "Indexing stopped without an answer".into();
+                    return;
+                }
+                None => return,
+            }
+        }
+    }
+
+    fn finish(
+        &mut self,
+        result: Result<(Library, UpdateReport, PathBuf), terminal_core::library::LibraryError>,
+        seconds: f64,
+    ) {
+        match result {
+            Ok((library, report, db)) => {
+                self.rt.message = format!(
+                    "{} games, {} damaged; {} read, {} removed in {seconds:.1} s (index {})",
+                    library.games.len(),
+                    library.damaged.len(),
+                    report.added + report.changed,
+                    report.removed,
+                    db.display()
+                );
+                if report.cancelled {
+                    self.rt.message.insert_str(0, "Stopped: what was read is kept. ");
+                }
+                self.rt.library = Some(library);
+                self.rt.report = Some(report);
+                self.rt.db_used = Some(db);
+                self.rt.shown_for = None;
+                self.rt.selected = None;
+                self.rt.tile = None;
+            }
+            Err(e) => self.rt.message = format!("Library: {e}"),
+        }
+    }
+
+    /// Recomputes the games shown when the filter, "me" or the sort changed.
+    fn refresh_shown(&mut self) {
+        let Some(library) = &self.rt.library else { return };
+        let asked = Some(self.me.trim()).filter(|s| !s.is_empty());
+        let perspective = Perspective::choose(&library.games, asked);
+        let key = (self.filter.filter(), perspective.me.clone(), self.sort, self.descending);
+        if self.rt.shown_for.as_ref() == Some(&key) {
+            return;
+        }
+        let mut shown = key.0.apply(&library.games, &perspective.me);
+        table::sort(&mut shown, &library.games, &perspective.me, self.sort, self.descending);
+        self.rt.shown = shown;
+        self.rt.perspective = Some(perspective);
+        self.rt.shown_for = Some(key);
+        self.rt.tile = None;
+    }
+
+    /// The command that opens game `k` in the Debugger: at the first turn I was breached,
+    /// else at its start.
+    fn open_game(&self, k: usize, turn: Option<i32>) -> Option<Command> {
+        let library = self.rt.library.as_ref()?;
+        let game = library.games.get(k)?;
+        let me = self.rt.perspective.as_ref().map_or("", |p| p.me.as_str());
+        let turn = turn.or_else(|| first_breach_against(game, me)).unwrap_or(0);
+        Some(Command::Studio(StudioCommand::OpenReplayAt { replay: library.root.join(&game.file), turn }))
+    }
+
+    /// The games shown, as the Layout lab's attacks.
+    fn send_to_lab(&mut self) -> Vec<Command> {
+        let Some(library) = &self.rt.library else { return Vec::new() };
+        if self.rt.shown.is_empty() {
+            self.rt.message = "No game shown to send".into();
+            return Vec::new();
+        }
+        let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
+        let label = format!("{} games from the Library", self.rt.shown.len());
+        vec![Command::Studio(StudioCommand::LabAttacks { label, files })]
+    }
+}
+
+/// What a panel of the view asks for, applied after the frame.
+#[must_use]
+enum LibraryAction {
+    Index,
+    StopIndexing,
+    Select(usize),
+    Open(usize, Option<i32>),
+    SortBy(SortBy),
+    PickTile(i32, i32),
+    SendToLab,
+}
+
+impl StudioView for LibraryView {
+    fn show(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext) -> Vec<Command> {
+        self.poll_job(false);
+        self.refresh_shown();
+        let mut actions = Vec::new();
+        panels::top(self, ui, &mut actions);
+        if self.rt.library.is_some() {
+            panels::side(self, ui, cx, &mut actions);
+            egui::CentralPanel::default().show(ui, |ui| table::show(self, ui, &mut actions));
+        }
+        let mut out = Vec::new();
+        for a in actions {
+            out.extend(self.apply(a, cx));
+        }
+        out
+    }
+
+    fn run(&mut self, _command: UiCommand, _cx: &mut ViewContext) -> Vec<Command> {
+        Vec::new()
+    }
+
+    fn poll(&mut self, _cx: &mut ViewContext) {
+        self.poll_job(false);
+    }
+}
+
+impl LibraryView {
+    fn apply(&mut self, action: LibraryAction, cx: &mut ViewContext) -> Vec<Command> {
+        match action {
+            LibraryAction::Index => self.start_indexing(cx.window),
+            LibraryAction::StopIndexing => {
+                if let Some(job) = &self.rt.job {
+                    job.stop();
+                }
+            }
+            LibraryAction::Select(k) => self.rt.selected = Some(k),
+            LibraryAction::Open(k, turn) => return self.open_game(k, turn).into_iter().collect(),
+            LibraryAction::SortBy(s) => {
+                self.descending = if self.sort == s { !self.descending } else { false };
+                self.sort = s;
+            }
+            LibraryAction::PickTile(x, y) => self.rt.tile = Some((x, y)),
+            LibraryAction::SendToLab => return self.send_to_lab(),
+        }
+        Vec::new()
+    }
+}

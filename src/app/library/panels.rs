@@ -1,0 +1,200 @@
+//! The Library's panels around the table: the folder and filters on top; on the side, the
+//! board's heat (breaches on me, or the opponents' spawns), the games breached on the tile
+//! clicked, my HP curve and my results by opponent.
+
+use super::{HeatKind, LibraryAction, LibraryView};
+use crate::app::board::{self, Palette};
+use crate::app::model::BoardView;
+use crate::app::view::ViewContext;
+use egui::Color32;
+use terminal_core::engine::geometry::{Tile, all_tiles};
+use terminal_core::library::query::{self, TileHeat};
+use terminal_core::library::{EndKind, Outcome};
+
+pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<LibraryAction>) {
+    egui::Panel::top("library-top").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let label = ui.label("Folder");
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut view.folder).desired_width(ui.available_width() - 150.0))
+                .labelled_by(label.id);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if let Some(job) = &view.rt.job {
+                let (done, total) = job.progress;
+                let frac = if total > 0 { done as f32 / total as f32 } else { 0.0 };
+                ui.add(egui::ProgressBar::new(frac).desired_width(60.0))
+                    .on_hover_text(format!("{}: {done} of {total} replays read", job.folder.display()));
+                if ui.button("Stop").clicked() {
+                    actions.push(LibraryAction::StopIndexing);
+                }
+            } else if ui
+                .button("Index")
+                .on_hover_text("Read the folder's new and changed replays, then show them all")
+                .clicked()
+                || enter
+            {
+                actions.push(LibraryAction::Index);
+            }
+        });
+        if !view.rt.message.is_empty() {
+            ui.label(&view.rt.message);
+        }
+        if view.rt.library.is_some() {
+            filters(view, ui);
+        }
+    });
+}
+
+fn filters(view: &mut LibraryView, ui: &mut egui::Ui) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("Me");
+        let hint = view.rt.perspective.as_ref().filter(|p| p.most_frequent).map(|p| p.me.clone()).unwrap_or_default();
+        ui.add(egui::TextEdit::singleline(&mut view.me).hint_text(hint).desired_width(120.0)).labelled_by(label.id);
+        if let Some(p) = &view.rt.perspective {
+            let how = if p.most_frequent { "the name in the most games" } else { "as typed" };
+            ui.weak(format!("({how}: {} games)", p.games));
+        }
+        let label = ui.label("Against");
+        ui.add(egui::TextEdit::singleline(&mut view.filter.opponent).desired_width(110.0))
+            .labelled_by(label.id)
+            .on_hover_text("Part of the opponent's name, any case");
+        let f = &mut view.filter;
+        egui::ComboBox::from_label("Result").selected_text(f.outcome.map_or("any", |o| o.name())).show_ui(ui, |ui| {
+            ui.selectable_value(&mut f.outcome, None, "any");
+            for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
+                ui.selectable_value(&mut f.outcome, Some(o), o.name());
+            }
+        });
+        egui::ComboBox::from_label("End").selected_text(f.end.map_or("any", |e| e.name())).show_ui(ui, |ui| {
+            ui.selectable_value(&mut f.end, None, "any");
+            for e in EndKind::ALL {
+                ui.selectable_value(&mut f.end, Some(e), e.name());
+            }
+        });
+        let rulesets = view.rt.library.as_ref().map(rulesets_of).unwrap_or_default();
+        egui::ComboBox::from_label("Ruleset").selected_text(f.ruleset.as_deref().unwrap_or("any")).show_ui(ui, |ui| {
+            ui.selectable_value(&mut f.ruleset, None, "any");
+            for r in rulesets {
+                ui.selectable_value(&mut f.ruleset, Some(r.clone()), r);
+            }
+        });
+        let label = ui.label("Turns from");
+        ui.add(egui::TextEdit::singleline(&mut f.min_turns).desired_width(32.0)).labelled_by(label.id);
+        let label = ui.label("to");
+        ui.add(egui::TextEdit::singleline(&mut f.max_turns).desired_width(32.0)).labelled_by(label.id);
+        ui.checkbox(&mut f.mine_only, "Only my games");
+    });
+}
+
+fn rulesets_of(library: &terminal_core::library::Library) -> Vec<String> {
+    let mut out: Vec<String> = library.games.iter().map(|g| g.record.ruleset.clone()).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: &mut Vec<LibraryAction>) {
+    let width = (ui.available_width() * 0.42).clamp(260.0, 560.0);
+    egui::Panel::right("library-side").resizable(true).default_size(width).show(ui, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut view.heat, HeatKind::BreachesOnMe, "Breaches on me");
+                ui.radio_value(&mut view.heat, HeatKind::OpponentSpawns, "Opponent spawns");
+            });
+            heat_board(view, ui, cx, actions);
+            tile_games(view, ui, actions);
+            hp_curve(view, ui);
+            opponents(view, ui);
+        });
+    });
+}
+
+fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: &mut Vec<LibraryAction>) {
+    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
+    let heat = match view.heat {
+        HeatKind::BreachesOnMe => query::breach_heat(&library.games, &view.rt.shown, &p.me),
+        HeatKind::OpponentSpawns => query::spawn_heat(&library.games, &view.rt.shown, &p.me),
+    };
+    let side = ui.available_width().min(420.0);
+    let (_, rect) = ui.allocate_space(egui::vec2(side, side * 0.55));
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+    let mut board_view = BoardView::default();
+    let frame = board::begin(&mut child, &mut board_view, Palette::new(cx.dark()));
+    let max = heat.iter().flatten().fold(0.0f32, |m, v| m.max(*v));
+    for t in all_tiles() {
+        let v = heat_at(&heat, t);
+        if v > 0.0 {
+            let a = (40.0 + 200.0 * (v / max).sqrt()) as u8;
+            frame.fill_tile(t, Color32::from_rgba_unmultiplied(230, 60, 200, a));
+        }
+    }
+    if let Some((x, y)) = view.rt.tile {
+        let r = frame.geometry.tile_rect(Tile { x, y });
+        frame.painter.rect_stroke(r, 0.0, egui::Stroke::new(2.0, Color32::YELLOW), egui::StrokeKind::Inside);
+    }
+    if let Some(t) = frame.hovered {
+        let what = match view.heat {
+            HeatKind::BreachesOnMe => format!("{:.0} HP lost", heat_at(&heat, t)),
+            HeatKind::OpponentSpawns => format!("{:.0} units spawned", heat_at(&heat, t)),
+        };
+        frame.response.clone().on_hover_text(format!("{},{}: {what}", t.x, t.y));
+        if frame.response.clicked() {
+            actions.push(LibraryAction::PickTile(t.x, t.y));
+        }
+    }
+}
+
+fn heat_at(heat: &TileHeat, t: Tile) -> f32 {
+    heat[t.y as usize][t.x as usize]
+}
+
+fn tile_games(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<LibraryAction>) {
+    let (Some(library), Some(p), Some((x, y))) = (&view.rt.library, &view.rt.perspective, view.rt.tile) else {
+        ui.weak("Click a tile: the games where you were breached there.");
+        return;
+    };
+    let games = query::breached_at(&library.games, &view.rt.shown, &p.me, x, y);
+    ui.label(format!("Breached at {x},{y} in {} games", games.len()));
+    for (k, turn) in games.into_iter().take(20) {
+        let text = format!("turn {turn}: {}", library.games[k].file);
+        if ui.button(text).on_hover_text("Open in the Debugger at this turn").clicked() {
+            actions.push(LibraryAction::Open(k, Some(turn)));
+        }
+    }
+}
+
+fn hp_curve(view: &LibraryView, ui: &mut egui::Ui) {
+    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
+    let curve = query::hp_curve(&library.games, &view.rt.shown, &p.me);
+    if curve.is_empty() {
+        return;
+    }
+    ui.label(format!("{}'s mean HP by turn", p.me));
+    let points: Vec<[f64; 2]> = curve.iter().map(|(t, hp, _)| [f64::from(*t), f64::from(*hp)]).collect();
+    egui_plot::Plot::new("library-hp").height(120.0).allow_scroll(false).show(ui, |pu| {
+        pu.line(egui_plot::Line::new("mean HP", points));
+    });
+}
+
+fn opponents(view: &LibraryView, ui: &mut egui::Ui) {
+    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
+    let rows = query::by_opponent(&library.games, &view.rt.shown, &p.me);
+    if rows.is_empty() {
+        return;
+    }
+    ui.label("Results by opponent");
+    egui::Grid::new("library-opponents").striped(true).show(ui, |ui| {
+        for h in ["Opponent", "Games", "Wins", "Losses", "Mean HP lost"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for r in rows.iter().take(30) {
+            ui.add(egui::Label::new(&r.opponent).truncate());
+            ui.label(r.games.to_string());
+            ui.label(r.wins.to_string());
+            ui.label(r.losses.to_string());
+            ui.label(format!("{:.1}", r.mean_hp_lost));
+            ui.end_row();
+        }
+    });
+}

@@ -1,0 +1,110 @@
+//! `terminal-studio library` on real replays: one JSON object per game then a summary, the
+//! filters, a killed indexing run that the next run completes, and the errors.
+
+use crate::common::corpus::{replay, replays};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn library(dir: &Path, db: &Path, more: &[&str]) -> (Option<i32>, String, String) {
+    let (dir, db) = (dir.to_string_lossy(), db.to_string_lossy());
+    let mut args = vec![dir.as_ref(), "--db", db.as_ref()];
+    args.extend_from_slice(more);
+    crate::run_studio("library", &args)
+}
+
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"))).collect()
+}
+
+#[test]
+fn json_gives_every_game_then_a_summary() {
+    let dir = replay("live-2022");
+    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
+    let db = tempfile::tempdir().expect("temp dir");
+    let (code, out, err) = library(&dir, &db.path().join("lib.sqlite"), &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines = json_lines(&out);
+    let (summary, games) = lines.split_last().unwrap_or_else(|| panic!("no output; stderr: {err}"));
+    assert_eq!(games.len(), files.len());
+    for g in games {
+        for key in ["file", "ruleset", "players", "winner", "turns", "end", "hp", "breaches"] {
+            assert!(!g[key].is_null(), "{key} missing from {g}");
+        }
+        assert!(matches!(g["winner"].as_u64(), Some(1 | 2)), "{g}");
+        assert!(["hp", "turns", "crash", "timeout"].contains(&g["end"].as_str().unwrap_or("")), "{g}");
+        for b in g["breaches"].as_array().into_iter().flatten() {
+            let b = b.as_array().unwrap_or_else(|| panic!("a breach is [turn, x, y, damage, player]: {b}"));
+            assert_eq!(b.len(), 5, "{b:?}");
+            assert!(matches!(b[4].as_u64(), Some(1 | 2)), "{b:?}");
+        }
+    }
+    let s = &summary["summary"];
+    assert_eq!(s["games"].as_u64(), Some(files.len() as u64), "{s}");
+    assert_eq!(s["index"]["added"].as_u64(), Some(files.len() as u64), "{s}");
+    assert_eq!(s["me"]["most_frequent"].as_bool(), Some(true), "{s}");
+    let wins = games.iter().filter(|g| g["result"] == "win").count();
+    assert_eq!(s["wins"].as_u64(), Some(wins as u64), "{s}");
+
+    // Filtered: only my losses, each a loss.
+    let me = s["me"]["me"].as_str().unwrap_or_else(|| panic!("no name: {s}")).to_string();
+    let (code, out, err) = library(&dir, &db.path().join("lib.sqlite"), &["--json", "--me", &me, "--result", "loss"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines = json_lines(&out);
+    let (summary, losses) = lines.split_last().unwrap_or_else(|| panic!("no output"));
+    assert!(losses.iter().all(|g| g["result"] == "loss"), "{out}");
+    assert_eq!(summary["summary"]["losses"].as_u64(), Some(losses.len() as u64));
+    assert_eq!(summary["summary"]["index"]["added"].as_u64(), Some(0), "the second run reads nothing again");
+}
+
+#[test]
+fn the_table_names_me_and_sums_up_by_opponent() {
+    let dir = replay("base-s6");
+    let db = tempfile::tempdir().expect("temp dir");
+    let (code, out, err) = library(&dir, &db.path().join("lib.sqlite"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("Me: "), "{out}");
+    assert!(out.contains("the name in the most games"), "{out}");
+    assert!(out.contains("Results by opponent"), "{out}");
+    assert!(err.contains("replays, index"), "{err}");
+}
+
+#[test]
+fn a_killed_run_leaves_an_index_the_next_run_completes() {
+    let dir = replays();
+    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let db = db_dir.path().join("lib.sqlite");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["library", &dir.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"));
+    // Killed as soon as its write-ahead log holds a batch.
+    let wal = db_dir.path().join("lib.sqlite-wal");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&wal).map_or(0, |m| m.len()) == 0 && Instant::now() < deadline {
+        if child.try_wait().ok().flatten().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let (code, out, err) = library(&dir, &db, &["--json"]);
+    assert_eq!(code, Some(0), "the index opens after a kill: {err}");
+    let lines = json_lines(&out);
+    let summary = &lines.last().unwrap_or_else(|| panic!("no output"))["summary"];
+    assert_eq!(summary["games"].as_u64(), Some(files.len() as u64), "{summary}");
+    let read_now = summary["index"]["added"].as_u64().unwrap_or(0) + summary["index"]["changed"].as_u64().unwrap_or(0);
+    assert!(read_now <= files.len() as u64, "{summary}");
+}
+
+#[test]
+fn a_missing_folder_is_a_usage_error_naming_it() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let missing = db.path().join("no-such-folder");
+    let (code, _, err) = library(&missing, &db.path().join("lib.sqlite"), &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no-such-folder") && err.contains("not a folder"), "{err}");
+}

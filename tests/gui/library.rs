@@ -1,0 +1,114 @@
+//! The Library view as a player uses it: a folder of real replays indexed, the table filtered,
+//! a game opened in the Debugger at the turn its owner was first breached, and the games shown
+//! sent to the Layout lab as its attacks.
+
+use crate::common::harness::{LARGE, step_until, studio, type_into};
+use egui_kittest::kittest::Queryable;
+use std::path::Path;
+use terminal_studio::app::StudioApp;
+use terminal_studio::app::model::View;
+
+type Harness = egui_kittest::Harness<'static, StudioApp>;
+
+/// A folder holding copies of `n` live-2022 replays, and a folder for the index.
+fn replays(n: usize) -> (tempfile::TempDir, tempfile::TempDir) {
+    let files = terminal_core::verify::collect_replays(&[crate::common::corpus::replay("live-2022")]);
+    assert!(files.len() >= n, "../shared/replays/live-2022 holds {} replays, {n} needed", files.len());
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    for f in &files[..n] {
+        let name = f.file_name().unwrap_or_else(|| panic!("{} has no name", f.display()));
+        std::fs::copy(f, dir.path().join(name)).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    (dir, tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}")))
+}
+
+/// The studio on the Library tab with `folder` indexed (into `index_dir`).
+fn indexed(folder: &Path, index_dir: &Path) -> Harness {
+    let mut h = studio(LARGE, None, false);
+    h.state_mut().library_mut().db = Some(index_dir.join("library.sqlite"));
+    h.get_by_label("Library").click();
+    h.run();
+    assert_eq!(h.state().state().view, View::Library);
+    type_into(&mut h, "Folder", &folder.display().to_string());
+    h.get_by_label("Index").click();
+    h.run();
+    step_until(&mut h, 120, "indexing", |a| !a.library().is_indexing() && a.library().library().is_some());
+    h
+}
+
+#[test]
+fn filtering_by_opponent_and_turns_narrows_the_table_and_its_summaries() {
+    let (folder, index_dir) = replays(12);
+    let mut h = indexed(folder.path(), index_dir.path());
+    let lib = h.state().library();
+    let games = lib.library().map_or(0, |l| l.games.len());
+    assert_eq!(games, 12, "{}", lib.message());
+    assert_eq!(lib.shown().len(), 12);
+    let me = lib.perspective().map(|p| p.me.clone()).unwrap_or_default();
+    assert!(!me.is_empty(), "a name is chosen as me");
+    assert!(lib.message().contains("12 games"), "{}", lib.message());
+    // The opponent met most often: filtering on part of their name keeps exactly their games.
+    let library = lib.library().unwrap_or_else(|| panic!("no library"));
+    let opponent_of = |g: &terminal_core::library::IndexedGame| {
+        terminal_core::library::query::seen_from(g, &me).map(|s| s.opponent.to_string())
+    };
+    let first_opponent = library.games.iter().find_map(opponent_of).unwrap_or_else(|| panic!("no game of {me}"));
+    let expected = library.games.iter().filter(|g| opponent_of(g).as_deref() == Some(first_opponent.as_str())).count();
+    type_into(&mut h, "Against", &first_opponent);
+    h.run();
+    let lib = h.state().library();
+    assert_eq!(lib.shown().len(), expected, "games against {first_opponent}");
+    assert!(h.query_by_label(&format!("{expected} of 12 games")).is_some(), "the table says how many it shows");
+    // Turns from a bound above every game's: none left.
+    type_into(&mut h, "Turns from", "1000");
+    h.run();
+    assert!(h.state().library().shown().is_empty());
+    assert!(h.query_by_label("0 of 12 games").is_some());
+}
+
+#[test]
+fn a_game_opens_in_the_debugger_at_the_first_turn_i_was_breached() {
+    let (folder, index_dir) = replays(6);
+    let mut h = indexed(folder.path(), index_dir.path());
+    let lib = h.state().library();
+    let me = lib.perspective().map(|p| p.me.clone()).unwrap_or_default();
+    let library = lib.library().unwrap_or_else(|| panic!("no library"));
+    let (file, turn) = library
+        .games
+        .iter()
+        .find_map(|g| terminal_core::library::query::first_breach_against(g, &me).map(|t| (g.file.clone(), t)))
+        .unwrap_or_else(|| panic!("no game where {me} was breached"));
+    h.get_by_label(&file).click();
+    h.run();
+    h.get_by_label("Open in Debugger").click();
+    h.run();
+    step_until(&mut h, 60, "the replay at its breach turn", |a| {
+        a.state().view == View::Debugger && a.viewer().turn() == Some(turn)
+    });
+    let shown = h.state().viewer().path().map(Path::to_path_buf);
+    assert_eq!(shown.as_deref().and_then(Path::file_name), Some(std::ffi::OsStr::new(&file)));
+}
+
+#[test]
+fn the_games_shown_become_the_layout_labs_attacks() {
+    let (folder, index_dir) = replays(8);
+    let mut h = indexed(folder.path(), index_dir.path());
+    // Games up to the shortest game's length: some, not all (the first replays differ in length).
+    let library = h.state().library().library().unwrap_or_else(|| panic!("no library"));
+    let shortest = library.games.iter().map(|g| g.record.turns).min().unwrap_or(0);
+    type_into(&mut h, "to", &shortest.to_string());
+    h.run();
+    let shown = h.state().library().shown().len();
+    assert!(shown > 0 && shown < 8, "a filter that keeps some games: {shown} up to {shortest} turns");
+    h.get_by_label("Send to Layout lab").click();
+    h.run();
+    assert_eq!(h.state().state().view, View::Editor);
+    let lab = &h.state().editor_view().lab;
+    let (label, files) = lab.selection.clone().unwrap_or_else(|| panic!("the lab has no selection: {}", lab.message));
+    assert_eq!(files.len(), shown);
+    assert_eq!(label, format!("{shown} games from the Library"));
+    h.get_by_label("Layout lab").click();
+    h.run();
+    assert!(h.query_by_label(&label).is_some(), "the lab says where its attacks come from");
+    assert!(h.query_by_label("Use the folder").is_some());
+}
