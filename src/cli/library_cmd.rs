@@ -136,7 +136,7 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
         writeln!(
             out,
             "{:<48} {:<14} {:<22} {:<10} {:>5}  {:<10} {:>6.1} {:>6.1}",
-            clip(&g.file, 48),
+            clip_start(&g.file, 48),
             clip(&g.record.ruleset, 14),
             clip(&opponent, 22),
             result_word(seen),
@@ -198,6 +198,12 @@ fn print_breach_tiles(
     tiles.sort_by(|a, b| b.0.total_cmp(&a.0));
     let listed: Vec<String> = tiles.iter().take(8).map(|(v, x, y)| format!("{x},{y}: {v:.0}")).collect();
     writeln!(out, "\nWhere I was breached (HP, most first): {}", listed.join("  "))
+}
+
+/// The end of `s` in `width` characters: replay names differ at their end.
+fn clip_start(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width { s.to_string() } else { ['…'].into_iter().chain(s.chars().skip(n - width + 1)).collect() }
 }
 
 fn clip(s: &str, width: usize) -> String {

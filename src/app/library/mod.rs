@@ -100,6 +100,8 @@ struct Runtime {
     /// The heat tile clicked: the games breached there are listed.
     tile: Option<(i32, i32)>,
     message: String,
+    /// The kept folder was opened again when the view was first shown.
+    reopened: bool,
 }
 
 impl LibraryView {
@@ -246,6 +248,12 @@ enum LibraryAction {
 
 impl StudioView for LibraryView {
     fn show(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext) -> Vec<Command> {
+        // The folder of the last session comes back as it was left: its index is brought up
+        // to date (only new and changed files are read) and shown.
+        if !self.rt.reopened && self.rt.library.is_none() && self.rt.job.is_none() && !self.folder.trim().is_empty() {
+            self.rt.reopened = true;
+            self.start_indexing(cx.window);
+        }
         self.poll_job(false);
         self.refresh_shown();
         let mut actions = Vec::new();

@@ -38,6 +38,11 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
         });
         if !view.rt.message.is_empty() {
             ui.label(&view.rt.message);
+        } else if view.rt.library.is_none() {
+            ui.weak(
+                "Type the folder of your replays (your ladder history) and press Index: every game is read once \
+                 into an index kept in the studio's data folder; later, only new and changed files are read.",
+            );
         }
         if view.rt.library.is_some() {
             filters(view, ui);
@@ -46,7 +51,7 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
 }
 
 fn filters(view: &mut LibraryView, ui: &mut egui::Ui) {
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         let label = ui.label("Me");
         let hint = view.rt.perspective.as_ref().filter(|p| p.most_frequent).map(|p| p.me.clone()).unwrap_or_default();
         ui.add(egui::TextEdit::singleline(&mut view.me).hint_text(hint).desired_width(120.0)).labelled_by(label.id);
@@ -58,31 +63,45 @@ fn filters(view: &mut LibraryView, ui: &mut egui::Ui) {
         ui.add(egui::TextEdit::singleline(&mut view.filter.opponent).desired_width(110.0))
             .labelled_by(label.id)
             .on_hover_text("Part of the opponent's name, any case");
-        let f = &mut view.filter;
-        egui::ComboBox::from_label("Result").selected_text(f.outcome.map_or("any", |o| o.name())).show_ui(ui, |ui| {
-            ui.selectable_value(&mut f.outcome, None, "any");
-            for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
-                ui.selectable_value(&mut f.outcome, Some(o), o.name());
-            }
-        });
-        egui::ComboBox::from_label("End").selected_text(f.end.map_or("any", |e| e.name())).show_ui(ui, |ui| {
-            ui.selectable_value(&mut f.end, None, "any");
-            for e in EndKind::ALL {
-                ui.selectable_value(&mut f.end, Some(e), e.name());
-            }
-        });
-        let rulesets = view.rt.library.as_ref().map(rulesets_of).unwrap_or_default();
-        egui::ComboBox::from_label("Ruleset").selected_text(f.ruleset.as_deref().unwrap_or("any")).show_ui(ui, |ui| {
-            ui.selectable_value(&mut f.ruleset, None, "any");
-            for r in rulesets {
-                ui.selectable_value(&mut f.ruleset, Some(r.clone()), r);
-            }
-        });
+        ui.checkbox(&mut view.filter.mine_only, "Only my games");
+    });
+    let rulesets = view.rt.library.as_ref().map(rulesets_of).unwrap_or_default();
+    let f = &mut view.filter;
+    ui.horizontal(|ui| {
+        ui.label("Result");
+        egui::ComboBox::from_id_salt("library-result")
+            .width(90.0)
+            .selected_text(f.outcome.map_or("any", |o| o.name()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.outcome, None, "any");
+                for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
+                    ui.selectable_value(&mut f.outcome, Some(o), o.name());
+                }
+            });
+        ui.label("End");
+        egui::ComboBox::from_id_salt("library-end")
+            .width(90.0)
+            .selected_text(f.end.map_or("any", |e| e.name()))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.end, None, "any");
+                for e in EndKind::ALL {
+                    ui.selectable_value(&mut f.end, Some(e), e.name());
+                }
+            });
+        ui.label("Ruleset");
+        egui::ComboBox::from_id_salt("library-ruleset")
+            .width(110.0)
+            .selected_text(f.ruleset.as_deref().unwrap_or("any"))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.ruleset, None, "any");
+                for r in rulesets {
+                    ui.selectable_value(&mut f.ruleset, Some(r.clone()), r);
+                }
+            });
         let label = ui.label("Turns from");
         ui.add(egui::TextEdit::singleline(&mut f.min_turns).desired_width(32.0)).labelled_by(label.id);
         let label = ui.label("to");
         ui.add(egui::TextEdit::singleline(&mut f.max_turns).desired_width(32.0)).labelled_by(label.id);
-        ui.checkbox(&mut f.mine_only, "Only my games");
     });
 }
 
@@ -94,19 +113,22 @@ fn rulesets_of(library: &terminal_core::library::Library) -> Vec<String> {
 }
 
 pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: &mut Vec<LibraryAction>) {
-    let width = (ui.available_width() * 0.42).clamp(260.0, 560.0);
-    egui::Panel::right("library-side").resizable(true).default_size(width).show(ui, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut view.heat, HeatKind::BreachesOnMe, "Breaches on me");
-                ui.radio_value(&mut view.heat, HeatKind::OpponentSpawns, "Opponent spawns");
+    let width = (ui.available_width() * 0.4).clamp(240.0, 520.0);
+    egui::Panel::right("library-side").resizable(true).default_size(width).max_size(ui.available_width() * 0.45).show(
+        ui,
+        |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut view.heat, HeatKind::BreachesOnMe, "Breaches on me");
+                    ui.radio_value(&mut view.heat, HeatKind::OpponentSpawns, "Opponent spawns");
+                });
+                heat_board(view, ui, cx, actions);
+                tile_games(view, ui, actions);
+                hp_curve(view, ui);
+                opponents(view, ui);
             });
-            heat_board(view, ui, cx, actions);
-            tile_games(view, ui, actions);
-            hp_curve(view, ui);
-            opponents(view, ui);
-        });
-    });
+        },
+    );
 }
 
 fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: &mut Vec<LibraryAction>) {
@@ -115,8 +137,9 @@ fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: 
         HeatKind::BreachesOnMe => query::breach_heat(&library.games, &view.rt.shown, &p.me),
         HeatKind::OpponentSpawns => query::spawn_heat(&library.games, &view.rt.shown, &p.me),
     };
-    let side = ui.available_width().min(420.0);
-    let (_, rect) = ui.allocate_space(egui::vec2(side, side * 0.55));
+    // The diamond fills a square: as wide as the panel, but leaving room for the lists below.
+    let side = ui.available_width().min(380.0);
+    let (_, rect) = ui.allocate_space(egui::vec2(ui.available_width(), side));
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     let mut board_view = BoardView::default();
     let frame = board::begin(&mut child, &mut board_view, Palette::new(cx.dark()));
@@ -154,7 +177,8 @@ fn tile_games(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<LibraryAc
         return;
     };
     let games = query::breached_at(&library.games, &view.rt.shown, &p.me, x, y);
-    ui.label(format!("Breached at {x},{y} in {} games", games.len()));
+    let more = if games.len() > 20 { " (the first 20 listed)" } else { "" };
+    ui.label(format!("Breached at {x},{y} in {} games{more}", games.len()));
     for (k, turn) in games.into_iter().take(20) {
         let text = format!("turn {turn}: {}", library.games[k].file);
         if ui.button(text).on_hover_text("Open in the Debugger at this turn").clicked() {

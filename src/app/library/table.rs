@@ -8,7 +8,7 @@ use terminal_core::library::query::seen_from;
 
 const COLUMNS: [(SortBy, &str, f32); 6] = [
     (SortBy::File, "File", 0.0),
-    (SortBy::Opponent, "Opponent", 150.0),
+    (SortBy::Opponent, "Opponent", 120.0),
     (SortBy::Result, "Result", 70.0),
     (SortBy::Turns, "Turns", 50.0),
     (SortBy::End, "End", 70.0),
@@ -81,10 +81,15 @@ pub(super) fn show(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<Libr
                 let g = &library.games[k];
                 let seen = seen_from(g, me);
                 ui.horizontal(|ui| {
-                    let row = ui.add_sized(
-                        [file_width, row_height],
-                        egui::Button::selectable(view.rt.selected == Some(k), g.file.as_str()).truncate(),
-                    );
+                    let selected = view.rt.selected == Some(k);
+                    let row = ui
+                        .add_sized(
+                            [file_width, row_height],
+                            egui::Button::selectable(selected, tail(&g.file, file_width)),
+                        )
+                        .on_hover_text(g.file.as_str());
+                    // The whole name for screen readers and tests, whatever is cut off on screen.
+                    row.widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, g.file.as_str()));
                     if row.double_clicked() {
                         actions.push(LibraryAction::Open(k, None));
                     } else if row.clicked() {
@@ -103,6 +108,13 @@ pub(super) fn show(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<Libr
             }
         },
     );
+}
+
+/// The end of a file name that fits `width` points (names of one folder differ at their end).
+fn tail(file: &str, width: f32) -> String {
+    let fits = (width / 7.0).max(8.0) as usize;
+    let n = file.chars().count();
+    if n <= fits { file.to_string() } else { ['…'].into_iter().chain(file.chars().skip(n + 1 - fits)).collect() }
 }
 
 fn cell(ui: &mut egui::Ui, text: &str, width: f32) {
