@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use terminal_core::library::query;
 use terminal_core::library::{EndKind, Library, LibraryError, LibraryIndex, SCHEMA_VERSION, SchemaState};
 use terminal_core::replay::read_replay;
 use terminal_core::verify::collect_replays;
@@ -66,6 +67,16 @@ fn the_index_of_the_shared_replays_matches_a_plain_reading() {
         breached_games += usize::from(!read.is_empty());
     }
     assert!(breached_games > 300, "most real games have breaches; {breached_games}");
+    // Seen from any player, every breach on them is on their own (bottom) half of the board:
+    // games where they were player 2 are turned around.
+    let all: Vec<usize> = (0..library.games.len()).collect();
+    for me in ["python-algo", "algo_0", "algo_1"] {
+        let heat = query::breach_heat(&library.games, &all, me);
+        let total: f32 = heat.iter().flatten().sum();
+        assert!(total > 0.0, "{me} was breached somewhere");
+        let top: f32 = heat[14..].iter().flatten().sum();
+        assert_eq!(top, 0.0, "{me}: breaches on the top half of the board");
+    }
     // Reopening reads nothing again.
     drop(idx);
     let (_, again) = index(&dir.path().join("lib.sqlite"), &root);

@@ -197,7 +197,7 @@ fn print_breach_tiles(
     }
     tiles.sort_by(|a, b| b.0.total_cmp(&a.0));
     let listed: Vec<String> = tiles.iter().take(8).map(|(v, x, y)| format!("{x},{y}: {v:.0}")).collect();
-    writeln!(out, "\nWhere I was breached (HP, most first): {}", listed.join("  "))
+    writeln!(out, "\nWhere I was breached (HP, most first; tiles from my side, as player 1): {}", listed.join("  "))
 }
 
 /// The end of `s` in `width` characters: replay names differ at their end.

@@ -172,6 +172,12 @@ pub fn by_opponent(games: &[IndexedGame], selected: &[usize], me: &str) -> Vec<O
     rows
 }
 
+/// A tile as seen from `seat`'s side: player 2's games are turned around, so that "me" is at
+/// the bottom of the board in every game (what the heatmaps and the tile lookup use).
+pub fn from_my_side(seat: usize, x: i32, y: i32) -> (i32, i32) {
+    if seat == 1 { (BOARD_SIZE - 1 - x, BOARD_SIZE - 1 - y) } else { (x, y) }
+}
+
 /// A value per board tile, indexed `[y][x]`.
 pub type TileHeat = [[f32; BOARD_SIZE as usize]; BOARD_SIZE as usize];
 
@@ -183,32 +189,34 @@ fn add(heat: &mut TileHeat, x: i32, y: i32, v: f32) {
     }
 }
 
-/// HP the opponents took from me on each tile, over the `selected` games.
+/// HP the opponents took from me on each tile, over the `selected` games (from my side).
 pub fn breach_heat(games: &[IndexedGame], selected: &[usize], me: &str) -> TileHeat {
     let mut heat = [[0.0; BOARD_SIZE as usize]; BOARD_SIZE as usize];
     for &k in selected {
         let Some(s) = seen_from(&games[k], me) else { continue };
         for b in games[k].record.breaches.iter().filter(|b| usize::from(b.player) != s.seat) {
-            add(&mut heat, b.x, b.y, b.damage);
+            let (x, y) = from_my_side(s.seat, b.x, b.y);
+            add(&mut heat, x, y, b.damage);
         }
     }
     heat
 }
 
-/// Mobile units the opponents spawned on each tile, over the `selected` games.
+/// Mobile units the opponents spawned on each tile, over the `selected` games (from my side).
 pub fn spawn_heat(games: &[IndexedGame], selected: &[usize], me: &str) -> TileHeat {
     let mut heat = [[0.0; BOARD_SIZE as usize]; BOARD_SIZE as usize];
     for &k in selected {
         let Some(s) = seen_from(&games[k], me) else { continue };
         for sp in games[k].record.spawns.iter().filter(|sp| usize::from(sp.player) != s.seat) {
-            add(&mut heat, sp.x, sp.y, sp.count as f32);
+            let (x, y) = from_my_side(s.seat, sp.x, sp.y);
+            add(&mut heat, x, y, sp.count as f32);
         }
     }
     heat
 }
 
-/// The games among `selected` where an opponent breached me on (x, y), each with the first
-/// turn it did: where a click on a heat tile leads.
+/// The games among `selected` where an opponent breached me on (x, y) (from my side), each
+/// with the first turn it did: where a click on a heat tile leads.
 pub fn breached_at(games: &[IndexedGame], selected: &[usize], me: &str, x: i32, y: i32) -> Vec<(usize, i32)> {
     let mut out = Vec::new();
     for &k in selected {
@@ -217,7 +225,7 @@ pub fn breached_at(games: &[IndexedGame], selected: &[usize], me: &str, x: i32, 
             .record
             .breaches
             .iter()
-            .filter(|b| usize::from(b.player) != s.seat && b.x == x && b.y == y)
+            .filter(|b| usize::from(b.player) != s.seat && from_my_side(s.seat, b.x, b.y) == (x, y))
             .map(|b| b.turn)
             .min();
         if let Some(turn) = first {

@@ -250,9 +250,11 @@ impl StudioView for LibraryView {
     fn show(&mut self, ui: &mut egui::Ui, cx: &mut ViewContext) -> Vec<Command> {
         // The folder of the last session comes back as it was left: its index is brought up
         // to date (only new and changed files are read) and shown.
-        if !self.rt.reopened && self.rt.library.is_none() && self.rt.job.is_none() && !self.folder.trim().is_empty() {
+        if !self.rt.reopened {
             self.rt.reopened = true;
-            self.start_indexing(cx.window);
+            if self.rt.library.is_none() && self.rt.job.is_none() && !self.folder.trim().is_empty() {
+                self.start_indexing(cx.window);
+            }
         }
         self.poll_job(false);
         self.refresh_shown();

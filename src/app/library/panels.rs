@@ -68,28 +68,25 @@ fn filters(view: &mut LibraryView, ui: &mut egui::Ui) {
     let rulesets = view.rt.library.as_ref().map(rulesets_of).unwrap_or_default();
     let f = &mut view.filter;
     ui.horizontal(|ui| {
-        ui.label("Result");
-        egui::ComboBox::from_id_salt("library-result")
-            .width(90.0)
-            .selected_text(f.outcome.map_or("any", |o| o.name()))
-            .show_ui(ui, |ui| {
+        egui::ComboBox::from_label("Result").width(90.0).selected_text(f.outcome.map_or("any", |o| o.name())).show_ui(
+            ui,
+            |ui| {
                 ui.selectable_value(&mut f.outcome, None, "any");
                 for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
                     ui.selectable_value(&mut f.outcome, Some(o), o.name());
                 }
-            });
-        ui.label("End");
-        egui::ComboBox::from_id_salt("library-end")
-            .width(90.0)
-            .selected_text(f.end.map_or("any", |e| e.name()))
-            .show_ui(ui, |ui| {
+            },
+        );
+        egui::ComboBox::from_label("End").width(90.0).selected_text(f.end.map_or("any", |e| e.name())).show_ui(
+            ui,
+            |ui| {
                 ui.selectable_value(&mut f.end, None, "any");
                 for e in EndKind::ALL {
                     ui.selectable_value(&mut f.end, Some(e), e.name());
                 }
-            });
-        ui.label("Ruleset");
-        egui::ComboBox::from_id_salt("library-ruleset")
+            },
+        );
+        egui::ComboBox::from_label("Ruleset")
             .width(110.0)
             .selected_text(f.ruleset.as_deref().unwrap_or("any"))
             .show_ui(ui, |ui| {
@@ -121,6 +118,7 @@ pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, 
                 ui.horizontal(|ui| {
                     ui.radio_value(&mut view.heat, HeatKind::BreachesOnMe, "Breaches on me");
                     ui.radio_value(&mut view.heat, HeatKind::OpponentSpawns, "Opponent spawns");
+                    ui.weak("(?)").on_hover_text("From your side: games where you were player 2 are turned around");
                 });
                 heat_board(view, ui, cx, actions);
                 tile_games(view, ui, actions);
