@@ -5,6 +5,7 @@
 
 use super::record::GameRecord;
 use super::schema::{self, SchemaState};
+use super::update::{FileRead, Stamp, UpdateReport};
 use super::{LibraryError, store};
 use crate::parallel::parallel_map;
 use rusqlite::Connection;
@@ -22,41 +23,6 @@ pub struct LibraryIndex {
     pub(super) db: PathBuf,
     pub(super) root: PathBuf,
     pub schema: SchemaState,
-}
-
-/// What an update did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct UpdateReport {
-    /// Replay files under the root.
-    pub files: usize,
-    /// Read for the first time.
-    pub added: usize,
-    /// Read again: their content changed.
-    pub changed: usize,
-    /// Touched (new mtime, same size and content): not read again.
-    pub touched: usize,
-    /// Gone from the folder: dropped from the index.
-    pub removed: usize,
-    /// Could not be read (listed with their errors).
-    pub damaged: usize,
-    /// Stopped by the cancel flag before every file was read.
-    pub cancelled: bool,
-}
-
-/// A file's identity on disk: when it changes, the file is looked at again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Stamp {
-    pub size: i64,
-    pub mtime_ns: i64,
-}
-
-/// What a worker found in a file that needed reading.
-pub(super) struct FileRead {
-    pub path: String,
-    pub stamp: Stamp,
-    pub crc32: u32,
-    /// `None`: the same bytes as indexed (a touched file), not read again.
-    pub game: Option<Result<GameRecord, String>>,
 }
 
 impl LibraryIndex {

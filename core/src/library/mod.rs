@@ -19,12 +19,14 @@ pub mod query;
 pub mod record;
 mod schema;
 mod store;
+mod update;
 
-pub use index::{LibraryIndex, UpdateReport};
+pub use index::LibraryIndex;
 pub use query::{GameFilter, OpponentResults, Outcome, Perspective};
 pub use record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
 pub use schema::{SCHEMA_VERSION, SchemaState};
 pub use store::{DamagedFile, IndexedGame};
+pub use update::UpdateReport;
 
 use std::path::PathBuf;
 

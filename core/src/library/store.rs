@@ -1,8 +1,8 @@
 //! Rows in and out of the index's tables.
 
 use super::LibraryError;
-use super::index::{FileRead, Stamp, UpdateReport};
 use super::record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
+use super::update::{FileRead, Stamp, UpdateReport};
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
 use std::path::Path;
