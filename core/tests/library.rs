@@ -92,7 +92,10 @@ fn small_folder(n: usize) -> (tempfile::TempDir, Vec<PathBuf>) {
         .iter()
         .map(|src| {
             let to = dir.path().join(src.file_name().expect("file name"));
-            std::fs::copy(src, &to).unwrap_or_else(|e| panic!("copy {}: {e}", src.display()));
+            // Written anew rather than copied: a copy keeps the source's read-only mark, and
+            // Windows refuses to delete a read-only file.
+            let bytes = std::fs::read(src).unwrap_or_else(|e| panic!("read {}: {e}", src.display()));
+            std::fs::write(&to, bytes).unwrap_or_else(|e| panic!("write {}: {e}", to.display()));
             to
         })
         .collect();
