@@ -6,6 +6,7 @@ pub mod follow;
 mod parse;
 pub mod reader;
 pub mod recap;
+mod scan;
 mod typed_frame;
 pub mod writer;
 
