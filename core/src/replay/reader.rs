@@ -5,6 +5,19 @@
 //! bytes the engines write (`scan`), typed deserialisation borrowing from the line
 //! (`typed_frame`), and the JSON tree of `parse::parse_frame`, which names the bad field of a
 //! line neither of the others took. All three build the same frame from a line.
+//!
+//! How much of each frame is kept is the caller's choice ([`Detail`]):
+//! - [`Detail::Full`] ([`read_replay`], [`read_replay_bytes`]): every field of every frame;
+//! - [`Detail::Summary`] ([`read_replay_summary`], [`read_replay_bytes_with`]): every frame's
+//!   turn info, stats, events and end stats, and the unit lists of the turn frames (phase 0,
+//!   the first frame of each turn) and of the end frame; the unit lists of action frames, most
+//!   of a replay's bytes, are skipped to their closing bracket without being read and come out
+//!   empty (as many empty lists as the line has). All that is read is checked as in a full
+//!   read, with the same errors; a bad unit inside a skipped list goes unnoticed (a full read
+//!   names it). For indexes and statistics of many files.
+//!
+//! Every function here is a pure function of its input: a folder is read in parallel by
+//! mapping one over its files (with rayon, `files.par_iter().map(|f| read_replay_summary(f))`).
 
 use super::parse::parse_frame;
 use super::scan::Scanner;
@@ -102,15 +115,36 @@ fn records_no_computation_time(frames: &[Frame]) -> bool {
     frames.iter().all(|f| f.stats.iter().all(|s| s.time_ms == 0))
 }
 
+/// How much of each frame a read keeps (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Every field of every frame.
+    #[default]
+    Full,
+    /// Every frame, but the unit lists of action frames are skipped unread and left empty.
+    Summary,
+}
+
 /// Reads a `.replay` or `.replay.gz` file.
 pub fn read_replay(path: &Path) -> Result<Replay, ReplayError> {
+    read_replay_with(path, Detail::Full)
+}
+
+/// Reads a `.replay` or `.replay.gz` file without the unit lists of its action frames
+/// ([`Detail::Summary`]).
+pub fn read_replay_summary(path: &Path) -> Result<Replay, ReplayError> {
+    read_replay_with(path, Detail::Summary)
+}
+
+/// Reads a `.replay` or `.replay.gz` file, keeping `detail`.
+pub fn read_replay_with(path: &Path, detail: Detail) -> Result<Replay, ReplayError> {
     let bytes = std::fs::read(path).map_err(|e| ReplayError {
         file: path.display().to_string(),
         line: None,
         field: String::new(),
         message: e.to_string(),
     })?;
-    read_replay_bytes(path, &bytes)
+    read_replay_bytes_with(path, &bytes, detail)
 }
 
 /// The size of the data a gzip stream holds, as its trailer says (modulo 4 GiB, and only of
@@ -206,6 +240,29 @@ impl ReadFrames {
 
 /// Parses replay bytes (plain or gzip); `path` is only used in messages.
 pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayError> {
+    read_replay_bytes_with(path, bytes, Detail::Full)
+}
+
+/// A frame read the slow way, as `detail` keeps it: a summary empties an action frame's unit
+/// lists, as the scanner leaves them.
+fn kept(mut frame: Frame, detail: Detail) -> Frame {
+    if detail == Detail::Summary && frame.turn_info.phase == crate::engine::frame::Phase::Action {
+        frame.units = frame.units.map(|lists| vec![Vec::new(); lists.len()]);
+    }
+    frame
+}
+
+/// The text of the data, a bad byte read as U+FFFD.
+fn text_of(data: &[u8]) -> std::borrow::Cow<'_, str> {
+    // Checking for valid UTF-8 is several times faster than the lossy scan that a bad byte needs.
+    match std::str::from_utf8(data) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(data),
+    }
+}
+
+/// Parses replay bytes (plain or gzip), keeping `detail`; `path` is only used in messages.
+pub fn read_replay_bytes_with(path: &Path, bytes: &[u8], detail: Detail) -> Result<Replay, ReplayError> {
     let file = path.display().to_string();
     let fail = |line: Option<usize>, field: &str, message: String| ReplayError {
         file: file.clone(),
@@ -214,11 +271,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         message,
     };
     let (data, gzip_cut) = gunzip_what_is_there(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
-    // Checking for valid UTF-8 is several times faster than the lossy scan that a bad byte needs.
-    let text = match std::str::from_utf8(&data) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(&data),
-    };
+    let text = text_of(&data);
 
     let mut config: Option<(Config, usize)> = None;
     let lines: Vec<&str> = text.split('\n').collect();
@@ -236,7 +289,9 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
             continue;
         }
         if config.is_some()
-            && let Some((frame, death_without_flag)) = scanner.frame(line, false).or_else(|| parse_frame_line(line))
+            && let Some((frame, death_without_flag)) = scanner
+                .frame(line, detail == Detail::Summary)
+                .or_else(|| parse_frame_line(line).map(|(frame, flag)| (kept(frame, detail), flag)))
         {
             older_build |= death_without_flag;
             legacy |= frame.turn_info.total_frame.is_none();
@@ -267,6 +322,7 @@ pub fn read_replay_bytes(path: &Path, bytes: &[u8]) -> Result<Replay, ReplayErro
         if value.get("turnInfo").is_some() {
             older_build |= has_death_without_removed_flag(&value);
             let frame = parse_frame(&value).map_err(|(field, message)| fail(Some(line_no), &field, message))?;
+            let frame = kept(frame, detail);
             if frame.turn_info.total_frame.is_none() {
                 legacy = true;
             }
