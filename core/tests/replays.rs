@@ -1,7 +1,10 @@
 //! The replay reader, writer and verifier against the real replays in `../shared/replays`.
 
 use std::path::Path;
-use terminal_core::replay::{frame_to_json, read_replay, read_replay_bytes};
+use terminal_core::engine::frame::{Frame, Phase};
+use terminal_core::replay::{
+    Detail, frame_to_json, read_replay, read_replay_bytes, read_replay_bytes_with, read_replay_summary,
+};
 use terminal_core::verify::{Status, collect_replays, compare_frames, verify_file};
 
 #[path = "../../tests/common/corpus.rs"]
@@ -273,5 +276,74 @@ fn recaps_of_every_turn_add_up_to_the_match() {
             "P{}: {start} HP - {lost} lost in recaps = {end} at the end",
             p.number()
         );
+    }
+}
+
+/// A frame as a summary keeps it: an action frame's unit lists emptied.
+fn summarised(frame: &Frame) -> Frame {
+    let mut frame = frame.clone();
+    if frame.turn_info.phase == Phase::Action {
+        frame.units = frame.units.map(|lists| vec![Vec::new(); lists.len()]);
+    }
+    frame
+}
+
+/// A summary is the full read with the unit lists of action frames left empty: the same
+/// config, frames, lines and flags, of 3 replays of every era.
+#[test]
+fn a_summary_is_the_full_read_without_the_units_of_action_frames() {
+    let mut action_frames = 0;
+    for ruleset in CURRENT.iter().chain(&LEGACY) {
+        let mut files = collect_replays(&[corpus().join(ruleset)]);
+        files.truncate(3);
+        for file in &files {
+            let full = read_replay(file).unwrap_or_else(|e| panic!("{e}"));
+            let summary = read_replay_summary(file).unwrap_or_else(|e| panic!("{e}"));
+            let name = file.display();
+            assert_eq!(summary.config, full.config, "{name}");
+            assert_eq!(summary.frame_lines, full.frame_lines, "{name}");
+            assert_eq!((summary.legacy, summary.truncated_at), (full.legacy, full.truncated_at), "{name}");
+            assert_eq!(summary.frames.len(), full.frames.len(), "{name}");
+            for (s, f) in summary.frames.iter().zip(&full.frames) {
+                assert_eq!(s, &summarised(f), "{name}, turn {} frame {}", f.turn_info.turn, f.turn_info.action_frame);
+                action_frames += usize::from(f.turn_info.phase == Phase::Action);
+            }
+        }
+    }
+    assert!(action_frames > 5_000, "only {action_frames} action frames compared");
+}
+
+/// A summary reports what it reads wrong as a full read does (file, line, field); it only
+/// misses a bad unit inside an action frame's unit lists, which it does not read.
+#[test]
+fn a_summary_names_the_same_errors_but_in_the_units_it_skips() {
+    let config = read_replay(&sample("base-s6")).expect("readable").config.to_line();
+    let both = |frame: &str| {
+        let text = format!("{config}\n{frame}\n");
+        let read = |detail| read_replay_bytes_with(Path::new("bad.replay"), text.as_bytes(), detail);
+        (read(Detail::Full), read(Detail::Summary))
+    };
+    let lists = r#"[[],[],[],[],[],[],[],[]]"#;
+    for bad in [
+        format!(r#"{{"turnInfo":[1,0,3,4],"p1Stats":[30,"forty",5,0],"p2Units":{lists}}}"#),
+        format!(r#"{{"p1Units":{lists},"turnInfo":[1,0,3,4],"events":{{"spawn":[[[1,13],0,"x",1]]}}}}"#),
+        r#"{"turnInfo":[0,0,-1,4],"p1Units":[[[1,13,60.0,"x7"]],[],[],[],[],[],[],[]]}"#.to_string(),
+        r#"{"p1Units":[[[1,13,60.0,"x7"]],[],[],[],[],[],[],[]],"turnInfo":[0,0,-1,4]}"#.to_string(),
+        r#"{"turnInfo":[0,0,-1,4],"p1Units":[[[40,40,60.0,"7"]],[],[],[],[],[],[],[]]}"#.to_string(),
+        format!(r#"{{"turnInfo":[1,0,3,4],"p2Units":{lists},"events":{{"death":[[[40,40],0,"7",1,false]]}}}}"#),
+        format!(r#"{{"turnInfo":[1,0,3,4],"p2Units":{lists},"p2Stats":[30,40,5,0],}}"#),
+    ] {
+        let (full, summary) = both(&bad);
+        let full = full.expect_err(&bad);
+        assert_eq!(summary.expect_err(&bad), full, "{bad}");
+    }
+    for skipped in [
+        r#"{"turnInfo":[1,0,3,4],"p1Units":[[[1,13,60.0,"x7"]],[],[],[],[],[],[],[]]}"#,
+        r#"{"p1Units":[[[40,40,60.0,"7"]],[],[],[],[],[],[],[]],"turnInfo":[1,0,3,4]}"#,
+    ] {
+        let (full, summary) = both(skipped);
+        assert!(full.is_err(), "{skipped}");
+        let summary = summary.unwrap_or_else(|e| panic!("{skipped}: {e}"));
+        assert_eq!(summary.frames[0].units[0], vec![Vec::new(); 8], "as many lists as the line has, empty");
     }
 }

@@ -1,13 +1,16 @@
 //! `terminal-studio bench-read`: how fast replays are read, on one thread, beside Python's
 //! `gzip` + `json.loads` of every line of the same files in the same run, and beside
-//! inflating alone (the floor no JSON reader goes under).
+//! inflating alone (the floor no JSON reader goes under): the full read and the summary read
+//! (no unit lists of action frames), in MB of JSON per second; with `--threads N`, the full
+//! read of the folder on N threads too.
 
 use super::error::{CliError, Outcome};
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-use terminal_core::replay::{ReplayError, maybe_gunzip, read_replay_bytes};
+use terminal_core::replay::{Detail, ReplayError, maybe_gunzip, read_replay_bytes_with};
 use terminal_core::verify::collect_replays;
 
 #[derive(clap::Args, Debug)]
@@ -24,6 +27,9 @@ pub struct BenchReadArgs {
     /// The Python to compare with (`none` to skip the comparison).
     #[arg(long, default_value = "python3")]
     pub python: String,
+    /// Also time the full read of all the files on this many threads (rayon), each file on one.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// Python's side: the same files, read into memory first, then decompressed and every
@@ -62,35 +68,71 @@ pub fn run(args: &BenchReadArgs) -> Result<Outcome, CliError> {
         }
         Ok(())
     })?;
-    let read = median_seconds(rounds, || {
-        for (file, blob) in files.iter().zip(&blobs) {
-            std::hint::black_box(read_replay_bytes(file, blob)?);
-        }
-        Ok(())
-    })?;
-    let mb = |bytes: usize| bytes as f64 / 1e6;
+    let read_all = |detail| {
+        median_seconds(rounds, || {
+            for (file, blob) in files.iter().zip(&blobs) {
+                std::hint::black_box(read_replay_bytes_with(file, blob, detail)?);
+            }
+            Ok(())
+        })
+    };
+    let (full, summary) = (read_all(Detail::Full)?, read_all(Detail::Summary)?);
+    let parallel = args.threads.map(|n| parallel_seconds(n.max(1), rounds, &files, &blobs)).transpose()?;
+    let python = python_seconds(&args.python, &files, rounds);
+    let mb_s = |seconds: f64| json_bytes as f64 / 1e6 / seconds;
     out!(
         "{} replays: {:.1} MB gzip, {:.1} MB of JSON; one thread, median of {rounds} rounds",
         files.len(),
-        mb(gzip_bytes),
-        mb(json_bytes)
+        gzip_bytes as f64 / 1e6,
+        json_bytes as f64 / 1e6
     );
-    out!("inflate alone       {:>7.3} s  {:>6.0} MB/s of JSON", inflate, mb(json_bytes) / inflate);
-    out!(
-        "studio: full read   {:>7.3} s  {:>6.0} MB/s of JSON ({:.0}% of it inflating)",
-        read,
-        mb(json_bytes) / read,
-        100.0 * inflate / read
-    );
-    match python_seconds(&args.python, &files, rounds) {
+    out!("inflate alone         {inflate:>7.3} s  {:>6.0} MB/s of JSON", mb_s(inflate));
+    let vs_python = |seconds: f64| match &python {
+        Ok(Some(python)) => format!(", {:.1}x Python", python / seconds),
+        _ => String::new(),
+    };
+    for (what, seconds) in [("full read", full), ("summary read", summary)] {
+        out!(
+            "studio: {what:<13} {seconds:>7.3} s  {:>6.0} MB/s of JSON ({:.0}% of inflate's speed{})",
+            mb_s(seconds),
+            100.0 * inflate / seconds,
+            vs_python(seconds)
+        );
+    }
+    if let (Some(threads), Some(seconds)) = (args.threads, parallel) {
+        out!(
+            "studio: full read on {threads} threads {seconds:>7.3} s  {:>6.0} MB/s of JSON ({:.1}x one thread)",
+            mb_s(seconds),
+            full / seconds
+        );
+    }
+    match python {
         Ok(Some(python)) => {
-            out!("python: gzip + json {:>7.3} s  {:>6.0} MB/s of JSON", python, mb(json_bytes) / python);
-            out!("the studio reads {:.1}x as fast as Python", python / read);
+            out!("python: gzip + json   {python:>7.3} s  {:>6.0} MB/s of JSON", mb_s(python));
+            out!("the studio reads {:.1}x as fast as Python (a summary {:.1}x)", python / full, python / summary);
         }
         Ok(None) => out!("python: not run (--python none)"),
         Err(why) => out!("python: not run: {why}"),
     }
     Ok(Outcome::Done)
+}
+
+/// The median wall time of a full read of every file on `threads` threads, one file per task.
+fn parallel_seconds(threads: usize, rounds: usize, files: &[PathBuf], blobs: &[Vec<u8>]) -> Result<f64, ReplayError> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| ReplayError {
+        file: String::new(),
+        line: None,
+        field: String::new(),
+        message: format!("cannot start {threads} threads: {e}"),
+    })?;
+    median_seconds(rounds, || {
+        pool.install(|| {
+            files.par_iter().zip(blobs).try_for_each(|(file, blob)| {
+                std::hint::black_box(read_replay_bytes_with(file, blob, Detail::Full)?);
+                Ok(())
+            })
+        })
+    })
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, ReplayError> {

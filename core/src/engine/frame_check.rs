@@ -109,7 +109,8 @@ pub fn check_frame(config: &Config, frame: &Frame) -> Result<(), FrameError> {
             return Err(fail(format!("{key}[3]"), FrameProblem::TimeOutOfRange(s.time_ms)));
         }
     }
-    check_units(config, frame).map_err(|(spot, problem)| fail(spot.path(), problem))?;
+    ROOM.with_borrow_mut(|room| check_units(config, frame, room))
+        .map_err(|(spot, problem)| fail(spot.path(), problem))?;
     check_events(frame).map_err(|(spot, problem)| fail(spot.path(), problem))
 }
 
@@ -147,12 +148,44 @@ impl Spot {
 
 type Found = (Spot, FrameProblem);
 
-fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
+/// Ids below this are looked up in [`Room::marks`], a table of one byte per id; a frame with
+/// a higher id (real replays stay under 2,000) is checked by sorting its ids.
+const MARKED_IDS: u32 = 1 << 16;
+
+/// What checking a frame's units needs, kept from frame to frame (the reader checks every
+/// frame of every replay): no allocation per frame.
+struct Room {
+    /// Per tile: the player owning the structure there, plus one (0 = none); all 0 between
+    /// frames.
+    structure_owner: [u8; CELLS],
+    ids: Vec<u32>,
+    structures: Vec<(u32, Player, Tile)>,
+    /// Per id: `LISTED`, and `STRUCTURE << player index` for a structure; all 0 between frames.
+    marks: Vec<u8>,
+}
+
+const LISTED: u8 = 1;
+const STRUCTURE: u8 = 2;
+
+thread_local! {
+    static ROOM: std::cell::RefCell<Room> = const {
+        std::cell::RefCell::new(Room { structure_owner: [0; CELLS], ids: Vec::new(), structures: Vec::new(), marks: Vec::new() })
+    };
+}
+
+fn check_units(config: &Config, frame: &Frame, room: &mut Room) -> Result<(), Found> {
+    room.ids.clear();
+    room.structures.clear();
+    let result = check_units_in(config, frame, room);
+    for &(_, _, tile) in &room.structures {
+        room.structure_owner[tile.index()] = 0;
+    }
+    result
+}
+
+fn check_units_in(config: &Config, frame: &Frame, room: &mut Room) -> Result<(), Found> {
     let lists_expected = if config.legacy { UNIT_LISTS - 1 } else { UNIT_LISTS };
-    // Per tile: the player owning the structure there, plus one (0 = none).
-    let mut structure_owner = [0u8; CELLS];
-    let mut ids: Vec<u32> = Vec::new();
-    let mut structures: Vec<(u32, Player)> = Vec::new();
+    let Room { structure_owner, ids, structures, marks } = room;
     for p in Player::both() {
         let lists = frame.units_of(p);
         // Missing lists are empty (the reader's rule); a list beyond the era's would hold
@@ -180,21 +213,64 @@ fn check_units(config: &Config, frame: &Frame) -> Result<(), Found> {
                         return Err((field, FrameProblem::Stacked(e.tile)));
                     }
                     *cell = p.number();
-                    structures.push((e.id, p));
+                    structures.push((e.id, p, e.tile));
                 }
                 ids.push(e.id);
             }
         }
     }
-    ids.sort_unstable();
-    if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-        let id = w[0];
-        let field = second_entry_with_id(frame, id).unwrap_or(Spot::Units { player: 0 });
-        return Err((field, FrameProblem::DuplicateId(id)));
+    if ids.iter().all(|&id| id < MARKED_IDS) {
+        let needed = ids.iter().max().map_or(0, |&id| id as usize + 1);
+        if marks.len() < needed {
+            marks.resize(needed, 0);
+        }
+        let mut duplicate = false;
+        for &id in ids.iter() {
+            duplicate |= marks[id as usize] & LISTED != 0;
+            marks[id as usize] |= LISTED;
+        }
+        for &(id, p, _) in structures.iter() {
+            marks[id as usize] |= STRUCTURE << p.index();
+        }
+        let result = if duplicate {
+            Err(first_duplicate(frame, ids))
+        } else {
+            let owns_structure =
+                |id: u32, p: Player| marks.get(id as usize).is_some_and(|m| m & (STRUCTURE << p.index()) != 0);
+            check_marks(config, frame, structure_owner, owns_structure)
+        };
+        for &id in ids.iter() {
+            marks[id as usize] = 0;
+        }
+        return result;
     }
-    structures.sort_unstable_by_key(|&(id, _)| id);
+    ids.sort_unstable();
+    if ids.windows(2).any(|w| w[0] == w[1]) {
+        return Err(first_duplicate(frame, ids));
+    }
+    let mut by_id: Vec<(u32, Player)> = structures.iter().map(|&(id, p, _)| (id, p)).collect();
+    by_id.sort_unstable_by_key(|&(id, _)| id);
     let owns_structure =
-        |id: u32, p: Player| structures.binary_search_by_key(&id, |&(id, _)| id).is_ok_and(|i| structures[i].1 == p);
+        |id: u32, p: Player| by_id.binary_search_by_key(&id, |&(id, _)| id).is_ok_and(|i| by_id[i].1 == p);
+    check_marks(config, frame, structure_owner, owns_structure)
+}
+
+/// The smallest id listed twice, and where its second entry is.
+fn first_duplicate(frame: &Frame, ids: &mut [u32]) -> Found {
+    ids.sort_unstable();
+    let id = ids.windows(2).find(|w| w[0] == w[1]).map_or(0, |w| w[0]);
+    let field = second_entry_with_id(frame, id).unwrap_or(Spot::Units { player: 0 });
+    (field, FrameProblem::DuplicateId(id))
+}
+
+/// Removal marks and upgrades: on their player's half, naming a structure of that player
+/// (`owns_structure`; a 2018–2019 mark, on the tile of one: `structure_owner`).
+fn check_marks(
+    config: &Config,
+    frame: &Frame,
+    structure_owner: &[u8; CELLS],
+    owns_structure: impl Fn(u32, Player) -> bool,
+) -> Result<(), Found> {
     for p in Player::both() {
         let lists = frame.units_of(p);
         for (j, e) in lists.get(REMOVE).into_iter().flatten().enumerate() {

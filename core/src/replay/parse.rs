@@ -136,98 +136,123 @@ fn event_list<'a>(events: &'a Value, key: &str) -> Result<Vec<(String, &'a Vec<V
     }
 }
 
-// The replay reader is being rewritten elsewhere; this function is split there.
-#[allow(clippy::too_many_lines)]
 fn parse_events(e: &Value) -> Result<Events, FieldError> {
-    let mut ev = Events::default();
-    for (p, a) in event_list(e, "spawn")? {
-        ev.spawn.push(SpawnEvent {
-            tile: tile(at(a, 0, &p)?, &p)?,
-            unit_type: unit_type(at(a, 1, &p)?, &p)?,
-            id: as_id(at(a, 2, &p)?, &p)?,
-            owner: owner(at(a, 3, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "move")? {
-        ev.moves.push(MoveEvent {
-            from: tile(at(a, 0, &p)?, &p)?,
-            to: tile(at(a, 1, &p)?, &p)?,
-            unit_type: unit_type(at(a, 3, &p)?, &p)?,
-            id: as_id(at(a, 4, &p)?, &p)?,
-            owner: owner(at(a, 5, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "attack")? {
-        ev.attack.push(AttackEvent {
-            from: tile(at(a, 0, &p)?, &p)?,
-            to: tile(at(a, 1, &p)?, &p)?,
-            damage: as_f32(at(a, 2, &p)?, &p)?,
-            attacker_type: unit_type(at(a, 3, &p)?, &p)?,
-            attacker_id: as_id(at(a, 4, &p)?, &p)?,
-            target_id: as_id(at(a, 5, &p)?, &p)?,
-            owner: owner(at(a, 6, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "damage")? {
-        ev.damage.push(DamageEvent {
-            tile: tile(at(a, 0, &p)?, &p)?,
-            damage: as_f32(at(a, 1, &p)?, &p)?,
-            unit_type: unit_type(at(a, 2, &p)?, &p)?,
-            id: as_id(at(a, 3, &p)?, &p)?,
-            owner: owner(at(a, 4, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "death")? {
-        ev.death.push(DeathEvent {
-            tile: tile(at(a, 0, &p)?, &p)?,
-            unit_type: unit_type(at(a, 1, &p)?, &p)?,
-            id: as_id(at(a, 2, &p)?, &p)?,
-            owner: owner(at(a, 3, &p)?, &p)?,
-            removed: a.get(4).and_then(Value::as_bool).unwrap_or(false),
-        });
-    }
-    for (p, a) in event_list(e, "shield")? {
-        ev.shield.push(ShieldEvent {
-            from: tile(at(a, 0, &p)?, &p)?,
-            to: tile(at(a, 1, &p)?, &p)?,
-            amount: as_f32(at(a, 2, &p)?, &p)?,
-            support_type: unit_type(at(a, 3, &p)?, &p)?,
-            support_id: as_id(at(a, 4, &p)?, &p)?,
-            target_id: as_id(at(a, 5, &p)?, &p)?,
-            owner: owner(at(a, 6, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "breach")? {
-        ev.breach.push(BreachEvent {
-            tile: tile(at(a, 0, &p)?, &p)?,
-            damage: as_f32(at(a, 1, &p)?, &p)?,
-            unit_type: unit_type(at(a, 2, &p)?, &p)?,
-            id: as_id(at(a, 3, &p)?, &p)?,
-            owner: owner(at(a, 4, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "selfDestruct")? {
-        let victims = as_arr(at(a, 1, &p)?, &p)?.iter().map(|t| tile(t, &p)).collect::<Result<Vec<_>, _>>()?;
-        ev.self_destruct.push(SelfDestructEvent {
-            tile: tile(at(a, 0, &p)?, &p)?,
-            victims,
-            damage: as_f32(at(a, 2, &p)?, &p)?,
-            unit_type: unit_type(at(a, 3, &p)?, &p)?,
-            id: as_id(at(a, 4, &p)?, &p)?,
-            owner: owner(at(a, 5, &p)?, &p)?,
-        });
-    }
-    for (p, a) in event_list(e, "melee")? {
-        ev.melee.push(MeleeEvent {
-            from: tile(at(a, 0, &p)?, &p)?,
-            to: tile(at(a, 1, &p)?, &p)?,
-            damage: as_f32(at(a, 2, &p)?, &p)?,
-            unit_type: unit_type(at(a, 3, &p)?, &p)?,
-            id: as_id(at(a, 4, &p)?, &p)?,
-            owner: owner(at(a, 5, &p)?, &p)?,
-        });
-    }
-    Ok(ev)
+    Ok(Events {
+        spawn: events_of(e, "spawn", spawn_event)?,
+        moves: events_of(e, "move", move_event)?,
+        attack: events_of(e, "attack", attack_event)?,
+        damage: events_of(e, "damage", damage_event)?,
+        death: events_of(e, "death", death_event)?,
+        shield: events_of(e, "shield", shield_event)?,
+        breach: events_of(e, "breach", breach_event)?,
+        self_destruct: events_of(e, "selfDestruct", self_destruct_event)?,
+        melee: events_of(e, "melee", melee_event)?,
+    })
+}
+
+/// Every entry of one kind of event, each read by `read` with its path for errors.
+fn events_of<T>(
+    events: &Value,
+    key: &str,
+    read: impl Fn(&[Value], &str) -> Result<T, FieldError>,
+) -> Result<Vec<T>, FieldError> {
+    event_list(events, key)?.into_iter().map(|(p, a)| read(a, &p)).collect()
+}
+
+fn spawn_event(a: &[Value], p: &str) -> Result<SpawnEvent, FieldError> {
+    Ok(SpawnEvent {
+        tile: tile(at(a, 0, p)?, p)?,
+        unit_type: unit_type(at(a, 1, p)?, p)?,
+        id: as_id(at(a, 2, p)?, p)?,
+        owner: owner(at(a, 3, p)?, p)?,
+    })
+}
+
+fn move_event(a: &[Value], p: &str) -> Result<MoveEvent, FieldError> {
+    Ok(MoveEvent {
+        from: tile(at(a, 0, p)?, p)?,
+        to: tile(at(a, 1, p)?, p)?,
+        unit_type: unit_type(at(a, 3, p)?, p)?,
+        id: as_id(at(a, 4, p)?, p)?,
+        owner: owner(at(a, 5, p)?, p)?,
+    })
+}
+
+fn attack_event(a: &[Value], p: &str) -> Result<AttackEvent, FieldError> {
+    Ok(AttackEvent {
+        from: tile(at(a, 0, p)?, p)?,
+        to: tile(at(a, 1, p)?, p)?,
+        damage: as_f32(at(a, 2, p)?, p)?,
+        attacker_type: unit_type(at(a, 3, p)?, p)?,
+        attacker_id: as_id(at(a, 4, p)?, p)?,
+        target_id: as_id(at(a, 5, p)?, p)?,
+        owner: owner(at(a, 6, p)?, p)?,
+    })
+}
+
+fn damage_event(a: &[Value], p: &str) -> Result<DamageEvent, FieldError> {
+    Ok(DamageEvent {
+        tile: tile(at(a, 0, p)?, p)?,
+        damage: as_f32(at(a, 1, p)?, p)?,
+        unit_type: unit_type(at(a, 2, p)?, p)?,
+        id: as_id(at(a, 3, p)?, p)?,
+        owner: owner(at(a, 4, p)?, p)?,
+    })
+}
+
+fn death_event(a: &[Value], p: &str) -> Result<DeathEvent, FieldError> {
+    Ok(DeathEvent {
+        tile: tile(at(a, 0, p)?, p)?,
+        unit_type: unit_type(at(a, 1, p)?, p)?,
+        id: as_id(at(a, 2, p)?, p)?,
+        owner: owner(at(a, 3, p)?, p)?,
+        removed: a.get(4).and_then(Value::as_bool).unwrap_or(false),
+    })
+}
+
+fn shield_event(a: &[Value], p: &str) -> Result<ShieldEvent, FieldError> {
+    Ok(ShieldEvent {
+        from: tile(at(a, 0, p)?, p)?,
+        to: tile(at(a, 1, p)?, p)?,
+        amount: as_f32(at(a, 2, p)?, p)?,
+        support_type: unit_type(at(a, 3, p)?, p)?,
+        support_id: as_id(at(a, 4, p)?, p)?,
+        target_id: as_id(at(a, 5, p)?, p)?,
+        owner: owner(at(a, 6, p)?, p)?,
+    })
+}
+
+fn breach_event(a: &[Value], p: &str) -> Result<BreachEvent, FieldError> {
+    Ok(BreachEvent {
+        tile: tile(at(a, 0, p)?, p)?,
+        damage: as_f32(at(a, 1, p)?, p)?,
+        unit_type: unit_type(at(a, 2, p)?, p)?,
+        id: as_id(at(a, 3, p)?, p)?,
+        owner: owner(at(a, 4, p)?, p)?,
+    })
+}
+
+fn self_destruct_event(a: &[Value], p: &str) -> Result<SelfDestructEvent, FieldError> {
+    let victims = as_arr(at(a, 1, p)?, p)?.iter().map(|t| tile(t, p)).collect::<Result<Vec<_>, _>>()?;
+    Ok(SelfDestructEvent {
+        tile: tile(at(a, 0, p)?, p)?,
+        victims,
+        damage: as_f32(at(a, 2, p)?, p)?,
+        unit_type: unit_type(at(a, 3, p)?, p)?,
+        id: as_id(at(a, 4, p)?, p)?,
+        owner: owner(at(a, 5, p)?, p)?,
+    })
+}
+
+fn melee_event(a: &[Value], p: &str) -> Result<MeleeEvent, FieldError> {
+    Ok(MeleeEvent {
+        from: tile(at(a, 0, p)?, p)?,
+        to: tile(at(a, 1, p)?, p)?,
+        damage: as_f32(at(a, 2, p)?, p)?,
+        unit_type: unit_type(at(a, 3, p)?, p)?,
+        id: as_id(at(a, 4, p)?, p)?,
+        owner: owner(at(a, 5, p)?, p)?,
+    })
 }
 
 fn parse_end_stats(v: &Value) -> Result<EndStats, FieldError> {
