@@ -122,7 +122,7 @@ fn read_file(root: &Path, rel: &str, stamp: Stamp, indexed: Option<(i64, u32)>) 
         Ok(bytes) => {
             let crc = crc32fast::hash(&bytes);
             let game = (indexed != Some((stamp.size, crc))).then(|| {
-                crate::replay::read_replay_bytes(&path, &bytes)
+                crate::replay::read_replay_bytes_with(&path, &bytes, crate::replay::Detail::Summary)
                     .map(|replay| GameRecord::of_replay(&replay))
                     .map_err(|e| e.to_string())
             });
