@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use terminal_core::layout::stress::{self, AttackFilter, AttackSet, Defence, HpModel, attacks_to_bytes};
 use terminal_core::library::query;
 use terminal_core::library::{EndKind, Library, LibraryError, LibraryIndex, SCHEMA_VERSION, SchemaState};
 use terminal_core::replay::read_replay;
@@ -179,16 +181,25 @@ fn a_stopped_run_leaves_a_usable_index_that_the_next_run_completes() {
 }
 
 #[test]
-fn an_older_index_is_rebuilt_and_a_newer_one_refused() {
+fn an_older_index_is_migrated_or_rebuilt_and_a_newer_one_refused() {
     let (folder, _) = small_folder(2);
     let db_dir = tempfile::tempdir().expect("temp dir");
     let db = db_dir.path().join("lib.sqlite");
     let (idx, _) = index(&db, folder.path());
     assert_eq!(idx.schema, SchemaState::Created);
     drop(idx);
-    set_user_version(&db, SCHEMA_VERSION - 1);
+    // Version 1 had no attack tables: they are added and the games kept.
+    let conn = rusqlite::Connection::open(&db).expect("open db");
+    conn.execute_batch("DROP TABLE attacks; DROP TABLE attack_configs; PRAGMA user_version = 1;").expect("make v1");
+    drop(conn);
     let (idx, report) = index(&db, folder.path());
-    assert_eq!(idx.schema, SchemaState::Rebuilt { from: SCHEMA_VERSION - 1 });
+    assert_eq!(idx.schema, SchemaState::Migrated { from: 1 });
+    assert_eq!(report.added, 0, "no replay read again: {report:?}");
+    assert!(idx.kept_attacks().is_ok(), "the attack tables exist after the migration");
+    drop(idx);
+    set_user_version(&db, 0);
+    let (idx, report) = index(&db, folder.path());
+    assert_eq!(idx.schema, SchemaState::Rebuilt { from: 0 });
     assert_eq!(report.added, 2, "every replay read again: {report:?}");
     drop(idx);
     set_user_version(&db, SCHEMA_VERSION + 1);
@@ -203,4 +214,59 @@ fn an_older_index_is_rebuilt_and_a_newer_one_refused() {
 fn set_user_version(db: &Path, version: i32) {
     let conn = rusqlite::Connection::open(db).unwrap_or_else(|e| panic!("{}: {e}", db.display()));
     conn.pragma_update(None, "user_version", version).unwrap_or_else(|e| panic!("{}: {e}", db.display()));
+}
+
+/// The attacks of `files` as the Layout lab loads them, through the index's kept attacks;
+/// and how many replays' attacks the run wrote into the index.
+fn lab_attacks(idx: &mut LibraryIndex, files: &[PathBuf], filter: &AttackFilter) -> (AttackSet, usize) {
+    let kept = idx.kept_attacks().unwrap_or_else(|e| panic!("{e}"));
+    let set = stress::load_attacks_cached(files, filter, 2, &|_, _| {}, &AtomicBool::new(false), &kept)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let written = idx.keep_attacks(kept).unwrap_or_else(|e| panic!("{e}"));
+    (set, written)
+}
+
+#[test]
+fn the_layout_lab_reads_attacks_kept_in_the_index_while_the_replays_stay_unchanged() {
+    let (folder, files) = small_folder(3);
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let (mut idx, _) = index(&db_dir.path().join("lib.sqlite"), folder.path());
+    let config = Arc::new(read_replay(&files[0]).unwrap_or_else(|e| panic!("{e}")).config);
+    let filter = AttackFilter { config: Arc::clone(&config), any_ruleset: false };
+    let plain =
+        stress::load_attacks(&files, &filter, 2, &|_, _| {}, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(plain.attacks.len() >= 10, "{} attacks in 3 live-2022 replays", plain.attacks.len());
+
+    let (first, written) = lab_attacks(&mut idx, &files, &filter);
+    assert_eq!(written, 3, "the attacks of every replay read are kept");
+    assert_eq!(attacks_to_bytes(&first.attacks), attacks_to_bytes(&plain.attacks));
+
+    // Damage one replay but keep its size and mtime: only a kept copy can still give its attacks.
+    let meta = std::fs::metadata(&files[1]).expect("metadata");
+    let when = meta.modified().expect("mtime");
+    std::fs::write(&files[1], vec![b'x'; meta.len() as usize]).expect("overwrite");
+    std::fs::File::options().write(true).open(&files[1]).and_then(|f| f.set_modified(when)).expect("set mtime");
+    let (second, written) = lab_attacks(&mut idx, &files, &filter);
+    assert_eq!(written, 0, "nothing read again");
+    assert_eq!((first.kept_replays, second.kept_replays), (0, 3));
+    assert!(second.skipped.is_empty(), "{:?}", second.skipped);
+    assert_eq!(attacks_to_bytes(&second.attacks), attacks_to_bytes(&plain.attacks));
+    let layout_path = corpus::layouts().join("funnel.json");
+    let layout = terminal_core::layout::files::load_layout(&layout_path).unwrap_or_else(|e| panic!("{e}"));
+    let defence = Defence::from_layout(&layout, terminal_core::engine::geometry::Player::One, &config);
+    let cancel = AtomicBool::new(false);
+    let run = |set: &AttackSet| {
+        stress::run(&set.attacks, &defence, HpModel::Unlimited, 2, &|_, _| {}, &cancel)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (from_replays, from_index) = (run(&plain), run(&second));
+    assert!(from_replays.totals.hp_lost > 0.0, "the funnel lets some of these attacks through");
+    assert_eq!(from_index.totals, from_replays.totals);
+
+    // A changed mtime: the replay is read again, and now it says what is wrong with it.
+    set_mtime(&files[1], 5);
+    let (third, written) = lab_attacks(&mut idx, &files, &filter);
+    assert_eq!(written, 0, "the damaged replay has no attacks to keep");
+    assert_eq!(third.skipped.len(), 1, "{:?}", third.skipped);
+    assert_eq!(third.skipped[0].file, files[1]);
 }

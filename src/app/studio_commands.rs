@@ -30,8 +30,8 @@ impl StudioApp {
                 self.state.view = View::Debugger;
                 self.state.viewer.open_at(&replay, turn, self.ctx.as_ref());
             }
-            StudioCommand::LabAttacks { label, files } => {
-                self.state.editor.lab.use_selection(label, files);
+            StudioCommand::LabAttacks { label, files, index } => {
+                self.state.editor.lab.use_selection(label, files, index);
                 self.state.view = View::Editor;
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),

@@ -108,7 +108,7 @@ impl CliError {
             CliError::Plan { .. } => EXIT_USAGE,
             CliError::Library(e) => match e {
                 LibraryError::NotAFolder { .. } | LibraryError::NewerSchema { .. } => EXIT_USAGE,
-                LibraryError::Sqlite { .. } | LibraryError::Io { .. } => EXIT_FOUND,
+                LibraryError::Sqlite { .. } | LibraryError::Io { .. } | LibraryError::Attacks(_) => EXIT_FOUND,
             },
             CliError::Arena(e) => match e {
                 ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,

@@ -60,6 +60,10 @@ pub struct StressArgs {
     /// Worker threads (default: number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Keep and take the attacks in this library index (made by `library DIR --db FILE`);
+    /// by default, a folder given to --attacks that `library` indexed uses its index.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 /// Done when the layout lost no HP to any attack, Found when it lost HP to some.
@@ -86,6 +90,10 @@ pub enum StressInputError {
     Attacks(#[from] stress::AttackError),
     #[error(transparent)]
     Run(#[from] stress::RunError),
+    #[error(transparent)]
+    Index(#[from] terminal_core::library::LibraryError),
+    #[error("--db needs one folder in --attacks, the folder the index is of")]
+    IndexNeedsOneFolder,
     #[error("cannot write JSON: {0}")]
     Json(#[from] serde_json::Error),
 }
@@ -106,7 +114,8 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     let cancel = AtomicBool::new(false);
 
     let started = Instant::now();
-    let set = read_attacks(&files, &config, args.any_ruleset, jobs, &cancel)?;
+    let index = index_of(args)?;
+    let set = read_attacks(&files, index.as_ref(), &config, args.any_ruleset, jobs, &cancel)?;
     let read_s = started.elapsed().as_secs_f64();
     let ruleset = ruleset_name(&config);
 
@@ -159,10 +168,29 @@ fn seat_of(asked: Option<u8>, layout: &Layout) -> Player {
     }
 }
 
+/// The library index (database, folder) that keeps the attacks: `--db`, or the index
+/// `library` made at its default place of the one folder given to `--attacks`.
+fn index_of(args: &StressArgs) -> Result<Option<(PathBuf, PathBuf)>, StressInputError> {
+    let folder = match args.attacks.as_slice() {
+        [one] if one.is_dir() => Some(one.clone()),
+        _ => None,
+    };
+    match (&args.db, folder) {
+        (Some(_), None) => Err(StressInputError::IndexNeedsOneFolder),
+        (Some(db), Some(folder)) => Ok(Some((db.clone(), folder))),
+        (None, Some(folder)) => {
+            let db = terminal_core::library::LibraryIndex::existing_db(&crate::app::paths::data_dir(), &folder);
+            Ok(db.map(|db| (db, folder)))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
 /// The attacks of `files` the layout's ruleset runs (with a bar while they are read); an
 /// error when there is none.
 fn read_attacks(
     files: &[PathBuf],
+    index: Option<&(PathBuf, PathBuf)>,
     config: &Arc<Config>,
     any_ruleset: bool,
     jobs: usize,
@@ -170,8 +198,22 @@ fn read_attacks(
 ) -> Result<AttackSet, StressInputError> {
     let bar = progress_bar(files.len(), "replays read");
     let filter = AttackFilter { config: Arc::clone(config), any_ruleset };
-    let set = stress::load_attacks(files, &filter, jobs, &|done, _| bar.set_position(done as u64), cancel)?;
+    let progress = |done: usize, _| bar.set_position(done as u64);
+    let set = match index {
+        Some((db, root)) => {
+            terminal_core::library::load_attacks_indexed(db, root, files, &filter, jobs, &progress, cancel)?
+        }
+        None => stress::load_attacks(files, &filter, jobs, &progress, cancel)?,
+    };
     bar.finish_and_clear();
+    if let Some((db, _)) = index {
+        eprintln!(
+            "attacks of {} of {} replays taken from the library index {}",
+            set.kept_replays,
+            files.len(),
+            db.display()
+        );
+    }
     if set.attacks.is_empty() {
         let first = set.skipped.first().map(|s| format!("{}: {}", s.file.display(), s.reason)).unwrap_or_default();
         return Err(StressInputError::NoAttacks { files: files.len(), ruleset: ruleset_name(config), first });

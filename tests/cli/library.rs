@@ -108,3 +108,37 @@ fn a_missing_folder_is_a_usage_error_naming_it() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("no-such-folder") && err.contains("not a folder"), "{err}");
 }
+
+#[test]
+fn the_layout_lab_on_an_indexed_folder_keeps_its_attacks_in_the_index() {
+    let dir = replay("live-2022");
+    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let db = db_dir.path().join("lib.sqlite");
+    let (code, _, err) = library(&dir, &db, &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let layout = crate::common::corpus::layouts().join("funnel.json");
+    let (layout, dir_s, db_s) = (layout.to_string_lossy(), dir.to_string_lossy(), db.to_string_lossy());
+    let stress = || {
+        let args = ["--config", "live-2022", "--attacks", dir_s.as_ref(), "--db", db_s.as_ref(), "--json"];
+        let (code, out, err) = crate::run_studio("stress", &[&[layout.as_ref()], &args[..]].concat());
+        assert_eq!(code, Some(1), "the funnel loses HP to these attacks: {err}");
+        (out, err)
+    };
+    let (first_out, first_err) = stress();
+    let (second_out, second_err) = stress();
+    let n = files.len();
+    assert!(first_err.contains(&format!("attacks of 0 of {n} replays taken from the library index")), "{first_err}");
+    assert!(
+        second_err.contains(&format!("attacks of {n} of {n} replays taken from the library index")),
+        "{second_err}"
+    );
+    assert_eq!(first_out, second_out, "the same attacks give the same report");
+
+    let (code, _, err) = crate::run_studio(
+        "stress",
+        &[layout.as_ref(), "--attacks", dir_s.as_ref(), dir_s.as_ref(), "--db", db_s.as_ref()],
+    );
+    assert_eq!(code, Some(2), "--db with two folders is refused: {err}");
+    assert!(err.contains("--db needs one folder"), "{err}");
+}

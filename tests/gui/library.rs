@@ -112,3 +112,33 @@ fn the_games_shown_become_the_layout_labs_attacks() {
     assert!(h.query_by_label(&label).is_some(), "the lab says where its attacks come from");
     assert!(h.query_by_label("Use the folder").is_some());
 }
+
+/// The games sent to the lab, run once: a studio opened later takes their attacks from the
+/// index instead of reading the replays again.
+#[test]
+fn the_layout_lab_keeps_the_attacks_of_library_games_in_the_index() {
+    let (folder, index_dir) = replays(4);
+    let layout = crate::common::corpus::layouts().join("funnel-2022.json");
+    let mut messages = Vec::new();
+    for _ in 0..2 {
+        let mut h = indexed(folder.path(), index_dir.path());
+        h.state_mut().open(&layout);
+        h.run();
+        h.get_by_label("Library").click();
+        h.run();
+        h.get_by_label("Send to Layout lab").click();
+        h.run();
+        h.get_by_label("Layout lab").click();
+        h.run();
+        h.get_by_label("Run stress test").click();
+        h.run();
+        step_until(&mut h, 240, "the stress test", |a| {
+            let lab = &a.editor_view().lab;
+            !lab.is_running() && lab.run().is_some()
+        });
+        messages.push(h.state().editor_view().lab.message.clone());
+    }
+    assert!(messages[0].contains("attacks:") && !messages[0].contains("library index"), "{}", messages[0]);
+    assert!(messages[1].ends_with("attacks of 4 replays from the library index"), "{}", messages[1]);
+    assert_eq!(messages[0].split(" · ").next(), messages[1].split(" · ").next(), "the same figures");
+}

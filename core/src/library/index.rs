@@ -12,7 +12,6 @@ use rusqlite::Connection;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::UNIX_EPOCH;
 
 /// Files read per transaction.
 const BATCH: usize = 64;
@@ -98,9 +97,7 @@ impl LibraryIndex {
         let mut out = HashMap::new();
         for file in crate::verify::collect_replays(std::slice::from_ref(&self.root)) {
             let meta = std::fs::metadata(&file).map_err(|source| LibraryError::Io { path: file.clone(), source })?;
-            let mtime_ns =
-                meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
-            out.insert(relative_name(&self.root, &file), Stamp { size: meta.len() as i64, mtime_ns });
+            out.insert(relative_name(&self.root, &file), Stamp::of(&meta));
         }
         Ok(out)
     }

@@ -14,6 +14,7 @@
 //! # Ok(()) }
 //! ```
 
+mod attack_cache;
 mod index;
 pub mod query;
 pub mod record;
@@ -21,6 +22,7 @@ mod schema;
 mod store;
 mod update;
 
+pub use attack_cache::{IndexedAttacks, load_attacks_indexed};
 pub use index::LibraryIndex;
 pub use query::{GameFilter, OpponentResults, Outcome, Perspective};
 pub use record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
@@ -36,6 +38,8 @@ pub enum LibraryError {
     Sqlite { db: PathBuf, source: rusqlite::Error },
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Attacks(#[from] crate::layout::stress::AttackError),
     #[error("{}: not a folder of replays", path.display())]
     NotAFolder { path: PathBuf },
     #[error(

@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use std::path::Path;
 
 /// Raised whenever a table changes; stored in SQLite's `user_version`.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 const TABLES: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,8 +66,21 @@ CREATE TABLE breaches (
 CREATE INDEX breaches_by_file ON breaches(file_id);
 ";
 
+/// Added in version 2: the Layout lab's prepared attacks, kept per replay file.
+const ATTACK_TABLES: &str = "
+CREATE TABLE attack_configs (id INTEGER PRIMARY KEY, raw TEXT NOT NULL UNIQUE);
+-- A replay's attacks (deflated), prepared when the file had this size and mtime.
+CREATE TABLE attacks (
+    file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    config_id INTEGER NOT NULL REFERENCES attack_configs(id),
+    bytes BLOB NOT NULL
+);
+";
+
 const DROP: &str = "
-DROP TABLE IF EXISTS breaches; DROP TABLE IF EXISTS spawns; DROP TABLE IF EXISTS turns;
+DROP TABLE IF EXISTS attacks; DROP TABLE IF EXISTS attack_configs; DROP TABLE IF EXISTS breaches; DROP TABLE IF EXISTS spawns; DROP TABLE IF EXISTS turns;
 DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS meta;
 ";
 
@@ -78,6 +91,8 @@ pub enum SchemaState {
     Created,
     /// The schema this studio writes.
     Current,
+    /// An older studio's schema, brought up to date with what it held kept.
+    Migrated { from: i32 },
     /// An older studio's schema: the tables were made again and every replay is read again.
     Rebuilt { from: i32 },
 }
@@ -105,9 +120,16 @@ pub fn open(db: &Path) -> Result<(Connection, SchemaState), LibraryError> {
         v if v > SCHEMA_VERSION => {
             return Err(LibraryError::NewerSchema { db: db.to_path_buf(), found: v, supported: SCHEMA_VERSION });
         }
+        1 => {
+            conn.execute_batch(&format!("BEGIN; {ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
+                .map_err(sql)?;
+            return Ok((conn, SchemaState::Migrated { from: 1 }));
+        }
         v => SchemaState::Rebuilt { from: v },
     };
-    conn.execute_batch(&format!("BEGIN; {DROP} {TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
-        .map_err(sql)?;
+    conn.execute_batch(&format!(
+        "BEGIN; {DROP} {TABLES} {ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+    ))
+    .map_err(sql)?;
     Ok((conn, state))
 }

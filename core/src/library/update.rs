@@ -29,6 +29,13 @@ pub(super) struct Stamp {
     pub mtime_ns: i64,
 }
 
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        let since_epoch = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        Stamp { size: meta.len() as i64, mtime_ns: since_epoch.map_or(0, |d| d.as_nanos() as i64) }
+    }
+}
+
 /// What a worker found in a file that needed reading.
 pub(super) struct FileRead {
     pub path: String,

@@ -93,6 +93,8 @@ pub enum StudioCommand {
     LabAttacks {
         label: String,
         files: Vec<PathBuf>,
+        /// The library index (database, folder) they are in: the lab keeps their attacks there.
+        index: Option<(PathBuf, PathBuf)>,
     },
     /// Put text on the clipboard.
     CopyText(String),

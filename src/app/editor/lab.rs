@@ -28,6 +28,8 @@ pub enum LabError {
     Attacks(#[from] AttackError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error(transparent)]
+    Index(#[from] terminal_core::library::LibraryError),
     #[error("the lab's thread stopped without a result (a bug)")]
     WorkerGone,
     #[error("SP budget: a positive number")]
@@ -108,6 +110,9 @@ pub struct LabRequest {
     pub cached: Option<Arc<AttackSet>>,
     /// `Some`: suggest within this SP budget; `None`: a stress run.
     pub budget: Option<f32>,
+    /// The library index (database, folder) of the replays, when they have been indexed:
+    /// attacks are kept there.
+    pub index: Option<(PathBuf, PathBuf)>,
     /// Wakes the window when the job ends (None in tests).
     pub repaint: Option<egui::Context>,
 }
@@ -149,7 +154,7 @@ fn work(
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let attacks = match request.cached {
         Some(a) => a,
-        None => Arc::new(read_attacks(&request.key, &request.config, jobs, progress, cancel)?),
+        None => Arc::new(read_attacks(&request.key, request.index.as_ref(), &request.config, jobs, progress, cancel)?),
     };
     match request.budget {
         None => {
@@ -177,6 +182,7 @@ fn work(
 
 fn read_attacks(
     key: &AttackKey,
+    index: Option<&(PathBuf, PathBuf)>,
     config: &Arc<Config>,
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -195,7 +201,12 @@ fn read_attacks(
         return Err(LabError::NoReplays(folder.to_path_buf()));
     }
     let filter = AttackFilter { config: Arc::clone(config), any_ruleset: key.any_ruleset };
-    let set = load_attacks(&files, &filter, jobs, progress, cancel)?;
+    let set = match index {
+        Some((db, root)) => {
+            terminal_core::library::load_attacks_indexed(db, root, &files, &filter, jobs, progress, cancel)?
+        }
+        None => load_attacks(&files, &filter, jobs, progress, cancel)?,
+    };
     if cancel.load(Ordering::Relaxed) {
         return Err(LabError::Run(RunError::Cancelled));
     }

@@ -99,6 +99,8 @@ pub struct LabState {
     /// Replays chosen in the Library (a label for them, and the files), read instead of the
     /// folder's until the folder is asked for again.
     pub selection: Option<(String, Arc<[PathBuf]>)>,
+    /// The library index (database, folder) the selection came from: its attacks are kept there.
+    selection_index: Option<(PathBuf, PathBuf)>,
     pub budget: String,
     pub heatmap: bool,
     /// Show the difference from the compared run on the board instead of the heatmap.
@@ -128,6 +130,7 @@ impl Default for LabState {
         LabState {
             folder: String::new(),
             selection: None,
+            selection_index: None,
             budget: "10".into(),
             heatmap: true,
             show_difference: false,
@@ -198,9 +201,10 @@ impl LabState {
     }
 
     /// Takes replays chosen elsewhere as the attacks of the next run.
-    pub fn use_selection(&mut self, label: String, files: Vec<PathBuf>) {
+    pub fn use_selection(&mut self, label: String, files: Vec<PathBuf>, index: Option<(PathBuf, PathBuf)>) {
         self.message = format!("Attacks from {label}: run the stress test");
         self.selection = Some((label, files.into()));
+        self.selection_index = index;
     }
 
     /// Attack `i` of the current run.
@@ -284,6 +288,10 @@ impl LabState {
             Ok(LabResult::Report { attacks, report, layout }) => {
                 self.attacks = Some((key.clone(), Arc::clone(&attacks)));
                 self.message = totals_message(&report);
+                if attacks.kept_replays > 0 {
+                    let n = attacks.kept_replays;
+                    self.message += &format!(" · attacks of {n} replays from the library index");
+                }
                 let run = LabRun { key, layout, seat, attacks, report };
                 // The run before is the comparison only over the same attacks, on another layout.
                 let before = self.run.take().or_else(|| self.compared.take());
@@ -328,6 +336,11 @@ impl LabState {
         };
         self.mismatch = None;
         self.job_for = Some((key.clone(), editor.player, editor.layout.clone()));
+        let index = match &self.selection {
+            Some(_) => self.selection_index.clone(),
+            None => terminal_core::library::LibraryIndex::existing_db(&crate::app::paths::data_dir(), &key.folder)
+                .map(|db| (db, key.folder.clone())),
+        };
         let request = LabRequest {
             key,
             layout: editor.layout.clone(),
@@ -335,6 +348,7 @@ impl LabState {
             config: Arc::new(editor.config.clone()),
             cached,
             budget,
+            index,
             repaint: window.cloned(),
         };
         match lab::start(request) {
@@ -376,6 +390,7 @@ impl LabState {
             LabAction::OpenAttack(i) => return self.open_attack(i),
             LabAction::UseFolder => {
                 self.selection = None;
+                self.selection_index = None;
                 self.message = format!("Attacks from {}", self.folder.trim());
             }
             LabAction::SwitchRulesetAndRun(r) => {

@@ -230,7 +230,8 @@ impl LibraryView {
         }
         let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
         let label = format!("{} games from the Library", self.rt.shown.len());
-        vec![Command::Studio(StudioCommand::LabAttacks { label, files })]
+        let index = self.rt.db_used.clone().map(|db| (db, library.root.clone()));
+        vec![Command::Studio(StudioCommand::LabAttacks { label, files, index })]
     }
 }
 

@@ -15,6 +15,9 @@ use crate::verify::ruleset_name;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod bytes;
+pub use bytes::{attacks_from_bytes, attacks_to_bytes};
+
 /// One structure of the side under test, in absolute board coordinates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DefenceStructure {

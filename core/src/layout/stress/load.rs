@@ -27,6 +27,8 @@ pub struct AttackSet {
     pub skipped: Vec<SkippedReplay>,
     /// Turns of the read replays whose attack could not be rebuilt, each naming file and turn.
     pub unusable_turns: Vec<AttackError>,
+    /// Replays whose attacks came from a cache (an index), not from reading the file.
+    pub kept_replays: usize,
 }
 
 impl AttackSet {
@@ -42,6 +44,18 @@ impl AttackSet {
         }
         counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         counts
+    }
+}
+
+/// Gives `cache` the attacks of a replay when every turn rebuilt and they run under the rules
+/// the replay recorded (attacks moved to other rules are made again each time).
+fn keep_whole(cache: &dyn AttackCache, path: &Path, recorded: &Config, attacks: &[Result<Attack, AttackError>]) {
+    let under_recorded_rules =
+        |a: &Attack| a.config.units == recorded.units && a.config.resources == recorded.resources;
+    let whole: Option<Vec<Attack>> =
+        attacks.iter().map(|a| a.as_ref().ok().filter(|a| under_recorded_rules(a)).cloned()).collect();
+    if let Some(whole) = whole {
+        cache.keep(path, recorded, &whole);
     }
 }
 
@@ -75,6 +89,27 @@ fn config_line(path: &Path) -> Option<Config> {
     Config::from_value(value).ok()
 }
 
+/// Attacks kept from an earlier read of a replay (an index keeps them), and the place where
+/// those of replays read now are kept.
+pub trait AttackCache: Sync {
+    /// The attacks of `file` as `filter` runs them, kept when the file was last read, if the
+    /// file has not changed since and they were prepared under the filter's rules.
+    fn kept(&self, file: &Path, filter: &AttackFilter) -> Option<Vec<Attack>>;
+    /// The attacks of `file` (none, when no turn had one), just read with every turn
+    /// rebuilt, under the rules it `recorded`.
+    fn keep(&self, file: &Path, recorded: &Config, attacks: &[Attack]);
+}
+
+/// No cache: every replay is read.
+pub struct NoCache;
+
+impl AttackCache for NoCache {
+    fn kept(&self, _: &Path, _: &AttackFilter) -> Option<Vec<Attack>> {
+        None
+    }
+    fn keep(&self, _: &Path, _: &Config, _: &[Attack]) {}
+}
+
 /// Reads every replay of `files` on `jobs` threads and keeps the attacks the filter lets
 /// through. `progress(done, total)` is called after each file; setting `cancel` stops early.
 pub fn load_attacks(
@@ -84,12 +119,33 @@ pub fn load_attacks(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &AtomicBool,
 ) -> Result<AttackSet, AttackError> {
+    load_attacks_cached(files, filter, jobs, progress, cancel, &NoCache)
+}
+
+/// As `load_attacks`, taking a replay's attacks from `cache` where it has them, and giving it
+/// those of the replays read.
+pub fn load_attacks_cached(
+    files: &[PathBuf],
+    filter: &AttackFilter,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &AtomicBool,
+    cache: &dyn AttackCache,
+) -> Result<AttackSet, AttackError> {
     enum Read {
         Attacks(Vec<Result<Attack, AttackError>>),
+        Kept(Vec<Attack>),
         Skipped(String, Option<String>),
     }
     let configs = ConfigInterner::default();
     let read_one = |path: &Path| -> Read {
+        if let Some(attacks) = cache.kept(path, filter) {
+            let interned = |mut a: Attack| {
+                a.config = configs.intern(&a.config);
+                a
+            };
+            return Read::Kept(attacks.into_iter().map(interned).collect());
+        }
         if let Some(config) = config_line(path)
             && let Some(reason) = skip_reason(&config, false, filter)
         {
@@ -104,6 +160,7 @@ pub fn load_attacks(
                     for a in attacks.iter_mut().flatten() {
                         a.config = configs.intern(&a.config);
                     }
+                    keep_whole(cache, path, &replay.config, &attacks);
                     Read::Attacks(attacks)
                 }
             },
@@ -124,6 +181,10 @@ pub fn load_attacks(
                         Err(e) => set.unusable_turns.push(e),
                     }
                 }
+            }
+            Some(Read::Kept(list)) => {
+                set.kept_replays += 1;
+                set.attacks.extend(list);
             }
             Some(Read::Skipped(reason, ruleset)) => {
                 set.skipped.push(SkippedReplay { file: file.clone(), reason, ruleset })

@@ -15,10 +15,10 @@ mod tally;
 mod what_if;
 
 pub use attack::{
-    Attack, AttackError, AttackFilter, DefenceStructure, RecordedOutcome, TurnSelect, attacks_of_replay,
-    attacks_of_replay_where,
+    Attack, AttackError, AttackFilter, DefenceStructure, RecordedOutcome, TurnSelect, attacks_from_bytes,
+    attacks_of_replay, attacks_of_replay_where, attacks_to_bytes,
 };
-pub use load::{AttackSet, SkippedReplay, load_attacks};
+pub use load::{AttackCache, AttackSet, NoCache, SkippedReplay, load_attacks, load_attacks_cached};
 pub use outcome::{AttackOutcome, Detail, Heatmap, StressReport, TileSet, Totals, UnitTrack, compare};
 pub use what_if::AttackTry;
 
