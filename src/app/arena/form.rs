@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, default_jobs};
+use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED};
+use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, SprtParams, default_jobs};
 use terminal_core::runner::Confinement;
 
 /// What is wrong with the form: a field that does not read, or what the arena's builder
@@ -53,11 +54,13 @@ pub struct ArenaForm {
     pub confine: bool,
 }
 
+// The builder's defaults, so the form starts where the command line does; jobs show the
+// number of cores the builder's 0 stands for.
 impl Default for ArenaForm {
     fn default() -> Self {
         ArenaForm {
             algos: Vec::new(),
-            games: "10".into(),
+            games: DEFAULT_GAMES.to_string(),
             jobs: default_jobs().to_string(),
             soft_ms: String::new(),
             max_ms: String::new(),
@@ -66,9 +69,9 @@ impl Default for ArenaForm {
             gauntlet: false,
             baseline: 0,
             sprt: false,
-            sprt_params: "0,100,0.05,0.05".into(),
-            seed: "1".into(),
-            confine: true,
+            sprt_params: SprtParams::default().to_string(),
+            seed: DEFAULT_SEED.to_string(),
+            confine: Confinement::default().enabled,
         }
     }
 }
