@@ -11,7 +11,7 @@ mod panels;
 mod results;
 pub use form::ArenaForm;
 
-use super::command::{Command, FileCommand, StudioCommand};
+use super::command::{Command, FileAction, FileCommand, StudioCommand};
 use super::compare_view::CompareView;
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -30,9 +30,12 @@ use terminal_core::side_by_side::SideBySide;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArenaAction {
     AddAlgo(PathBuf),
+    /// Ask the app for an algo folder (its dialog answers with `AddAlgo`).
     AddAlgoDialog,
     RemoveAlgo(usize),
+    /// Ask the app for the output folder (its dialog answers with `SetOutput`).
     OutputDialog,
+    SetOutput(PathBuf),
     Start,
     Pause,
     Resume,
@@ -298,13 +301,7 @@ impl ArenaTab {
                     self.path_text.clear();
                 }
             }
-            ArenaAction::AddAlgoDialog => match crate::app::file_prompt::native_dialogs_available()
-                .then(|| rfd::FileDialog::new().pick_folder())
-                .flatten()
-            {
-                Some(p) => return self.apply(ArenaAction::AddAlgo(p)),
-                None => self.message = "No folder picked (no file dialog here?): type the path in Algo path".into(),
-            },
+            ArenaAction::AddAlgoDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaAlgo))],
             ArenaAction::RemoveAlgo(i) => {
                 if i < self.form.algos.len() {
                     self.form.algos.remove(i);
@@ -315,13 +312,8 @@ impl ArenaTab {
                     self.form.baseline = self.form.baseline.min(self.form.algos.len().saturating_sub(1));
                 }
             }
-            ArenaAction::OutputDialog => match crate::app::file_prompt::native_dialogs_available()
-                .then(|| rfd::FileDialog::new().pick_folder())
-                .flatten()
-            {
-                Some(p) => self.form.out = p.display().to_string(),
-                None => self.message = "No folder picked (no file dialog here?): type it in Output folder".into(),
-            },
+            ArenaAction::OutputDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaOutput))],
+            ArenaAction::SetOutput(p) => self.form.out = p.display().to_string(),
             ArenaAction::Start => self.start(),
             ArenaAction::Pause | ArenaAction::Resume => {
                 if let Some(run) = self.run.as_mut()
@@ -364,6 +356,15 @@ impl ArenaTab {
             ArenaAction::Watch(p) => return vec![Command::Studio(StudioCommand::WatchReplay(p))],
         }
         Vec::new()
+    }
+
+    /// Where the results go, as the output folder's dialog starts: the folder typed, else
+    /// the arena's data folder.
+    pub fn output_folder(&self) -> PathBuf {
+        match self.form.out.trim() {
+            "" => arena_data_dir(),
+            typed => PathBuf::from(typed),
+        }
     }
 
     /// Opens two replays side by side.
