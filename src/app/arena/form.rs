@@ -31,27 +31,27 @@ pub enum FormError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ArenaForm {
-    pub algos: Vec<PathBuf>,
-    pub games: String,
-    pub jobs: String,
+    pub(super) algos: Vec<PathBuf>,
+    pub(super) games: String,
+    pub(super) jobs: String,
     /// Per-turn time limits in ms; empty: the ruleset's.
-    pub soft_ms: String,
-    pub max_ms: String,
+    pub(super) soft_ms: String,
+    pub(super) max_ms: String,
     /// A preset or a config file; empty: the studio's ruleset.
-    pub ruleset: String,
+    pub(super) ruleset: String,
     /// Empty: a fresh folder under the app's data dir.
-    pub out: String,
+    pub(super) out: String,
     /// Gauntlet: every algo against `baseline` (an index into `algos`) only.
-    pub gauntlet: bool,
-    pub baseline: usize,
+    pub(super) gauntlet: bool,
+    pub(super) baseline: usize,
     /// SPRT early stop (two algos) with `sprt_params` = `elo0,elo1,alpha,beta`.
-    pub sprt: bool,
-    pub sprt_params: String,
+    pub(super) sprt: bool,
+    pub(super) sprt_params: String,
     /// Seed of the first pair of games: keep it when resuming, so the remaining games are the
     /// ones the first run planned.
-    pub seed: String,
+    pub(super) seed: String,
     /// The algos run confined (the default; docs/runner.md, Confinement).
-    pub confine: bool,
+    pub(super) confine: bool,
 }
 
 // The builder's defaults, so the form starts where the command line does; jobs show the
@@ -77,6 +77,26 @@ impl Default for ArenaForm {
 }
 
 impl ArenaForm {
+    /// The algos' folders (or start scripts), in the list's order.
+    pub fn algos(&self) -> &[PathBuf] {
+        &self.algos
+    }
+
+    /// Games per pairing, as typed.
+    pub fn games(&self) -> &str {
+        &self.games
+    }
+
+    /// Matches at once, as typed (0: one per core).
+    pub fn jobs(&self) -> &str {
+        &self.jobs
+    }
+
+    /// Every algo against the baseline only, and which algo that is.
+    pub fn gauntlet(&self) -> Option<usize> {
+        self.gauntlet.then_some(self.baseline)
+    }
+
     /// Fields a form kept by an earlier version left empty take the fresh form's values
     /// (empty limits and output folder are meaningful and stay); the baseline stays in range.
     pub fn settle(&mut self) {

@@ -114,23 +114,23 @@ struct Run {
 /// The tab: the form (what is kept between runs), the run, the results, the comparison.
 #[derive(Default)]
 pub struct ArenaTab {
-    pub form: ArenaForm,
+    form: ArenaForm,
     /// The algo path being typed.
-    pub path_text: String,
+    path_text: String,
     /// The ruleset's time limits, for the fields' hints (parsed once per ruleset picked).
     timing_of: Option<(String, TimingRules)>,
     /// Continue the arena already in the output folder (skip its recorded matches). Not
     /// kept: continuing a run is decided each time.
-    pub resume: bool,
+    resume: bool,
     run: Option<Run>,
-    pub records: Vec<MatchRecord>,
-    pub summary: Option<Summary>,
+    records: Vec<MatchRecord>,
+    summary: Option<Summary>,
     /// The final outcome, once the Summary event has arrived.
-    pub outcome: Option<ArenaOutcome>,
-    pub log: Vec<String>,
-    pub message: String,
+    outcome: Option<ArenaOutcome>,
+    log: Vec<String>,
+    message: String,
     selected: Vec<usize>,
-    pub compare: Option<CompareView>,
+    compare: Option<CompareView>,
 }
 
 impl ArenaTab {
@@ -168,6 +168,41 @@ impl ArenaTab {
     /// Pause asked (no new matches start; those in flight finish).
     pub fn is_paused(&self) -> bool {
         self.run.as_ref().is_some_and(|r| r.paused)
+    }
+
+    /// The form, as its fields show it.
+    pub fn form(&self) -> &ArenaForm {
+        &self.form
+    }
+
+    /// Whether Start continues the arena in the output folder.
+    pub fn resumes(&self) -> bool {
+        self.resume
+    }
+
+    /// The matches recorded so far, in the order they finished.
+    pub fn records(&self) -> &[MatchRecord] {
+        &self.records
+    }
+
+    /// The statistics of the records so far.
+    pub fn summary(&self) -> Option<&Summary> {
+        self.summary.as_ref()
+    }
+
+    /// How the arena ended, once it has.
+    pub fn outcome(&self) -> Option<&ArenaOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// What the tab says under its controls.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Two matches side by side, when open.
+    pub fn compare(&self) -> Option<&CompareView> {
+        self.compare.as_ref()
     }
 
     /// Matches running right now.
