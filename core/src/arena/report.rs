@@ -13,7 +13,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// One row per algo: results, interval, per-seat results, incidents and rating.
-pub fn algos_csv(s: &Summary) -> String {
+pub(crate) fn algos_csv(s: &Summary) -> String {
     let mut out = String::from(
         "algo,games,wins,losses,errors,win_rate,wilson_lo,wilson_hi,p1_games,p1_wins,p2_games,p2_wins,\
          mean_hp_margin,mean_turns,mean_compute_ms_per_turn,crashes,failed_to_load,hard_timeouts,\
@@ -57,7 +57,7 @@ pub fn algos_csv(s: &Summary) -> String {
 }
 
 /// One row per pairing, from the first algo's side.
-pub fn pairs_csv(s: &Summary) -> String {
+pub(crate) fn pairs_csv(s: &Summary) -> String {
     let mut out = String::from(
         "a,b,games,a_wins,b_wins,errors,a_win_rate,wilson_lo,wilson_hi,a_p1_games,a_p1_wins,a_p2_games,a_p2_wins,\
          mean_hp_margin,mean_turns,a_mean_compute_ms_per_turn,b_mean_compute_ms_per_turn\n",

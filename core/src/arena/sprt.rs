@@ -48,7 +48,7 @@ impl SprtParams {
     }
 
     /// Lower and upper log-likelihood-ratio bounds: `ln(β/(1−α))`, `ln((1−β)/α)`.
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
@@ -60,7 +60,7 @@ impl SprtParams {
         f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln()
     }
 
-    pub fn decide(&self, wins: u32, losses: u32) -> SprtDecision {
+    pub(crate) fn decide(&self, wins: u32, losses: u32) -> SprtDecision {
         let llr = self.llr(wins, losses);
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -74,7 +74,7 @@ impl SprtParams {
 }
 
 /// The expected score of an Elo difference.
-pub fn elo_to_score(elo: f64) -> f64 {
+pub(crate) fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 

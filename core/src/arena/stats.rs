@@ -6,10 +6,10 @@ use super::record::{MatchRecord, SeatRecord};
 use serde::Serialize;
 
 /// The 97.5 % quantile of the standard normal distribution (two-sided 95 %).
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wilson score interval for `k` successes in `n` trials; `(0, 1)` when `n` is 0.
-pub fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
+pub(crate) fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);
     }
@@ -213,10 +213,10 @@ impl Summary {
 /// Virtual wins given to each side of every played pairing before fitting Bradley–Terry
 /// (half a game each way: a drawn virtual game), so an algo that won or lost everything
 /// still gets a finite rating.
-pub const BT_PRIOR: f64 = 0.5;
+pub(crate) const BT_PRIOR: f64 = 0.5;
 /// Bootstrap resamples and their fixed seed (results are reproducible).
-pub const BOOTSTRAP_ROUNDS: usize = 200;
-pub const BOOTSTRAP_SEED: u64 = 0x5EED_A7E7A;
+pub(crate) const BOOTSTRAP_ROUNDS: usize = 200;
+pub(crate) const BOOTSTRAP_SEED: u64 = 0x5EED_A7E7A;
 
 /// Computes the statistics of a set of records. `order` fixes the order of the algos
 /// (others follow in order of appearance); pairings are keyed by that order.
@@ -287,7 +287,7 @@ pub fn summarize(records: &[MatchRecord], order: &[String]) -> Summary {
 /// Bradley–Terry strengths by Hunter's MM iterations: `p_i ← W_i / Σ_j n_ij / (p_i + p_j)`,
 /// normalised to geometric mean 1. `wins[i][j]` = wins of `i` over `j`; `prior` virtual
 /// wins are added both ways to every pairing that has games. Algos without games keep 1.
-pub fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
+pub(crate) fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
     let n = wins.len();
     let mut w = wins.to_vec();
     for i in 0..n {
@@ -329,7 +329,7 @@ pub fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
 
 /// Elo-scale ratings `400·log10(p)` from Bradley–Terry strengths, shifted to mean 0 over
 /// the algos that played.
-pub fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
+pub(crate) fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
     let elo: Vec<f64> = p.iter().map(|x| 400.0 * x.log10()).collect();
     let k = played.iter().filter(|&&b| b).count();
     let mean =
@@ -342,7 +342,7 @@ pub fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -350,7 +350,7 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
     /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
