@@ -2,7 +2,7 @@
 //! it was doing and why, never leave its window waiting.
 
 /// A panic payload as text (panics carry a `&str` or a `String`).
-pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())

@@ -80,14 +80,14 @@ fn a_parallel_round_robin_matches_hand_computed_statistics() {
         });
         assert_eq!((a.games, a.wins, a.losses), (4, wins, 4 - wins), "{}", a.label);
         assert_eq!((a.as_p1.games, a.as_p2.games, a.as_p1.wins), (2, 2, p1_wins), "{}: seats swapped equally", a.label);
-        assert!(close(a.mean_hp_margin(), margin / 4.0));
-        assert!(close(a.mean_turns(), turns as f64 / 4.0));
-        assert!(close(a.mean_compute_ms(), ms as f64 / tt as f64));
+        assert!(close(a.figures.mean_hp_margin, margin / 4.0));
+        assert!(close(a.figures.mean_turns, turns as f64 / 4.0));
+        assert!(close(a.figures.mean_compute_ms, ms as f64 / tt as f64));
         // Wilson 95 % for k of 4, by hand (z = 1.959964, z² = 3.841459, denom = 1.960365):
         // k=0 → [0, 0.4899]; k=1 → [0.0456, 0.6994]; k=2 → [0.1500, 0.8500];
         // k=3 → [0.3006, 0.9544]; k=4 → [0.5101, 1].
         let hand = [(0.0, 0.4899), (0.0456, 0.6994), (0.1500, 0.8500), (0.3006, 0.9544), (0.5101, 1.0)];
-        let (lo, hi) = a.wilson95();
+        let (lo, hi) = (a.figures.wilson_lo, a.figures.wilson_hi);
         let (hlo, hhi) = hand[wins as usize];
         assert!((lo - hlo).abs() < 1e-4 && (hi - hhi).abs() < 1e-4, "{}: {lo} {hi}", a.label);
     }

@@ -50,6 +50,8 @@ impl StudioApp {
             FileAction::ExportPng => "png",
             FileAction::OpenReplay | FileAction::ImportReplay => return self.replay_folder(),
             FileAction::Ruleset => return PathBuf::from("game-configs.json"),
+            FileAction::ArenaAlgo => return PathBuf::new(),
+            FileAction::ArenaOutput => return self.state.arena.output_folder(),
         };
         let e = &self.state.editor.editor;
         let name = match e.path.as_ref().and_then(|p| p.file_stem()) {
@@ -203,19 +205,10 @@ impl StudioApp {
 
     /// Asks for two replays (the native dialog twice, or the in-app window), then compares them.
     fn compare_dialog(&mut self) {
-        let pick =
-            |title: &str| rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file();
-        let note = if !self.rt.native_dialogs {
-            "No file dialog on this desktop (no portal on the session bus): type the two paths."
-        } else if let Some(a) = pick("First replay (A)")
-            && let Some(b) = pick("Second replay (B)")
-        {
-            return self.compare(&a, &b);
-        } else {
-            "The file dialog gave no replay (closed, or no desktop portal): type the two paths."
-        };
-        let folder = self.replay_folder().display().to_string();
-        self.rt.prompt = Some(file_prompt::FilePrompt::two_replays(folder, note.into()));
+        let folder = self.replay_folder();
+        if let Some(c) = file_prompt::ask_two_replays(&folder, self.rt.native_dialogs, &mut self.rt.prompt) {
+            self.apply(c);
+        }
     }
 
     fn compare(&mut self, a: &Path, b: &Path) {

@@ -3,14 +3,15 @@
 //! in-app window asks for the path, prefilled, so that every file action works or says why.
 
 use super::command::{Command, FileAction, FileCommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// The native dialog for an action, starting at `suggested`.
-fn native_dialog(action: FileAction, suggested: &std::path::Path) -> Option<PathBuf> {
-    let dir = suggested.parent().filter(|d| d.is_dir()).map(PathBuf::from);
+/// The native dialog for an action, starting at `suggested` (its folder, or itself when a
+/// folder is asked for).
+fn native_dialog(action: FileAction, suggested: &Path) -> Option<PathBuf> {
+    let start = if action.wants_folder() { Some(suggested) } else { suggested.parent() };
     let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
     let mut d = rfd::FileDialog::new().set_title(action.title());
-    if let Some(dir) = dir {
+    if let Some(dir) = start.filter(|d| d.is_dir()) {
         d = d.set_directory(dir);
     }
     match action {
@@ -20,7 +21,13 @@ fn native_dialog(action: FileAction, suggested: &std::path::Path) -> Option<Path
         FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
         FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
         FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
+        FileAction::ArenaAlgo | FileAction::ArenaOutput => d.pick_folder(),
     }
+}
+
+/// The native dialog for one replay of a comparison.
+fn native_replay_dialog(title: &str) -> Option<PathBuf> {
+    rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()
 }
 
 /// Whether a native file dialog can answer: on Linux and the BSDs rfd asks the desktop portal
@@ -76,6 +83,22 @@ pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Op
         "No file dialog on this desktop (no portal on the session bus): type the path.".to_string()
     };
     *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note, second: None });
+    None
+}
+
+/// Asks for the two replays of a comparison: the native dialog twice if `native`, else (or
+/// if it gives no replay) the in-app window prefilled with `folder`.
+pub fn ask_two_replays(folder: &Path, native: bool, prompt: &mut Option<FilePrompt>) -> Option<Command> {
+    let note = if !native {
+        "No file dialog on this desktop (no portal on the session bus): type the two paths."
+    } else if let Some(a) = native_replay_dialog("First replay (A)")
+        && let Some(b) = native_replay_dialog("Second replay (B)")
+    {
+        return Some(Command::File(FileCommand::Compare(a, b)));
+    } else {
+        "The file dialog gave no replay (closed, or no desktop portal): type the two paths."
+    };
+    *prompt = Some(FilePrompt::two_replays(folder.display().to_string(), note.into()));
     None
 }
 

@@ -42,6 +42,32 @@ use std::path::PathBuf;
 use terminal_core::engine::geometry::Tile;
 use view::{StudioView, ViewContext};
 
+/// One view's own action, addressed to that view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ViewAction {
+    Debugger(viewer::ViewerAction),
+    Play(play::PlayAction),
+    Arena(arena::ArenaAction),
+}
+
+impl From<viewer::ViewerAction> for ViewAction {
+    fn from(a: viewer::ViewerAction) -> ViewAction {
+        ViewAction::Debugger(a)
+    }
+}
+
+impl From<play::PlayAction> for ViewAction {
+    fn from(a: play::PlayAction) -> ViewAction {
+        ViewAction::Play(a)
+    }
+}
+
+impl From<arena::ArenaAction> for ViewAction {
+    fn from(a: arena::ArenaAction) -> ViewAction {
+        ViewAction::Arena(a)
+    }
+}
+
 /// Runtime resources: never kept.
 struct Runtime {
     icons: Option<IconTextures>,
@@ -112,43 +138,42 @@ impl StudioApp {
         &self.state.viewer
     }
 
-    /// The Debugger's viewer, to act on it as its panels do (`Viewer::apply`).
-    pub fn viewer_mut(&mut self) -> &mut viewer::Viewer {
-        &mut self.state.viewer
-    }
-
     pub fn arena(&self) -> &arena::ArenaTab {
         &self.state.arena
-    }
-
-    /// The Arena tab, to set its form and comparison up as its widgets do.
-    pub fn arena_mut(&mut self) -> &mut arena::ArenaTab {
-        &mut self.state.arena
     }
 
     pub fn library(&self) -> &library::LibraryView {
         &self.state.library
     }
 
-    /// The Library view, to set its folder and filter up as its widgets do.
-    pub fn library_mut(&mut self) -> &mut library::LibraryView {
-        &mut self.state.library
-    }
-
     pub fn play(&self) -> &play::PlayView {
         &self.state.play
     }
 
-    /// The Play view, to set its seats up as its form does.
-    pub fn play_mut(&mut self) -> &mut play::PlayView {
-        &mut self.state.play
+    /// Gives a view one of its own actions, as its widgets give it, and applies what follows
+    /// as the frame's commands are applied (a test sets a view up this way).
+    pub fn act(&mut self, action: impl Into<ViewAction>) {
+        let follow = match action.into() {
+            ViewAction::Debugger(a) => self.state.viewer.apply(a),
+            ViewAction::Play(a) => self.state.play.apply(a),
+            ViewAction::Arena(a) => self.state.arena.apply(a),
+        };
+        for c in follow {
+            self.apply(c);
+        }
+    }
+
+    /// Sends the Debugger's simulation worker a request of the session protocol, as its
+    /// backend does: for the tests that break the worker on purpose.
+    pub fn send_debugger_request(&mut self, request: terminal_core::session::Request) {
+        self.state.viewer.request(request);
     }
 
     /// The message of the view shown, as its line shows it.
     pub fn message(&self) -> &str {
         match self.state.view {
             View::Debugger | View::Replays => self.state.viewer.message(),
-            View::Play => &self.state.play.message,
+            View::Play => self.state.play.message(),
             view => self.rt.messages.get(&view).map_or("", String::as_str),
         }
     }

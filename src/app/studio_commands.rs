@@ -1,6 +1,7 @@
 //! The studio's own commands: views, theme, ruleset, help, and what one view hands another.
 
 use super::StudioApp;
+use super::arena::ArenaAction;
 use super::command::{Command, FileAction, FileCommand, StudioCommand, UiCommand};
 use super::model::View;
 
@@ -36,6 +37,15 @@ impl StudioApp {
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),
+            StudioCommand::AddArenaAlgo(p) => self.apply_arena(ArenaAction::AddAlgo(p)),
+            StudioCommand::SetArenaOutput(p) => self.apply_arena(ArenaAction::SetOutput(p)),
+        }
+    }
+
+    /// An action of the Arena tab, and what it leads to.
+    fn apply_arena(&mut self, action: ArenaAction) {
+        for c in self.state.arena.apply(action) {
+            self.apply(c);
         }
     }
 

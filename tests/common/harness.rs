@@ -5,9 +5,10 @@
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use terminal_studio::app::StudioApp;
+use terminal_studio::app::play::PlayView;
 use terminal_studio::app::state::State;
 
 /// The window size most stories use.
@@ -29,9 +30,25 @@ pub fn studio_with(settings: State, size: Vec2, autosave: Option<PathBuf>, wgpu:
 
 /// The studio in a window of `size` whose clock advances `step_dt` seconds a step: a live
 /// match's pace is then counted in steps, whatever the machine's speed.
-pub fn studio_clocked(size: Vec2, step_dt: f32) -> Harness<'static, StudioApp> {
-    let app = StudioApp::new(State::default(), None);
+pub fn studio_clocked(settings: State, size: Vec2, step_dt: f32) -> Harness<'static, StudioApp> {
+    let app = StudioApp::new(settings, None);
     Harness::builder().with_size(size).with_step_dt(step_dt).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Default settings, with the Play view's matches writing their replays into `out`.
+pub fn matches_written_to(out: &std::path::Path) -> State {
+    State { play: PlayView::new(out.to_path_buf()), ..State::default() }
+}
+
+/// Picks who sits in seat `number` (1 or 2) by its button ("Algo", "Ghost" or "You"), and
+/// types the algo's folder into its field when one is given, as a player does.
+pub fn pick_seat(h: &mut Harness<'_, StudioApp>, number: usize, kind: &str, algo: Option<&Path>) {
+    // The seats' buttons carry the same labels: seat 1's come first.
+    h.query_all_by_label(kind).nth(number - 1).unwrap_or_else(|| panic!("seat {number}'s {kind} button")).click();
+    h.run_ok();
+    if let Some(path) = algo {
+        type_into(h, &format!("Seat {number} algo"), &path.display().to_string());
+    }
 }
 
 /// The pointer pressed or released at `pos`, in a frame of its own.
@@ -80,7 +97,7 @@ pub fn step_until(h: &mut Harness<'_, StudioApp>, secs: u64, what: &str, done: i
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !done(h.state()) {
         let app = h.state();
-        assert!(Instant::now() < deadline, "{what}: not reached in time ({} {})", app.message(), app.arena().message);
+        assert!(Instant::now() < deadline, "{what}: not reached in time ({} {})", app.message(), app.arena().message());
         std::thread::sleep(Duration::from_millis(30));
         h.step();
     }

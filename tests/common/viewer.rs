@@ -24,7 +24,7 @@ pub fn place_structure(h: &mut Harness<'_, StudioApp>, player: Player, tile: Til
 
 /// The Debugger's board zoomed and panned, as the mouse wheel and a drag would leave it.
 pub fn set_board_view(h: &mut Harness<'_, StudioApp>, zoom: f32, pan: egui::Vec2) {
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetBoardView(BoardView { zoom, pan }));
+    h.state_mut().act(ViewerAction::SetBoardView(BoardView { zoom, pan }));
 }
 
 pub fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
@@ -35,21 +35,21 @@ pub fn harness(wgpu: bool) -> Harness<'static, StudioApp> {
 pub fn open_at(h: &mut Harness<'_, StudioApp>, path: PathBuf, turn: i32, frame: usize) {
     h.state_mut().apply(Command::File(FileCommand::OpenReplay(path)));
     h.run();
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame });
+    h.state_mut().act(ViewerAction::Seek { turn, frame });
     h.run();
 }
 
 /// Moves frame by frame from turn `from` until a frame with attacks, shields and at least
 /// three mobile units is shown.
 pub fn go_to_busy_frame(h: &mut Harness<'_, StudioApp>, from: i32) {
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: from, frame: 0 });
+    h.state_mut().act(ViewerAction::Seek { turn: from, frame: 0 });
     for _ in 0..3000 {
         let v = &h.state().viewer();
         let busy = v.current().is_some_and(|(_, f)| !f.debug.attacks.is_empty() && f.debug.mobiles.len() >= 3);
         if busy {
             break;
         }
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
+        h.state_mut().act(ViewerAction::Step { forward: true });
     }
     h.run();
 }

@@ -33,26 +33,26 @@ fn run_a_two_algo_arena_from_the_tab() {
         h.get_by_label("Add").click();
         h.run_ok();
     }
-    assert_eq!(h.state().arena().form.algos.len(), 2, "{}", h.state().arena().message);
+    assert_eq!(h.state().arena().form().algos().len(), 2, "{}", h.state().arena().message());
     // One pairing, 4 games (each algo twice from each seat), 2 at once.
     type_into(&mut h, "Games per pairing", "4");
     type_into(&mut h, "Jobs", "2");
     type_into(&mut h, "Output folder", &out.path().join("run").display().to_string());
-    assert_eq!(h.state().arena().form.games, "4");
-    assert_eq!(h.state().arena().form.jobs, "2");
+    assert_eq!(h.state().arena().form().games(), "4");
+    assert_eq!(h.state().arena().form().jobs(), "2");
 
     h.get_by_label("Start").click();
     h.run_ok();
-    assert!(h.state().arena().is_running(), "{}", h.state().arena().message);
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
 
     let deadline = Instant::now() + Duration::from_secs(90);
-    while h.state().arena().outcome.is_none() {
-        assert!(Instant::now() < deadline, "the arena did not finish in time: {}", h.state().arena().message);
+    while h.state().arena().outcome().is_none() {
+        assert!(Instant::now() < deadline, "the arena did not finish in time: {}", h.state().arena().message());
         std::thread::sleep(Duration::from_millis(50));
         h.step();
     }
     h.run_ok();
-    let summary = h.state().arena().summary.clone().expect("a summary");
+    let summary = h.state().arena().summary().cloned().expect("a summary");
     assert_eq!(summary.matches, 4);
     for label in ["py-builder", "py-random"] {
         let a = summary.algos.iter().find(|a| a.label == label).expect("both algos in the summary");
@@ -62,10 +62,10 @@ fn run_a_two_algo_arena_from_the_tab() {
     }
     h.get_by_label("Summary");
     assert!(out.path().join("run/results.jsonl").exists());
-    assert_eq!(h.state().arena().records.len(), 4);
+    assert_eq!(h.state().arena().records().len(), 4);
 
     // Clicking a finished match opens its replay in the debugger.
-    let first = h.state().arena().records[3].clone();
+    let first = h.state().arena().records()[3].clone();
     h.query_all_by_label_contains(" · g").next().expect("a match row").click();
     h.run_ok();
     assert_eq!(h.state().view(), View::Debugger);
@@ -81,7 +81,7 @@ fn add_algos(h: &mut Harness<'_, StudioApp>, algos: &[&str]) {
         h.get_by_label("Add").click();
         h.run_ok();
     }
-    assert_eq!(h.state().arena().form.algos.len(), algos.len(), "{}", h.state().arena().message);
+    assert_eq!(h.state().arena().form().algos().len(), algos.len(), "{}", h.state().arena().message());
 }
 
 /// Sets the games per pairing and the jobs, as a user typing them, and presses Start.
@@ -118,21 +118,20 @@ fn gauntlet_from_the_tab_then_resume_with_more_games() {
     add_algos(&mut h, &["py-builder", "py-crash", "py-random"]);
     h.get_by_label("Gauntlet").click();
     h.run_ok();
-    assert!(h.state().arena().form.gauntlet);
     // The baseline: py-random, picked from the combo box.
     pick_baseline(&mut h, "py-random");
-    assert_eq!(h.state().arena().form.baseline, 2);
+    assert_eq!(h.state().arena().form().gauntlet(), Some(2), "a gauntlet against py-random");
     start_arena(&mut h, 2, 2);
-    assert!(h.state().arena().is_running(), "{}", h.state().arena().message);
-    step_until(&mut h, 90, "the gauntlet's summary", |a| a.arena().outcome.is_some());
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
+    step_until(&mut h, 90, "the gauntlet's summary", |a| a.arena().outcome().is_some());
 
     let arena = &h.state().arena();
     // Two pairings (builder–random, crash–random), two games each, no builder–crash game.
-    assert_eq!(arena.records.len(), 4, "{}", arena.message);
-    for r in &arena.records {
+    assert_eq!(arena.records().len(), 4, "{}", arena.message());
+    for r in arena.records() {
         assert!(r.seat_of("py-random").is_some(), "{} is not against the baseline", r.job_id);
     }
-    let summary = arena.summary.clone().expect("summary");
+    let summary = arena.summary().cloned().expect("summary");
     let stats = |label: &str| summary.algos.iter().find(|a| a.label == label).cloned().expect(label);
     assert_eq!(stats("py-random").games, 4);
     assert_eq!(stats("py-builder").games, 2);
@@ -154,17 +153,17 @@ fn gauntlet_from_the_tab_then_resume_with_more_games() {
     type_into(&mut h, "Games per pairing", "4");
     h.get_by_label("Resume the output folder").click();
     h.run_ok();
-    assert!(h.state().arena().resume);
+    assert!(h.state().arena().resumes());
     h.get_by_label("Start").click();
     h.run_ok();
-    assert!(h.state().arena().is_running(), "{}", h.state().arena().message);
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
     // The earlier matches are in the live table from the start.
-    assert_eq!(h.state().arena().records.len(), 4);
-    step_until(&mut h, 90, "the resumed gauntlet's summary", |a| a.arena().outcome.is_some());
-    let outcome = h.state().arena().outcome.clone().expect("outcome");
+    assert_eq!(h.state().arena().records().len(), 4);
+    step_until(&mut h, 90, "the resumed gauntlet's summary", |a| a.arena().outcome().is_some());
+    let outcome = h.state().arena().outcome().cloned().expect("outcome");
     assert_eq!(outcome.played_now, 4);
     assert_eq!(outcome.summary.matches, 8);
-    assert_eq!(h.state().arena().records.len(), 8);
+    assert_eq!(h.state().arena().records().len(), 8);
     let lines = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
     assert_eq!(lines.lines().count(), 8);
 }
@@ -182,10 +181,10 @@ fn sprt_stops_a_clear_gauntlet_early() {
     // Elo0 0, Elo1 100, α = β = 0.05: 12 straight wins accept H1.
     type_into(&mut h, "SPRT Elo0,Elo1,α,β", "0,100,0.05,0.05");
     start_arena(&mut h, 40, 2);
-    assert!(h.state().arena().is_running(), "{}", h.state().arena().message);
-    step_until(&mut h, 120, "the SPRT stop", |a| a.arena().outcome.is_some());
-    let outcome = h.state().arena().outcome.clone().expect("outcome");
-    assert_eq!(outcome.stop, StopReason::Sprt(SprtDecision::AcceptH1), "{}", h.state().arena().message);
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
+    step_until(&mut h, 120, "the SPRT stop", |a| a.arena().outcome().is_some());
+    let outcome = h.state().arena().outcome().cloned().expect("outcome");
+    assert_eq!(outcome.stop, StopReason::Sprt(SprtDecision::AcceptH1), "{}", h.state().arena().message());
     let sprt = outcome.sprt.expect("SPRT status");
     assert_eq!(sprt.first, "py-builder");
     assert!(sprt.wins >= 12 && sprt.losses == 0, "{sprt:?}");
@@ -204,18 +203,18 @@ fn pause_keeps_the_running_match_then_resume_finishes() {
     h.get_by_label("Pause").click();
     h.run_ok();
     assert!(h.state().arena().is_paused());
-    let at_pause = h.state().arena().records.len();
+    let at_pause = h.state().arena().records().len();
     // The button now resumes.
     h.get_by_label("Resume");
     // The match in flight finishes and is recorded; then nothing runs.
     step_until(&mut h, 60, "no match in flight", |a| a.arena().in_flight() == 0);
-    let recorded = h.state().arena().records.len();
+    let recorded = h.state().arena().records().len();
     assert!(
         recorded >= 1 && recorded <= at_pause + 1,
         "one worker: {at_pause} recorded at the pause, {recorded} after"
     );
     // The live table shows what is recorded so far.
-    assert_eq!(h.state().arena().summary.as_ref().map(|s| s.matches as usize), Some(recorded));
+    assert_eq!(h.state().arena().summary().map(|s| s.matches as usize), Some(recorded));
     h.get_by_label("Live results");
     h.get_by_label("Win rate (95 %)");
     for _ in 0..20 {
@@ -224,13 +223,13 @@ fn pause_keeps_the_running_match_then_resume_finishes() {
     }
     assert!(h.state().arena().is_running());
     assert_eq!(h.state().arena().in_flight(), 0, "a match started while paused");
-    assert_eq!(h.state().arena().records.len(), recorded, "a match was played while paused");
+    assert_eq!(h.state().arena().records().len(), recorded, "a match was played while paused");
 
     h.get_by_label("Resume").click();
     h.run_ok();
     assert!(!h.state().arena().is_paused());
-    step_until(&mut h, 90, "the summary after resuming", |a| a.arena().outcome.is_some());
-    let outcome = h.state().arena().outcome.clone().expect("outcome");
+    step_until(&mut h, 90, "the summary after resuming", |a| a.arena().outcome().is_some());
+    let outcome = h.state().arena().outcome().cloned().expect("outcome");
     assert_eq!(outcome.stop, StopReason::Completed);
     assert_eq!(outcome.summary.matches, 4);
 }
@@ -250,11 +249,11 @@ fn cancel_stops_a_hanging_match_and_records_nothing() {
     assert_eq!(h.state().arena().in_flight(), 2);
     h.get_by_label("Cancel").click();
     h.run_ok();
-    step_until(&mut h, 30, "the summary after cancelling", |a| a.arena().outcome.is_some());
-    let outcome = h.state().arena().outcome.clone().expect("outcome");
+    step_until(&mut h, 30, "the summary after cancelling", |a| a.arena().outcome().is_some());
+    let outcome = h.state().arena().outcome().cloned().expect("outcome");
     assert_eq!(outcome.stop, StopReason::Cancelled);
     assert_eq!(outcome.summary.matches, 0);
-    assert!(h.state().arena().records.is_empty());
+    assert!(h.state().arena().records().is_empty());
     assert!(!h.state().arena().is_running());
     h.get_by_label_contains("Arena cancelled");
     let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap_or_default();
@@ -285,7 +284,7 @@ fn compare_two_replays_side_by_side() {
         h.get_by_label("Turn >>").click();
         h.run_ok();
     }
-    let c = h.state().arena().compare.as_ref().expect("comparison open");
+    let c = h.state().arena().compare().expect("comparison open");
     assert_eq!(c.model.turn, 5);
     let n = c.model.diff_count();
     assert!(n > 0, "two different games differ somewhere on turn 5");
@@ -297,12 +296,12 @@ fn compare_two_replays_side_by_side() {
     for _ in 0..5 {
         h.get_by_label("Turn >>").click();
         h.run_ok();
-        assert_eq!(h.state().arena().compare.as_ref().expect("comparison").model.diff_count(), 0);
+        assert_eq!(h.state().arena().compare().expect("comparison").model.diff_count(), 0);
     }
     h.get_by_label("0 differing tiles");
     h.get_by_label("Close comparison").click();
     h.run_ok();
-    assert!(h.state().arena().compare.is_none());
+    assert!(h.state().arena().compare().is_none());
 }
 
 /// At 1000×700 both boards and the shared controls fit: nothing is cut off.
@@ -315,7 +314,7 @@ fn side_by_side_fits_a_small_window() {
         Harness::builder().with_size(vec2(1000.0, 700.0)).build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
     h.run_ok();
     let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, vec2(1000.0, 700.0));
-    let c = h.state().arena().compare.as_ref().expect("comparison open");
+    let c = h.state().arena().compare().expect("comparison open");
     for (i, g) in c.geometry.iter().enumerate() {
         let g = g.as_ref().expect("both boards drawn");
         assert!(screen.contains_rect(g.rect), "board {} inside the window: {:?}", i + 1, g.rect);
@@ -330,19 +329,20 @@ fn side_by_side_fits_a_small_window() {
 #[test]
 fn snapshot_side_by_side() {
     let (a, b) = two_replays();
+    let mut h = studio(vec2(1400.0, 800.0), None, true);
     // The form shows the machine's core count by default: pin it so the picture is the same
     // on any machine.
-    let mut state = State::default();
-    state.arena.form.jobs = "2".into();
-    let mut app = StudioApp::new(state, None);
-    app.apply(Command::File(FileCommand::Compare(a, b)));
-    if let Some(c) = app.arena_mut().compare.as_mut() {
-        c.model.turn = 8;
+    h.get_by_label("Arena").click();
+    h.run_ok();
+    type_into(&mut h, "Jobs", "2");
+    h.state_mut().apply(Command::File(FileCommand::Compare(a, b)));
+    h.run_ok();
+    for _ in 0..8 {
+        h.get_by_label("Turn >>").click();
+        h.run_ok();
     }
-    let mut h = Harness::builder()
-        .with_size(vec2(1400.0, 800.0))
-        .wgpu()
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    // The pointer leaves, so no button is drawn hovered.
+    h.event(egui::Event::PointerGone);
     h.run_ok();
     h.snapshot("arena_compare_side_by_side");
 }
@@ -363,9 +363,9 @@ fn time_limits_typed_in_the_tab_reach_every_match() {
     type_into(&mut h, "Soft limit (ms)", "400");
     type_into(&mut h, "Hard limit (ms)", "1500");
     start_arena(&mut h, 2, 2);
-    assert!(h.state().arena().is_running(), "{}", h.state().arena().message);
-    step_until(&mut h, 60, "the summary", |a| a.arena().outcome.is_some());
-    let summary = h.state().arena().summary.clone().expect("a summary");
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
+    step_until(&mut h, 60, "the summary", |a| a.arena().outcome().is_some());
+    let summary = h.state().arena().summary().cloned().expect("a summary");
     let slow = summary.algos.iter().find(|a| a.label == "py-slow").expect("py-slow");
     assert_eq!((slow.games, slow.hard_timeouts, slow.time_penalty_hp), (2, 2, 2), "{slow:?}");
     let idle = summary.algos.iter().find(|a| a.label == "py-idle").expect("py-idle");
@@ -386,6 +386,6 @@ fn enter_in_the_path_field_adds_and_keeps_the_field() {
         h.run_ok();
         h.key_press(egui::Key::Enter);
         h.run_ok();
-        assert_eq!(h.state().arena().form.algos.len(), k + 1, "{}", h.state().arena().message);
+        assert_eq!(h.state().arena().form().algos().len(), k + 1, "{}", h.state().arena().message());
     }
 }

@@ -30,13 +30,13 @@ fn board_side(h: &Harness<'_, StudioApp>) -> f32 {
 
 /// Steps through the replay from its start until `found` holds for the frame shown.
 fn find_frame(h: &mut Harness<'_, StudioApp>, what: &str, found: impl Fn(&StudioApp) -> bool) {
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn: 1, frame: 0 });
+    h.state_mut().act(ViewerAction::Seek { turn: 1, frame: 0 });
     for _ in 0..5000 {
         if found(h.state()) {
             h.run();
             return;
         }
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
+        h.state_mut().act(ViewerAction::Step { forward: true });
     }
     panic!("{BUSY} has no frame with {what}");
 }

@@ -12,7 +12,8 @@ use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::Kind;
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::command::{Command, EditorCommand, FileCommand, StudioCommand};
-use terminal_studio::app::model::Tool;
+use terminal_studio::app::editor::{EditorPrefs, EditorView};
+use terminal_studio::app::model::{Overlays, Tool};
 use terminal_studio::app::state::State;
 
 /// An app with default settings and autosave into `autosave` (if given).
@@ -215,9 +216,12 @@ fn bad_files_give_a_message_not_a_panic() {
 }
 
 /// Image snapshots of the board: the wgpu test renderer (Mesa's software Vulkan on CI).
-fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut State)) -> Harness<'static, StudioApp> {
+fn snapshot_harness(file: &str, settings_of: impl FnOnce(&mut State, &mut Overlays)) -> Harness<'static, StudioApp> {
     let mut settings = State::default();
-    overlays(&mut settings);
+    let mut overlays = Overlays::default();
+    settings_of(&mut settings, &mut overlays);
+    // The editor's overlays as the studio reopens them from its kept settings.
+    settings.editor = EditorView::from(EditorPrefs { overlays, ..EditorPrefs::default() });
     let mut app = StudioApp::new(settings, None);
     app.open(&layouts().join(file));
     let mut h = Harness::builder()
@@ -230,25 +234,25 @@ fn snapshot_harness(file: &str, overlays: impl FnOnce(&mut State)) -> Harness<'s
 
 #[test]
 fn snapshot_funnel_with_coverage() {
-    let mut h = snapshot_harness("funnel.json", |s| s.editor.prefs.overlays.coverage = true);
+    let mut h = snapshot_harness("funnel.json", |_, o| o.coverage = true);
     h.snapshot("board_funnel_coverage");
 }
 
 #[test]
 fn snapshot_maze_with_all_paths_light() {
-    let mut h = snapshot_harness("maze.json", |s| {
+    let mut h = snapshot_harness("maze.json", |s, o| {
         s.theme = terminal_studio::app::model::Theme::Light;
-        s.editor.prefs.overlays.coverage = false;
-        s.editor.prefs.overlays.all_paths = true;
+        o.coverage = false;
+        o.all_paths = true;
     });
     h.snapshot("board_maze_paths_light");
 }
 
 #[test]
 fn snapshot_shields_and_hovered_path() {
-    let mut h = snapshot_harness("corner-cannon.json", |s| {
-        s.editor.prefs.overlays.coverage = false;
-        s.editor.prefs.overlays.shields = true;
+    let mut h = snapshot_harness("corner-cannon.json", |_, o| {
+        o.coverage = false;
+        o.shields = true;
     });
     let edge = tile_pos(&h, Tile::new(20, 6));
     h.event(Event::PointerMoved(edge));
@@ -315,13 +319,13 @@ fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
         modifiers: Modifiers::NONE,
     });
     h.run();
-    let zoom = h.state().state().editor.prefs.board_view.zoom;
+    let zoom = h.state().editor_view().prefs().board_view.zoom;
     assert!(zoom > 1.0, "zoomed in: {zoom}");
     let moved = tile_pos(&h, anchor) - at;
     assert!(moved.length() < 12.0, "the tile under the pointer stays under it (moved {moved:?})");
 
     // Right drag pans.
-    let pan_before = h.state().state().editor.prefs.board_view.pan;
+    let pan_before = h.state().editor_view().prefs().board_view.pan;
     let start = tile_pos(&h, Tile::new(13, 13));
     h.event(Event::PointerMoved(start));
     h.run();
@@ -344,9 +348,9 @@ fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
     });
     h.run();
     assert!(
-        h.state().state().editor.prefs.board_view.pan.x > pan_before.x + 20.0,
+        h.state().editor_view().prefs().board_view.pan.x > pan_before.x + 20.0,
         "{:?}",
-        h.state().state().editor.prefs.board_view.pan
+        h.state().editor_view().prefs().board_view.pan
     );
     assert!(h.state().editor().layout.is_empty(), "panning edits nothing");
 
@@ -355,7 +359,7 @@ fn wheel_zooms_around_the_pointer_and_right_drag_pans() {
     assert_eq!(kind_at(&h, Tile::new(14, 10)), Some(Kind::Wall));
     h.key_press(Key::Num0);
     h.run();
-    assert_eq!(h.state().state().editor.prefs.board_view, terminal_studio::app::model::BoardView::default());
+    assert_eq!(h.state().editor_view().prefs().board_view, terminal_studio::app::model::BoardView::default());
 }
 
 #[test]

@@ -41,7 +41,34 @@ fn compare_replays_asks_for_both_in_the_studio_without_a_portal() {
     h.run_ok();
     assert!(h.state().file_prompt().is_none());
     assert_eq!(h.state().view(), View::Arena, "{}", h.state().message());
-    assert!(h.state().arena().compare.is_some(), "the two replays side by side: {}", h.state().message());
+    assert!(h.state().arena().compare().is_some(), "the two replays side by side: {}", h.state().message());
+}
+
+/// The Arena's folder buttons ask through the studio's one dialog service: without a portal
+/// its window asks, and the folder typed there lands in the form.
+#[test]
+fn arena_folders_are_asked_for_in_the_studio_without_a_portal() {
+    let algo = crate::common::corpus::algo("py-random");
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = no_portal(LARGE);
+    h.get_by_label("Arena").click();
+    h.run_ok();
+    h.get_by_label("Add algo folder…").click();
+    h.run_ok();
+    let prompt = h.state().file_prompt().cloned().expect("the in-app window asking for the algo");
+    assert_eq!(prompt.action, FileAction::ArenaAlgo, "{prompt:?}");
+    type_into(&mut h, "Path", &algo.display().to_string());
+    h.get_by_label("OK").click();
+    h.run_ok();
+    assert_eq!(h.state().arena().form().algos().len(), 1, "{}", h.state().arena().message());
+    h.get_by_label("…").click();
+    h.run_ok();
+    let prompt = h.state().file_prompt().cloned().expect("the in-app window asking for the output folder");
+    assert_eq!(prompt.action, FileAction::ArenaOutput, "{prompt:?}");
+    type_into(&mut h, "Path", &out.path().display().to_string());
+    h.get_by_label("OK").click();
+    h.run_ok();
+    assert_eq!(h.state().arena().output_folder(), out.path());
 }
 
 #[test]

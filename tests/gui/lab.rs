@@ -48,11 +48,11 @@ fn lab_on_funnel(folder: &Path) -> Harness {
 }
 
 fn run_stress(h: &mut Harness) {
-    let before = h.state().editor_view().lab.run().map(|r| r.report.totals);
+    let before = h.state().editor_view().lab().run().map(|r| r.report.totals);
     h.get_by_label("Run stress test").click();
     h.run();
     step_until(h, 240, "the stress test", |a| {
-        let lab = &a.editor_view().lab;
+        let lab = &a.editor_view().lab();
         !lab.is_running()
             && lab.run().is_some_and(|r| Some(r.report.totals) != before || lab.message.contains("attacks:"))
     });
@@ -62,8 +62,8 @@ fn suggest(h: &mut Harness, budget: &str) {
     type_into(h, "Budget (SP)", budget);
     h.get_by_label("Suggest").click();
     h.run();
-    step_until(h, 300, "the suggestion", |a| a.editor_view().lab.suggestion().is_some());
-    let lab = &h.state().editor_view().lab;
+    step_until(h, 300, "the suggestion", |a| a.editor_view().lab().suggestion().is_some());
+    let lab = &h.state().editor_view().lab();
     assert!(lab.suggestion().is_some_and(|s| !s.steps.is_empty()), "{}", lab.message);
 }
 
@@ -89,26 +89,26 @@ fn an_edit_marks_the_results_stale_and_an_old_suggestion_is_not_accepted() {
     let mut h = lab_on_funnel(folder.path());
     run_stress(&mut h);
     suggest(&mut h, "6");
-    assert_eq!(h.state().editor_view().lab.freshness(h.state().editor(), "live-2022"), Freshness::Fresh);
+    assert_eq!(h.state().editor_view().lab().freshness(h.state().editor(), "live-2022"), Freshness::Fresh);
     assert!(!has_label_containing(&h, "Stale"), "fresh results are not called stale");
 
     place_wall(&mut h);
     let edited = h.state().editor().layout.clone();
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert_eq!(lab.freshness(h.state().editor(), "live-2022"), Freshness::LayoutEdited);
     assert!(has_label_containing(&h, "Stale: the layout changed since this run"), "the run is marked stale");
     assert!(has_label_containing(&h, "Stale: the layout changed since these were suggested"));
 
     h.get_all_by_label("Accept").next().unwrap_or_else(|| panic!("an Accept button per step")).click();
     h.run();
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert!(lab.message.starts_with("Not accepted"), "{}", lab.message);
     assert_eq!(h.state().editor().layout, edited, "nothing was applied to the edited layout");
 
     // Undo brings the layout back to the one the suggestions were made for: they apply again.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert!(lab.suggestion_applies(h.state().editor()), "{}", lab.message);
     assert_eq!(lab.freshness(h.state().editor(), "live-2022"), Freshness::Fresh);
 }
@@ -119,7 +119,7 @@ fn another_layout_clears_the_results_and_two_layouts_compare_attack_by_attack() 
     let mut h = lab_on_funnel(folder.path());
     run_stress(&mut h);
     suggest(&mut h, "6");
-    let first = h.state().editor_view().lab.run().map(|r| r.report.totals).unwrap_or_else(|| panic!("a run"));
+    let first = h.state().editor_view().lab().run().map(|r| r.report.totals).unwrap_or_else(|| panic!("a run"));
 
     // Another layout: funnel-2022 without its turrets, from a file.
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
@@ -131,7 +131,7 @@ fn another_layout_clears_the_results_and_two_layouts_compare_attack_by_attack() 
     h.state_mut().apply(Command::File(FileCommand::Open(other_path.clone())));
     h.run();
     assert_eq!(h.state().editor().layout.structures, other.structures, "{}", h.state().message());
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert!(lab.run().is_none() && lab.suggestion().is_none(), "no figure of the old layout stays on screen");
     assert!(!lab.has_results(), "nothing of the old run is drawn on the board");
     assert!(!has_label_containing(&h, "Accept"), "no old suggestion to accept");
@@ -139,7 +139,7 @@ fn another_layout_clears_the_results_and_two_layouts_compare_attack_by_attack() 
 
     // The same attacks against the other layout: compared attack by attack.
     run_stress(&mut h);
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     let (before, now) = (lab.compared().expect("the run before"), lab.run().expect("this run"));
     assert_eq!(before.report.totals, first);
     let diffs = terminal_studio::app::editor::lab_compare::differences(before, now);
@@ -150,14 +150,14 @@ fn another_layout_clears_the_results_and_two_layouts_compare_attack_by_attack() 
     assert!(has_label_containing(&h, &format!("{} attacks differ", diffs.len())));
     h.get_by_label("Difference on the board (green: better now)").click();
     h.run();
-    assert!(h.state().editor_view().lab.show_difference);
+    assert!(h.state().editor_view().lab().show_difference);
 
     // Other attacks: no comparison between runs over different attack sets.
     let elsewhere = replay_folder("live-2022", 6, 4);
     type_into(&mut h, "Attacks from", &elsewhere.path().display().to_string());
-    assert_eq!(h.state().editor_view().lab.freshness(h.state().editor(), "live-2022"), Freshness::AttacksChanged);
+    assert_eq!(h.state().editor_view().lab().freshness(h.state().editor(), "live-2022"), Freshness::AttacksChanged);
     run_stress(&mut h);
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert!(lab.compared().is_none(), "a comparison is only between runs over the same attacks");
     assert!(!has_label_containing(&h, "Compared with"));
 }
@@ -191,7 +191,7 @@ fn the_worst_attack_opens_in_the_debugger_with_the_rows_figures() {
     let folder = replay_folder("live-2022", 0, 6);
     let mut h = lab_on_funnel(folder.path());
     run_stress(&mut h);
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     let worst = lab.report().and_then(|r| r.worst(1).next()).unwrap_or_else(|| panic!("an attack that hurt"));
     let o = lab.report().map(|r| r.outcomes[worst].clone()).unwrap_or_else(|| panic!("its outcome"));
     let attack = lab.attack(worst).unwrap_or_else(|| panic!("the worst attack"));
@@ -229,16 +229,16 @@ fn a_folder_of_another_ruleset_says_what_it_holds_and_offers_both_ways_out() {
     type_into(&mut h, "Attacks from", &folder.path().display().to_string());
     h.get_by_label("Run stress test").click();
     h.run();
-    step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab.is_running());
-    let message = h.state().editor_view().lab.message.clone();
+    step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab().is_running());
+    let message = h.state().editor_view().lab().message.clone();
     assert!(message.contains("3 replays of live-2022"), "{message}");
     assert!(has_label_containing(&h, "Run these attacks under base-s6"));
 
     h.get_by_label("Switch the studio to live-2022 and run").click();
     h.run();
-    step_until(&mut h, 240, "the run under live-2022", |a| a.editor_view().lab.run().is_some());
+    step_until(&mut h, 240, "the run under live-2022", |a| a.editor_view().lab().run().is_some());
     assert_eq!(h.state().state().ruleset, "live-2022");
-    let run = h.state().editor_view().lab.run().unwrap_or_else(|| panic!("a run"));
+    let run = h.state().editor_view().lab().run().unwrap_or_else(|| panic!("a run"));
     assert_eq!((run.key.ruleset.as_str(), run.report.totals.attacks > 0), ("live-2022", true));
 
     // Opening a layout of another ruleset says that it switched.
@@ -250,11 +250,11 @@ fn a_folder_of_another_ruleset_says_what_it_holds_and_offers_both_ways_out() {
     // The other way out: the same attacks run under the studio's ruleset.
     h.get_by_label("Run stress test").click();
     h.run();
-    step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab.is_running());
+    step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab().is_running());
     h.get_by_label("Run these attacks under base-s6").click();
     h.run();
     step_until(&mut h, 240, "the run under base-s6", |a| {
-        a.editor_view().lab.run().is_some_and(|r| r.key.any_ruleset && r.key.ruleset == "base-s6")
+        a.editor_view().lab().run().is_some_and(|r| r.key.any_ruleset && r.key.ruleset == "base-s6")
     });
 }
 
@@ -263,23 +263,23 @@ fn undoing_an_accepted_suggestion_puts_it_back_in_the_list() {
     let folder = replay_folder("live-2022", 0, 6);
     let mut h = lab_on_funnel(folder.path());
     suggest(&mut h, "6");
-    let steps = h.state().editor_view().lab.suggestion().map(|s| s.steps.clone()).unwrap_or_default();
+    let steps = h.state().editor_view().lab().suggestion().map(|s| s.steps.clone()).unwrap_or_default();
     let before = h.state().editor().layout.clone();
     h.get_all_by_label("Accept").next().unwrap_or_else(|| panic!("an Accept button")).click();
     h.run();
     assert_ne!(h.state().editor().layout, before);
-    assert_eq!(h.state().editor_view().lab.suggestion().map(|s| s.steps.len()), Some(steps.len() - 1));
+    assert_eq!(h.state().editor_view().lab().suggestion().map(|s| s.steps.len()), Some(steps.len() - 1));
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert_eq!(h.state().editor().layout, before, "Undo takes the change back");
     assert_eq!(lab.suggestion().map(|s| s.steps.clone()), Some(steps.clone()), "…and puts the step back");
     assert!(lab.message.starts_with("Undone") && lab.message.contains(&steps[0].label), "{}", lab.message);
 
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     assert_eq!(lab.suggestion().map(|s| s.steps.len()), Some(steps.len() - 1), "Redo accepts it again");
     assert!(lab.message.starts_with("Redone"), "{}", lab.message);
 }
@@ -289,7 +289,7 @@ fn hovering_a_tile_tells_its_heat_in_the_panel() {
     let folder = replay_folder("live-2022", 0, 6);
     let mut h = lab_on_funnel(folder.path());
     run_stress(&mut h);
-    let report = h.state().editor_view().lab.report().cloned().unwrap_or_else(|| panic!("a report"));
+    let report = h.state().editor_view().lab().report().cloned().unwrap_or_else(|| panic!("a report"));
     let tile = terminal_core::engine::geometry::all_tiles()
         .find(|t| report.heatmap.breaches[t.index()] > 0)
         .unwrap_or_else(|| panic!("no tile breached"));

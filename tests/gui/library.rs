@@ -2,11 +2,12 @@
 //! a game opened in the Debugger at the turn its owner was first breached, and the games shown
 //! sent to the Layout lab as its attacks.
 
-use crate::common::harness::{LARGE, step_until, studio, type_into};
+use crate::common::harness::{LARGE, step_until, studio_with, type_into};
 use egui_kittest::kittest::Queryable;
 use std::path::Path;
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::model::View;
+use terminal_studio::app::state::State;
 
 type Harness = egui_kittest::Harness<'static, StudioApp>;
 
@@ -24,8 +25,9 @@ fn replays(n: usize) -> (tempfile::TempDir, tempfile::TempDir) {
 
 /// The studio on the Library tab with `folder` indexed (into `index_dir`).
 fn indexed(folder: &Path, index_dir: &Path) -> Harness {
-    let mut h = studio(LARGE, None, false);
-    h.state_mut().library_mut().db = Some(index_dir.join("library.sqlite"));
+    let mut settings = State::default();
+    settings.library.db = Some(index_dir.join("library.sqlite"));
+    let mut h = studio_with(settings, LARGE, None, false);
     h.get_by_label("Library").click();
     h.run();
     assert_eq!(h.state().state().view, View::Library);
@@ -103,7 +105,7 @@ fn the_games_shown_become_the_layout_labs_attacks() {
     h.get_by_label("Send to Layout lab").click();
     h.run();
     assert_eq!(h.state().state().view, View::Editor);
-    let lab = &h.state().editor_view().lab;
+    let lab = &h.state().editor_view().lab();
     let (label, files) = lab.selection.clone().unwrap_or_else(|| panic!("the lab has no selection: {}", lab.message));
     assert_eq!(files.len(), shown);
     assert_eq!(label, format!("{shown} games from the Library"));

@@ -5,17 +5,19 @@
 //! algo the match waits for; the end says how it was decided and where the replay is.
 
 use crate::common::corpus::algo;
-use crate::common::harness::{LARGE, click_at, step_until, studio, studio_clocked, type_into};
+use crate::common::harness::{
+    LARGE, click_at, matches_written_to, pick_seat, step_until, studio_clocked, studio_with, type_into,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use std::path::Path;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::replay::read_replay;
 use terminal_studio::app::StudioApp;
 use terminal_studio::app::model::{LivePace, View};
-use terminal_studio::app::play::SeatKind;
+use terminal_studio::app::play::PlayAction;
 
-fn open_play(h: &mut Harness<'static, StudioApp>, out: &std::path::Path) {
-    h.state_mut().play_mut().out_dir = out.to_path_buf();
+fn open_play(h: &mut Harness<'static, StudioApp>) {
     h.get_by_label("Play").click();
     h.run_ok();
     assert_eq!(h.state().view(), View::Play);
@@ -23,22 +25,20 @@ fn open_play(h: &mut Harness<'static, StudioApp>, out: &std::path::Path) {
 
 /// You in seat 1 against `opponent`, started.
 fn you_against(h: &mut Harness<'static, StudioApp>, opponent: &str) {
-    h.state_mut().play_mut().seats[0].kind = SeatKind::Human;
-    h.state_mut().play_mut().seats[1].kind = SeatKind::Algo;
-    h.run_ok();
-    type_into(h, "Seat 2 algo", &algo(opponent).display().to_string());
+    pick_seat(h, 1, "You", None);
+    pick_seat(h, 2, "Algo", Some(&algo(opponent)));
     h.get_by_label("Start match").click();
     h.run_ok();
 }
 
 fn planning(h: &Harness<'_, StudioApp>) -> Option<(i32, Player)> {
-    h.state().play().running.as_ref().and_then(|m| m.planning)
+    h.state().play().running().and_then(|m| m.planning())
 }
 
 fn wait_for_turn(h: &mut Harness<'_, StudioApp>, turn: i32) {
     step_until(h, 90, &format!("your turn {turn}"), |a| {
-        a.play().running.as_ref().is_some_and(|m| m.planning == Some((turn, Player::One)))
-            && a.play().viewer.board_whatif().is_some()
+        a.play().running().is_some_and(|m| m.planning() == Some((turn, Player::One)))
+            && a.play().viewer().board_whatif().is_some()
     });
 }
 
@@ -67,7 +67,7 @@ fn watch_live_match(
 }
 
 fn tile_pos(h: &Harness<'_, StudioApp>, t: Tile) -> egui::Pos2 {
-    h.state().play().viewer.geometry().expect("board drawn").tile_center(t)
+    h.state().play().viewer().geometry().expect("board drawn").tile_center(t)
 }
 
 fn click_tile(h: &mut Harness<'_, StudioApp>, t: Tile) {
@@ -81,19 +81,19 @@ fn pick_tool(h: &mut Harness<'_, StudioApp>, label: &str) {
 }
 
 fn shown_index(h: &Harness<'_, StudioApp>) -> Option<usize> {
-    h.state().play().viewer.current().map(|(_, v)| v.index)
+    h.state().play().viewer().current().map(|(_, v)| v.index)
 }
 
 fn refusal(h: &Harness<'_, StudioApp>) -> String {
-    h.state().play().running.as_ref().and_then(|m| m.refusal.clone()).unwrap_or_default()
+    h.state().play().running().and_then(|m| m.refusal().map(str::to_string)).unwrap_or_default()
 }
 
 #[test]
 fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
     let out = tempfile::tempdir().expect("tempdir");
     // One step is one frame at 1×: the turn resolving can be counted frame by frame.
-    let mut h = studio_clocked(LARGE, 0.125);
-    open_play(&mut h, out.path());
+    let mut h = studio_clocked(matches_written_to(out.path()), LARGE, 0.125);
+    open_play(&mut h);
     you_against(&mut h, "py-builder");
     wait_for_turn(&mut h, 0);
     pick_tool(&mut h, "Turret");
@@ -122,7 +122,7 @@ fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
     h.run_ok();
     assert!(said_resolving, "the panel said the turn was resolving");
     assert!(said_next, "the status said turn 1 comes next");
-    let replay_path = h.state().play().running.as_ref().and_then(|m| m.replay_path.clone()).expect("replay");
+    let replay_path = h.state().play().running().and_then(|m| m.replay_path().map(Path::to_path_buf)).expect("replay");
     let r = read_replay(&replay_path).expect("the replay so far");
     let turn0_actions = r.frames.iter().filter(|f| f.turn_info.turn == 0 && f.turn_info.action_frame >= 0).count();
     assert!(turn0_actions > 5, "turn 0 has an action phase ({turn0_actions} frames)");
@@ -139,21 +139,21 @@ fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
     h.get_by_label("<").click();
     h.run_ok();
     h.run_ok();
-    assert!(h.state().play().viewer.board_whatif().is_none(), "a past frame shows no plan");
+    assert!(h.state().play().viewer().board_whatif().is_none(), "a past frame shows no plan");
     assert!(h.query_by_label("Back to your turn").is_some());
     h.get_by_label("Back to your turn").click();
     for _ in 0..5 {
         h.step();
     }
     h.run_ok();
-    assert!(h.state().play().viewer.board_whatif().is_some(), "the plan is back with the present");
+    assert!(h.state().play().viewer().board_whatif().is_some(), "the plan is back with the present");
     assert_eq!(h.state().play().planned_commands(), Some(plan), "the plan is as it was left");
 
     // Replaying a turn from the history plays it on the board.
     h.get_by_label_contains("Turn 0: ").click();
     h.run_ok();
-    assert_eq!(h.state().play().viewer.turn(), Some(0), "turn 0 is shown again");
-    assert!(h.state().play().viewer.playing(), "and played");
+    assert_eq!(h.state().play().viewer().turn(), Some(0), "turn 0 is shown again");
+    assert!(h.state().play().viewer().playing(), "and played");
 
     // Stopped, the replay keeps the seats' names.
     h.get_by_label("Stop match").click();
@@ -169,8 +169,8 @@ fn your_turn_resolves_on_the_board_and_stays_recapped_in_the_history() {
 #[test]
 fn every_refused_click_is_said_next_to_the_board_in_a_players_words() {
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(LARGE, None, false);
-    open_play(&mut h, out.path());
+    let mut h = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    open_play(&mut h);
     you_against(&mut h, "py-idle");
     wait_for_turn(&mut h, 0);
     let refused = |h: &Harness<'_, StudioApp>, words: &str| {
@@ -197,7 +197,7 @@ fn every_refused_click_is_said_next_to_the_board_in_a_players_words() {
     }
     refused(&h, "Not enough SP");
     refused(&h, "a Turret costs");
-    let check = h.state().play().running.as_ref().and_then(|m| m.check.clone()).expect("checked").expect("check ran");
+    let check = h.state().play().running().and_then(|m| m.check().cloned()).expect("checked").expect("check ran");
     assert!(check.rejected.is_empty() && check.sp_spent <= check.sp, "the refused edit is not in the plan: {check:?}");
     // Scouts until the MP run out.
     pick_tool(&mut h, "Scout");
@@ -216,22 +216,21 @@ fn every_refused_click_is_said_next_to_the_board_in_a_players_words() {
 fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
     let out = tempfile::tempdir().expect("tempdir");
     // One step is one frame at 1× (8 frames a second).
-    let mut h = studio_clocked(LARGE, 0.125);
-    open_play(&mut h, out.path());
-    assert_eq!(h.state().play().viewer.live_pace(), LivePace::Normal, "live matches are shown at 1×");
+    let mut h = studio_clocked(matches_written_to(out.path()), LARGE, 0.125);
+    open_play(&mut h);
+    assert_eq!(h.state().play().viewer().live_pace(), LivePace::Normal, "live matches are shown at 1×");
     for (i, name) in ["py-builder", "py-random"].iter().enumerate() {
-        h.state_mut().play_mut().seats[i].kind = SeatKind::Algo;
-        h.state_mut().play_mut().seats[i].path = algo(name).display().to_string();
+        pick_seat(&mut h, i + 1, "Algo", Some(&algo(name)));
     }
     h.run_ok();
     h.get_by_label("Start match").click();
     let mut over_before_the_board = false;
     let (shown, steps) = watch_live_match(&mut h, |h| {
         let p = h.state().play();
-        if !p.is_running() && p.viewer.caught_up() {
+        if !p.is_running() && p.viewer().caught_up() {
             return true;
         }
-        if !p.is_running() && p.viewer.frames_queued() > 0 {
+        if !p.is_running() && p.viewer().frames_queued() > 0 {
             // The algos finished long before the board: the result waits for it.
             over_before_the_board = true;
             assert!(h.query_by_label_contains("won on HP").is_none(), "the result is not told ahead of the board");
@@ -240,7 +239,7 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
         false
     });
     assert!(over_before_the_board, "the match ended while the board was still showing it");
-    let replay = h.state().play().finished_replay.clone().expect("finished replay");
+    let replay = h.state().play().finished_replay().map(Path::to_path_buf).expect("finished replay");
     let r = read_replay(&replay).expect("replay");
     // The end frame is the result, said beside the board; every other frame is on the board.
     assert!(r.frames.last().is_some_and(|f| f.end_stats.is_some()), "the replay ends with its end frame");
@@ -251,7 +250,7 @@ fn a_fast_match_watched_at_1x_shows_every_frame_from_turn_0_to_the_end() {
 
     // The end: how it was decided, and where the replay is.
     h.run_ok();
-    let message = h.state().play().message.clone();
+    let message = h.state().play().message().to_string();
     assert!(message.contains("Match over") && message.contains("won on HP"), "{message}");
     assert_eq!(h.query_all_by_label_contains("won on HP").count(), 2, "the decision above and beside the board");
     assert!(h.query_by_label(&replay.display().to_string()).is_some(), "the replay's location is shown");
@@ -267,23 +266,18 @@ fn seconds_waited(app: &StudioApp) -> Option<f64> {
 #[test]
 fn the_status_line_names_the_algo_the_match_waits_for_and_its_limits() {
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(LARGE, None, false);
-    open_play(&mut h, out.path());
+    let mut h = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    open_play(&mut h);
     for (i, name) in ["py-builder", "py-hang"].iter().enumerate() {
-        h.state_mut().play_mut().seats[i].kind = SeatKind::Algo;
-        h.state_mut().play_mut().seats[i].path = algo(name).display().to_string();
+        pick_seat(&mut h, i + 1, "Algo", Some(&algo(name)));
     }
-    h.state_mut().play_mut().viewer.set_live_pace(LivePace::AsItComes);
+    h.state_mut().act(PlayAction::SetPace(LivePace::AsItComes));
     h.run_ok();
     h.get_by_label("Start match").click();
     h.run_ok();
     // py-hang answers turn 0, then hangs on turn 1.
     step_until(&mut h, 60, "the wait for py-hang on turn 1", |a| {
-        a.play()
-            .running
-            .as_ref()
-            .and_then(|m| m.waiting.as_ref())
-            .is_some_and(|w| w.turn == 1 && w.replied[0].is_some())
+        a.play().running().and_then(|m| m.waiting()).is_some_and(|w| w.turn == 1 && w.replied[0].is_some())
     });
     // The time waited counts up on the status line.
     step_until(&mut h, 10, "a second waited for py-hang", |a| seconds_waited(a).is_some_and(|s| s >= 1.0));
@@ -302,8 +296,8 @@ fn the_status_line_names_the_algo_the_match_waits_for_and_its_limits() {
 #[test]
 fn a_refusal_names_the_tile_clicked() {
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(LARGE, None, false);
-    open_play(&mut h, out.path());
+    let mut h = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    open_play(&mut h);
     you_against(&mut h, "py-idle");
     wait_for_turn(&mut h, 0);
     pick_tool(&mut h, "Turret");
@@ -327,36 +321,35 @@ fn a_refusal_names_the_tile_clicked() {
 fn the_pace_is_chosen_before_the_start_and_every_pace_shows_the_last_turn() {
     let out = tempfile::tempdir().expect("tempdir");
     // One step is one frame at 4×, the pace of a decided match's last turn "as it comes".
-    let mut h = studio_clocked(LARGE, 1.0 / 32.0);
-    open_play(&mut h, out.path());
+    let mut h = studio_clocked(matches_written_to(out.path()), LARGE, 1.0 / 32.0);
+    open_play(&mut h);
     for (i, name) in ["py-builder", "py-random"].iter().enumerate() {
-        h.state_mut().play_mut().seats[i].kind = SeatKind::Algo;
-        h.state_mut().play_mut().seats[i].path = algo(name).display().to_string();
+        pick_seat(&mut h, i + 1, "Algo", Some(&algo(name)));
     }
     h.run_ok();
     h.get_by_label("Pace").click();
     h.run_ok();
     h.get_by_label("as it comes").click();
     h.run_ok();
-    assert_eq!(h.state().play().viewer.live_pace(), LivePace::AsItComes, "the pace picked in the form");
+    assert_eq!(h.state().play().viewer().live_pace(), LivePace::AsItComes, "the pace picked in the form");
     h.get_by_label("Start match").click();
     let (shown, _) = watch_live_match(&mut h, |h| {
         let p = h.state().play();
         if h.query_all_by_label_contains("won on HP").next().is_some() {
-            let last = p.viewer.summary().map_or(0, |s| s.turns.last().map_or(0, |t| t.start + t.frames));
+            let last = p.viewer().summary().map_or(0, |s| s.turns.last().map_or(0, |t| t.start + t.frames));
             assert_eq!(shown_index(h).map(|i| i + 1), Some(last), "the result is told on the board's last frame");
         }
         !p.is_running() && p.board_reached_the_end()
     });
     h.run_ok();
-    let replay = h.state().play().finished_replay.clone().expect("finished replay");
+    let replay = h.state().play().finished_replay().map(Path::to_path_buf).expect("finished replay");
     let r = read_replay(&replay).expect("replay");
     let frames = r.frames.len() - 1;
     let last_turn = r.frames[frames - 1].turn_info.turn;
     let first_of_last = r.frames.iter().position(|f| f.turn_info.turn == last_turn).expect("the last turn");
     let want: Vec<usize> = (first_of_last..frames).collect();
     assert!(shown.ends_with(&want), "the last turn (frames {first_of_last}..{frames}) shown frame by frame: {shown:?}");
-    let (_, view) = h.state().play().viewer.current().cloned().expect("a frame on the board");
+    let (_, view) = h.state().play().viewer().current().cloned().expect("a frame on the board");
     assert_eq!(view.frame.stats, r.frames[frames - 1].stats, "the board ends on the match's last frame");
     assert!(h.query_all_by_label_contains("won on HP").next().is_some(), "the result is told");
 }
@@ -369,11 +362,11 @@ fn a_turn_is_played_from_the_keyboard() {
     use terminal_studio::app::model::Tool;
     use terminal_studio::app::viewer::whatif_board::BoardTool;
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(LARGE, None, false);
-    open_play(&mut h, out.path());
+    let mut h = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    open_play(&mut h);
     you_against(&mut h, "py-idle");
     wait_for_turn(&mut h, 0);
-    let tool = |h: &Harness<'_, StudioApp>| h.state().play().viewer.board_whatif().map(|w| w.tool);
+    let tool = |h: &Harness<'_, StudioApp>| h.state().play().viewer().board_whatif().map(|w| w.tool);
     h.key_press(Key::Num3);
     h.run_ok();
     assert_eq!(tool(&h), Some(BoardTool::Structure(Tool::Place(terminal_core::layout::Kind::Turret))), "3: Turret");
@@ -391,7 +384,7 @@ fn a_turn_is_played_from_the_keyboard() {
     h.key_press(Key::Enter);
     h.run_ok();
     wait_for_turn(&mut h, 1);
-    let replay_path = h.state().play().running.as_ref().and_then(|m| m.replay_path.clone()).expect("replay");
+    let replay_path = h.state().play().running().and_then(|m| m.replay_path().map(Path::to_path_buf)).expect("replay");
     let r = read_replay(&replay_path).expect("the replay so far");
     let turn1 = r.frames.iter().find(|f| f.turn_info.turn == 1).expect("turn 1's frame");
     let turret = turn1.units_of(Player::One)[2].iter().any(|u| u.tile == Tile::new(13, 6));
@@ -410,11 +403,10 @@ fn a_turn_is_played_from_the_keyboard() {
 #[test]
 fn a_seat_field_shows_the_whole_path_at_1000x700() {
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
-    open_play(&mut h, out.path());
-    h.state_mut().play_mut().seats[0].kind = SeatKind::Algo;
-    h.state_mut().play_mut().seats[1].kind = SeatKind::Ghost;
-    h.run_ok();
+    let mut h = studio_with(matches_written_to(out.path()), egui::vec2(1000.0, 700.0), None, false);
+    open_play(&mut h);
+    pick_seat(&mut h, 1, "Algo", None);
+    pick_seat(&mut h, 2, "Ghost", None);
     let algo_path = algo("py-sim-attacker-off").display().to_string();
     let ghost = crate::common::corpus::first_of("base-s6").canonicalize().expect("a replay of base-s6");
     let ghost_path = ghost.display().to_string();
@@ -437,17 +429,16 @@ fn a_seat_field_shows_the_whole_path_at_1000x700() {
 #[test]
 fn plays_messages_never_move_the_board_and_go_when_stale() {
     let out = tempfile::tempdir().expect("tempdir");
-    let mut h = studio(egui::vec2(1000.0, 700.0), None, false);
-    open_play(&mut h, out.path());
-    h.state_mut().play_mut().seats[1].kind = SeatKind::Algo;
-    h.run_ok();
-    let board = |h: &Harness<'_, StudioApp>| h.state().play().viewer.geometry().map(|g| g.rect);
+    let mut h = studio_with(matches_written_to(out.path()), egui::vec2(1000.0, 700.0), None, false);
+    open_play(&mut h);
+    pick_seat(&mut h, 2, "Algo", None);
+    let board = |h: &Harness<'_, StudioApp>| h.state().play().viewer().geometry().map(|g| g.rect);
     let before = board(&h).expect("the empty board is drawn");
     let missing = format!("/no/such/folder/{}/algo", "a-very-long-folder-name".repeat(8));
     type_into(&mut h, "Seat 2 algo", &missing);
     h.get_by_label("Start match").click();
     h.run_ok();
-    let message = h.state().play().message.clone();
+    let message = h.state().play().message().to_string();
     assert!(message.starts_with("Seat 2:") && message.contains("a-very-long"), "{message}");
     assert!(h.query_by_label_contains("Seat 2: ").is_some(), "the message is shown");
     assert_eq!(board(&h), Some(before), "a long message does not move the board");
@@ -467,13 +458,13 @@ fn plays_messages_never_move_the_board_and_go_when_stale() {
     // One frame only: a quick algo's next turn may already arrive within run_ok's frames and,
     // rightly, clear this message.
     h.step();
-    assert!(h.state().play().message.contains("Turn 0 sent"), "{}", h.state().play().message);
+    assert!(h.state().play().message().contains("Turn 0 sent"), "{}", h.state().play().message());
     wait_for_turn(&mut h, 1);
-    let message = h.state().play().message.clone();
+    let message = h.state().play().message().to_string();
     assert!(!message.contains("Turn 0 sent"), "a new turn clears the message of the turn before: {message}");
     h.get_by_label("Stop match").click();
     h.run_ok();
     step_until(&mut h, 30, "the match to stop", |a| !a.play().is_running() && a.play().board_reached_the_end());
-    let message = h.state().play().message.clone();
+    let message = h.state().play().message().to_string();
     assert!(message.starts_with("Match over") || message.starts_with("The match ended"), "{message}");
 }

@@ -31,7 +31,7 @@ fn a_panic_in_the_simulation_worker_is_reported_in_the_window_and_the_replay_goe
     h.state_mut().apply(Command::File(FileCommand::OpenReplay(replay(BUSY))));
     h.run();
     let frame = h.state().viewer().current().map(|(_, f)| f.index);
-    h.state_mut().viewer_mut().request(Request::PanicForTest("broken on purpose".into()));
+    h.state_mut().send_debugger_request(Request::PanicForTest("broken on purpose".into()));
     h.run();
     let message = h.state().viewer().message().to_string();
     assert!(message.contains("broken on purpose"), "the panic's message: {message}");

@@ -23,7 +23,7 @@ fn each_views_choices_and_the_view_shown_survive_a_restart() {
     h.run();
     h.get_by_label("Left panel").click();
     h.run();
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetSpeed(4.0));
+    h.state_mut().act(ViewerAction::SetSpeed(4.0));
     // The Arena form: two algos, games and jobs.
     h.get_by_label("Arena").click();
     h.run();
@@ -34,7 +34,7 @@ fn each_views_choices_and_the_view_shown_survive_a_restart() {
     }
     type_into(&mut h, "Games per pairing", "6");
     type_into(&mut h, "Jobs", "1");
-    assert_eq!(h.state().arena().form.algos.len(), 2, "{}", h.state().arena().message);
+    assert_eq!(h.state().arena().form().algos().len(), 2, "{}", h.state().arena().message());
 
     // What eframe writes at exit, read back by a new studio.
     let kept = serde_json::to_string(&h.state().state()).expect("settings serialise");
@@ -48,8 +48,8 @@ fn each_views_choices_and_the_view_shown_survive_a_restart() {
     assert!(!v.prefs().log_kinds.contains(&EventKind::Attack) && v.prefs().log_kinds.contains(&EventKind::Move));
     assert!(!v.prefs().left_panel && v.prefs().right_panel);
     let a = &app.arena();
-    assert_eq!(a.form.algos, vec![algo("py-builder"), algo("py-random")]);
-    assert_eq!((a.form.games.as_str(), a.form.jobs.as_str()), ("6", "1"));
+    assert_eq!(a.form().algos(), [algo("py-builder"), algo("py-random")]);
+    assert_eq!((a.form().games(), a.form().jobs()), ("6", "1"));
     assert!(h.query_by_label("py-random").is_some(), "the algo list is shown");
 }
 
@@ -62,5 +62,5 @@ fn kept_values_the_studio_does_not_offer_fall_back_to_defaults() {
     assert_eq!(app.view(), View::Debugger);
     assert_eq!(app.viewer().speed(), 1.0, "3× is not a speed the viewer offers");
     assert_eq!(app.viewer().plot_metric(), terminal_studio::app::model::PlotMetric::Hp);
-    assert_eq!(app.arena().form.games, "10", "an empty kept field keeps the form's default");
+    assert_eq!(app.arena().form().games(), "10", "an empty kept field keeps the form's default");
 }

@@ -129,7 +129,7 @@ fn playback_advances_frames() {
     let mut h = harness(false);
     h.state_mut().apply(Command::File(FileCommand::OpenReplay(path)));
     h.run();
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetSpeed(16.0));
+    h.state_mut().act(ViewerAction::SetSpeed(16.0));
     h.key_press(Key::Space);
     h.step();
     assert!(h.state().viewer().playing());
@@ -307,7 +307,7 @@ fn debugger_threat_follows_the_shown_frame_of_a_replay() {
     use terminal_studio::app::board::threat as threat_view;
     let mut h = harness(false);
     let seek = |h: &mut Harness<'_, StudioApp>, turn: i32| {
-        h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame: 0 });
+        h.state_mut().act(ViewerAction::Seek { turn, frame: 0 });
         h.run();
         assert_eq!(h.state().viewer().turn(), Some(turn));
     };

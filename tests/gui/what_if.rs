@@ -120,17 +120,17 @@ fn snapshot_watched_try_and_tries_side_by_side() {
     let path = replay(BUSY);
     let mut h = harness(true);
     two_tries(&mut h, path);
-    h.state_mut().viewer_mut().apply(ViewerAction::WatchTry(1));
+    h.state_mut().act(ViewerAction::WatchTry(1));
     h.run();
     for _ in 0..6 {
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
+        h.state_mut().act(ViewerAction::Step { forward: true });
     }
     h.run();
     h.snapshot("viewer_watched_try");
-    h.state_mut().viewer_mut().apply(ViewerAction::CompareTries(0, 1));
+    h.state_mut().act(ViewerAction::CompareTries(0, 1));
     h.run();
     let turn = h.state().viewer().compare().expect("comparison open").model.turn;
-    h.state_mut().viewer_mut().apply(ViewerAction::Seek { turn, frame: 6 });
+    h.state_mut().act(ViewerAction::Seek { turn, frame: 6 });
     h.run();
     h.snapshot("viewer_tries_side_by_side");
 }
@@ -192,7 +192,7 @@ fn step_through_the_watched_try(h: &mut Harness<'_, StudioApp>, inner: Tile, edg
 /// Play runs to the watched try's last frame and stops there, still in the try.
 fn play_the_watched_try_to_its_end(h: &mut Harness<'_, StudioApp>) {
     let frames = h.state().viewer().tries()[1].frames.len();
-    let _ = h.state_mut().viewer_mut().apply(ViewerAction::SetSpeed(16.0));
+    h.state_mut().act(ViewerAction::SetSpeed(16.0));
     h.key_press(Key::Space);
     h.step();
     assert!(h.state().viewer().playing());
@@ -212,7 +212,7 @@ fn play_the_watched_try_to_its_end(h: &mut Harness<'_, StudioApp>) {
 /// Side by side: the edited try against the turn as played differs on the turret's tile
 /// (`inner`); a try against itself has no differing tile on any frame.
 fn compare_tries_side_by_side(h: &mut Harness<'_, StudioApp>, inner: Tile) {
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([0, 1]));
+    h.state_mut().act(ViewerAction::SetComparePick([0, 1]));
     h.get_by_label("Compare side by side").click();
     h.run();
     let c = h.state().viewer().compare().expect("comparison open");
@@ -225,14 +225,14 @@ fn compare_tries_side_by_side(h: &mut Harness<'_, StudioApp>, inner: Tile) {
     h.get_by_label("Close comparison").click();
     h.run();
     assert!(h.state().viewer().compare().is_none());
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([1, 1]));
+    h.state_mut().act(ViewerAction::SetComparePick([1, 1]));
     h.get_by_label("Compare side by side").click();
     h.run();
     let frames = h.state().viewer().compare().expect("comparison open").model.max_frame();
     for _ in 0..=frames {
         let model = &h.state().viewer().compare().expect("comparison open").model;
         assert_eq!(model.diff_count(), 0, "frame {}", model.frame);
-        h.state_mut().viewer_mut().apply(ViewerAction::Step { forward: true });
+        h.state_mut().act(ViewerAction::Step { forward: true });
     }
 }
 
@@ -365,7 +365,7 @@ fn side_by_side_has_one_timeline_the_overlays_and_the_width() {
     let mut h = harness(false);
     two_tries(&mut h, path);
     let main_board = h.state().viewer().geometry().expect("board drawn").rect.width();
-    h.state_mut().viewer_mut().apply(ViewerAction::SetComparePick([0, 1]));
+    h.state_mut().act(ViewerAction::SetComparePick([0, 1]));
     h.get_by_label("Compare side by side").click();
     h.run();
     h.run();

@@ -8,7 +8,7 @@ use super::ghosts::{GhostChoice, GhostGame, Skipped, ghost_games};
 use super::plan::{Entrant, Format, Plan};
 use super::pool::ArenaSpec;
 use super::record::algo_label;
-use super::stats::SprtParams;
+use super::sprt::SprtParams;
 use crate::engine::config::{ConfigLoadError, UnsimulatedRules};
 use crate::engine::presets::{DEFAULT_PRESET, load_config};
 use crate::runner::{Confinement, LocateError, check_algo_arg};

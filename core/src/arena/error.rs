@@ -1,6 +1,6 @@
 //! What can stop an arena from starting or its files from being read and written.
 
-pub use crate::panics::panic_text;
+pub(crate) use crate::panics::panic_text;
 use std::path::PathBuf;
 
 /// An arena error the caller can match; every file error names the file.

@@ -1,7 +1,8 @@
 //! What an arena reports while it runs, and how it ended.
 
 use super::record::MatchRecord;
-use super::stats::{SprtDecision, Summary};
+use super::sprt::SprtDecision;
+use super::stats::Summary;
 use std::path::PathBuf;
 use std::time::Duration;
 

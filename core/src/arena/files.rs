@@ -55,7 +55,7 @@ pub fn read_records(path: &Path, into: &mut ReadRecords) -> Result<(), ArenaErro
 
 /// `*.jsonl` files under the given files or folders (recursively, sorted), skipping the
 /// per-match `*.annotations.jsonl`.
-pub fn find_result_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ArenaError> {
+pub(crate) fn find_result_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ArenaError> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ArenaError> {
         let rd = std::fs::read_dir(dir).map_err(ArenaError::io(dir))?;
         for entry in rd {

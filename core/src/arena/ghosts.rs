@@ -38,12 +38,12 @@ pub struct SeatOutcome {
 
 impl SeatOutcome {
     /// Alive at the end (HP above 0).
-    pub fn survived(&self) -> bool {
+    pub(crate) fn survived(&self) -> bool {
         self.hp > 0.0
     }
 
     /// A crash decided the game, not the play.
-    pub fn decided_by_crash(&self) -> bool {
+    pub(crate) fn decided_by_crash(&self) -> bool {
         self.crashed || self.other_crashed
     }
 }
@@ -64,12 +64,12 @@ pub struct GhostGame {
 
 impl GhostGame {
     /// The seat the algo plays.
-    pub fn algo_seat(&self) -> Player {
+    pub(crate) fn algo_seat(&self) -> Player {
         self.ghost.opponent()
     }
 
     /// The ghost as a seat argument: `ghost:PATH:N`.
-    pub fn seat_arg(&self) -> PathBuf {
+    pub(crate) fn seat_arg(&self) -> PathBuf {
         PathBuf::from(format!("{GHOST_PREFIX}{}:{}", self.replay.display(), self.ghost.number()))
     }
 }
@@ -131,13 +131,13 @@ pub fn ghost_games(dir: &Path, choice: &GhostChoice) -> Result<(Vec<GhostGame>, 
 }
 
 /// Breach events scored by `p`'s units over a match.
-pub fn breaches_by(frames: &[Frame], p: Player) -> u32 {
+pub(crate) fn breaches_by(frames: &[Frame], p: Player) -> u32 {
     let n = frames.iter().flat_map(|f| &f.events.breach).filter(|b| b.owner == p).count();
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The algo's outcome in a finished gauntlet game, from its record.
-pub fn outcome_of(rec: &MatchRecord, seat: Player) -> SeatOutcome {
+pub(crate) fn outcome_of(rec: &MatchRecord, seat: Player) -> SeatOutcome {
     let i = seat.index();
     SeatOutcome {
         won: rec.winner == seat.number(),

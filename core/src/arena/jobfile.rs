@@ -18,7 +18,7 @@ pub struct PlanOptions {
 }
 
 /// Quotes a word for a POSIX shell.
-pub fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c)) {
         s.to_string()
     } else {
@@ -75,7 +75,7 @@ fn for_unix_hosts(p: &Path) -> String {
 }
 
 /// The job id of a plan line (the word after `--job-id`), undoing [`shell_quote`].
-pub fn job_id_of_line(line: &str) -> Option<String> {
+pub(crate) fn job_id_of_line(line: &str) -> Option<String> {
     let words = shell_words(line);
     let at = words.iter().position(|w| w == "--job-id")?;
     words.get(at + 1).cloned()

@@ -5,9 +5,10 @@
 //! seats, seeds), `record` (one match as a JSON line), `files` (append + fsync, read back,
 //! atomic writes), `pool` (worker threads, the collector, cancel / pause, resume), `events`
 //! (what the GUI receives), `stats` (Wilson, per-algo and per-pairing tallies, Bradley–Terry
-//! Elo with bootstrap, SPRT), `report` (CSV and text table), `jobfile` (the command lines of
-//! a plan run elsewhere), `merge` (result files combined), `ghosts` (a gauntlet against
-//! recorded players).
+//! Elo with bootstrap: every figure a report shows, worked out once), `sprt` (the early
+//! stop), `report` (CSV and text table), `jobfile` (the command lines of a plan run
+//! elsewhere), `merge` (result files combined), `ghosts` (a gauntlet against recorded
+//! players).
 
 pub mod builder;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod plan;
 pub mod pool;
 pub mod record;
 pub mod report;
+pub mod sprt;
 pub mod stats;
 
 pub use builder::{ArenaBuilder, ArenaSpecError, BuiltArena, Opponents};
@@ -28,4 +30,5 @@ pub use events::{ArenaEvent, ArenaOutcome, SprtStatus, StopReason};
 pub use plan::{Entrant, Format, Job, Plan};
 pub use pool::{ArenaHandle, ArenaSpec, RESULTS_FILE, default_jobs, run_arena, start_arena};
 pub use record::{MatchRecord, RecordHead, SeatRecord, algo_label};
-pub use stats::{SprtDecision, SprtParams, Summary, summarize};
+pub use sprt::{SprtDecision, SprtParams};
+pub use stats::{Summary, summarize};

@@ -51,7 +51,7 @@ pub struct Plan {
 }
 
 /// `games` rounded up to an even number, so both seat orders are played equally.
-pub fn even_games(games: u32) -> u32 {
+pub(crate) fn even_games(games: u32) -> u32 {
     games.max(1).saturating_add(1) & !1
 }
 

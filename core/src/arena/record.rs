@@ -31,7 +31,7 @@ pub struct SeatRecord {
 }
 
 impl SeatRecord {
-    pub fn from_player(p: &PlayerResult) -> SeatRecord {
+    pub(crate) fn from_player(p: &PlayerResult) -> SeatRecord {
         SeatRecord {
             hp: p.final_hp,
             breaches: p.breaches,

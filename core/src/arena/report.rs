@@ -2,7 +2,8 @@
 
 use super::error::ArenaError;
 use super::events::{ArenaOutcome, StopReason};
-use super::stats::{SprtDecision, Summary};
+use super::sprt::SprtDecision;
+use super::stats::Summary;
 use crate::files::write_atomic;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -12,15 +13,15 @@ fn csv_field(s: &str) -> String {
 }
 
 /// One row per algo: results, interval, per-seat results, incidents and rating.
-pub fn algos_csv(s: &Summary) -> String {
+pub(crate) fn algos_csv(s: &Summary) -> String {
     let mut out = String::from(
         "algo,games,wins,losses,errors,win_rate,wilson_lo,wilson_hi,p1_games,p1_wins,p2_games,p2_wins,\
          mean_hp_margin,mean_turns,mean_compute_ms_per_turn,crashes,failed_to_load,hard_timeouts,\
          matches_with_timeouts,timeout_deaths,time_penalty_hp,time_penalty_turns,elo,elo_sd,elo_lo,elo_hi\n",
     );
     for a in &s.algos {
-        let (lo, hi) = a.wilson95();
-        let r = s.ratings.iter().find(|r| r.label == a.label);
+        let f = &a.figures;
+        let r = s.rating_of(&a.label);
         let _ = writeln!(
             out,
             "{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{:.3},{:.2},{:.2},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1}",
@@ -29,16 +30,16 @@ pub fn algos_csv(s: &Summary) -> String {
             a.wins,
             a.losses,
             a.errors,
-            a.win_rate(),
-            lo,
-            hi,
+            f.win_rate,
+            f.wilson_lo,
+            f.wilson_hi,
             a.as_p1.games,
             a.as_p1.wins,
             a.as_p2.games,
             a.as_p2.wins,
-            a.mean_hp_margin(),
-            a.mean_turns(),
-            a.mean_compute_ms(),
+            f.mean_hp_margin,
+            f.mean_turns,
+            f.mean_compute_ms,
             a.crashes,
             a.failed_to_load,
             a.hard_timeouts,
@@ -56,13 +57,13 @@ pub fn algos_csv(s: &Summary) -> String {
 }
 
 /// One row per pairing, from the first algo's side.
-pub fn pairs_csv(s: &Summary) -> String {
+pub(crate) fn pairs_csv(s: &Summary) -> String {
     let mut out = String::from(
         "a,b,games,a_wins,b_wins,errors,a_win_rate,wilson_lo,wilson_hi,a_p1_games,a_p1_wins,a_p2_games,a_p2_wins,\
          mean_hp_margin,mean_turns,a_mean_compute_ms_per_turn,b_mean_compute_ms_per_turn\n",
     );
     for p in &s.pairs {
-        let (lo, hi) = p.a_wilson95();
+        let f = &p.figures;
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{:.3},{:.2},{:.2},{:.2}",
@@ -72,17 +73,17 @@ pub fn pairs_csv(s: &Summary) -> String {
             p.a_wins,
             p.b_wins,
             p.errors,
-            p.a_win_rate(),
-            lo,
-            hi,
+            f.win_rate,
+            f.wilson_lo,
+            f.wilson_hi,
             p.a_as_p1.games,
             p.a_as_p1.wins,
             p.a_as_p2.games,
             p.a_as_p2.wins,
-            p.mean_hp_margin(),
-            p.mean_turns(),
-            p.a_mean_compute_ms(),
-            p.b_mean_compute_ms()
+            f.mean_hp_margin,
+            f.mean_turns,
+            f.mean_compute_ms,
+            p.b_mean_compute_ms
         );
     }
     out
@@ -137,8 +138,8 @@ pub fn table(s: &Summary) -> String {
 /// A row of the table per algo, `w` wide in its first column.
 fn algo_rows(out: &mut String, s: &Summary, w: usize) {
     for a in &s.algos {
-        let (lo, hi) = a.wilson95();
-        let r = s.ratings.iter().find(|r| r.label == a.label);
+        let f = &a.figures;
+        let r = s.rating_of(&a.label);
         let _ = writeln!(
             out,
             "{:w$}  {:>5} {:>4} {:>4}  {:>5.1}% [{:>5.1}, {:>5.1}]  {:>4}/{:<4} {:>4}/{:<4}  {:>+7.2} {:>6.1} {:>8.1}  {:>6} {:>4} {:>8} {:>7} {:>7}  {:>+5.0} ± {:<4.0}",
@@ -146,16 +147,16 @@ fn algo_rows(out: &mut String, s: &Summary, w: usize) {
             a.games,
             a.wins,
             a.losses,
-            100.0 * a.win_rate(),
-            100.0 * lo,
-            100.0 * hi,
+            100.0 * f.win_rate,
+            100.0 * f.wilson_lo,
+            100.0 * f.wilson_hi,
             a.as_p1.wins,
             a.as_p1.games,
             a.as_p2.wins,
             a.as_p2.games,
-            a.mean_hp_margin(),
-            a.mean_turns(),
-            a.mean_compute_ms(),
+            f.mean_hp_margin,
+            f.mean_turns,
+            f.mean_compute_ms,
             a.crashes,
             a.failed_to_load,
             a.hard_timeouts,
@@ -172,7 +173,7 @@ fn pairing_lines(out: &mut String, s: &Summary) {
     if !s.pairs.is_empty() {
         let _ = writeln!(out, "\npairings (first algo's side):");
         for p in &s.pairs {
-            let (lo, hi) = p.a_wilson95();
+            let f = &p.figures;
             let _ = writeln!(
                 out,
                 "  {} vs {}: {}–{} of {} ({:.1}% [{:.1}, {:.1}]), as p1 {}/{}, as p2 {}/{}, HP margin {:+.2}, {:.1} turns, {:.1} vs {:.1} ms/turn{}",
@@ -181,17 +182,17 @@ fn pairing_lines(out: &mut String, s: &Summary) {
                 p.a_wins,
                 p.b_wins,
                 p.games,
-                100.0 * p.a_win_rate(),
-                100.0 * lo,
-                100.0 * hi,
+                100.0 * f.win_rate,
+                100.0 * f.wilson_lo,
+                100.0 * f.wilson_hi,
                 p.a_as_p1.wins,
                 p.a_as_p1.games,
                 p.a_as_p2.wins,
                 p.a_as_p2.games,
-                p.mean_hp_margin(),
-                p.mean_turns(),
-                p.a_mean_compute_ms(),
-                p.b_mean_compute_ms(),
+                f.mean_hp_margin,
+                f.mean_turns,
+                f.mean_compute_ms,
+                p.b_mean_compute_ms,
                 if p.errors > 0 { format!(", {} errors", p.errors) } else { String::new() }
             );
         }

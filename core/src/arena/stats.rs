@@ -2,15 +2,14 @@
 //! pairing tables, a Bradley–Terry rating on the Elo scale with a bootstrap uncertainty,
 //! and the SPRT early stop.
 
-use super::error::SprtParseError;
 use super::record::{MatchRecord, SeatRecord};
 use serde::Serialize;
 
 /// The 97.5 % quantile of the standard normal distribution (two-sided 95 %).
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wilson score interval for `k` successes in `n` trials; `(0, 1)` when `n` is 0.
-pub fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
+pub(crate) fn wilson(k: f64, n: f64, z: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);
     }
@@ -58,6 +57,41 @@ pub struct AlgoStats {
     pub turns_sum: i64,
     pub compute_ms_sum: i64,
     pub timed_turns: u64,
+    /// What the reports show beyond the counts, worked out by [`summarize`].
+    pub figures: Figures,
+}
+
+/// Rates and means, worked out once from the counts (of an algo, or of a pairing from its
+/// first algo's side) so that the text table, the CSV files and the studio's tables show the
+/// same numbers without computing them again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Figures {
+    pub win_rate: f64,
+    /// The win rate's 95 % Wilson interval.
+    pub wilson_lo: f64,
+    pub wilson_hi: f64,
+    /// Own HP minus the opponent's, per game.
+    pub mean_hp_margin: f64,
+    pub mean_turns: f64,
+    /// Compute time per turn (ms) over the turns it was charged.
+    pub mean_compute_ms: f64,
+}
+
+impl Figures {
+    /// From `wins` of `games`, the sums over those games, and the compute time over the
+    /// turns it was charged.
+    fn of(wins: u32, games: u32, hp_margin_sum: f64, turns_sum: i64, compute: (i64, u64)) -> Figures {
+        let games = f64::from(games);
+        let (wilson_lo, wilson_hi) = wilson(f64::from(wins), games, Z95);
+        Figures {
+            win_rate: ratio(f64::from(wins), games),
+            wilson_lo,
+            wilson_hi,
+            mean_hp_margin: ratio(hp_margin_sum, games),
+            mean_turns: ratio(turns_sum as f64, games),
+            mean_compute_ms: ratio(compute.0 as f64, compute.1 as f64),
+        }
+    }
 }
 
 impl AlgoStats {
@@ -88,22 +122,15 @@ impl AlgoStats {
         self.timed_turns += u64::from(p.timed_turns);
     }
 
-    pub fn win_rate(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { f64::from(self.wins) / f64::from(self.games) }
+    fn figures(&self) -> Figures {
+        let compute = (self.compute_ms_sum, self.timed_turns);
+        Figures::of(self.wins, self.games, self.hp_margin_sum, self.turns_sum, compute)
     }
-    pub fn wilson95(&self) -> (f64, f64) {
-        wilson(f64::from(self.wins), f64::from(self.games), Z95)
-    }
-    pub fn mean_hp_margin(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { self.hp_margin_sum / f64::from(self.games) }
-    }
-    pub fn mean_turns(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { self.turns_sum as f64 / f64::from(self.games) }
-    }
-    /// Mean compute time per turn (ms) over the turns it was charged.
-    pub fn mean_compute_ms(&self) -> f64 {
-        if self.timed_turns == 0 { 0.0 } else { self.compute_ms_sum as f64 / self.timed_turns as f64 }
-    }
+}
+
+/// `part / whole`, and 0 when there is nothing to divide.
+fn ratio(part: f64, whole: f64) -> f64 {
+    if whole == 0.0 { 0.0 } else { part / whole }
 }
 
 /// One pairing, from the first algo's (`a`) side.
@@ -125,6 +152,10 @@ pub struct PairStats {
     pub a_timed_turns: u64,
     pub b_compute_ms: i64,
     pub b_timed_turns: u64,
+    /// What the reports show beyond the counts, from `a`'s side, worked out by [`summarize`].
+    pub figures: Figures,
+    /// `b`'s compute time per turn (ms), worked out with them.
+    pub b_mean_compute_ms: f64,
 }
 
 impl PairStats {
@@ -144,23 +175,9 @@ impl PairStats {
         self.b_timed_turns += u64::from(r.players[1 - a_seat].timed_turns);
     }
 
-    pub fn a_win_rate(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { f64::from(self.a_wins) / f64::from(self.games) }
-    }
-    pub fn a_wilson95(&self) -> (f64, f64) {
-        wilson(f64::from(self.a_wins), f64::from(self.games), Z95)
-    }
-    pub fn mean_hp_margin(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { self.hp_margin_sum / f64::from(self.games) }
-    }
-    pub fn mean_turns(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { self.turns_sum as f64 / f64::from(self.games) }
-    }
-    pub fn a_mean_compute_ms(&self) -> f64 {
-        if self.a_timed_turns == 0 { 0.0 } else { self.a_compute_ms as f64 / self.a_timed_turns as f64 }
-    }
-    pub fn b_mean_compute_ms(&self) -> f64 {
-        if self.b_timed_turns == 0 { 0.0 } else { self.b_compute_ms as f64 / self.b_timed_turns as f64 }
+    fn figures(&self) -> Figures {
+        let compute = (self.a_compute_ms, self.a_timed_turns);
+        Figures::of(self.a_wins, self.games, self.hp_margin_sum, self.turns_sum, compute)
     }
 }
 
@@ -186,13 +203,20 @@ pub struct Summary {
     pub ratings: Vec<Rating>,
 }
 
+impl Summary {
+    /// The rating of the algo labelled so, if it has one.
+    pub fn rating_of(&self, label: &str) -> Option<&Rating> {
+        self.ratings.iter().find(|r| r.label == label)
+    }
+}
+
 /// Virtual wins given to each side of every played pairing before fitting Bradley–Terry
 /// (half a game each way: a drawn virtual game), so an algo that won or lost everything
 /// still gets a finite rating.
-pub const BT_PRIOR: f64 = 0.5;
+pub(crate) const BT_PRIOR: f64 = 0.5;
 /// Bootstrap resamples and their fixed seed (results are reproducible).
-pub const BOOTSTRAP_ROUNDS: usize = 200;
-pub const BOOTSTRAP_SEED: u64 = 0x5EED_A7E7A;
+pub(crate) const BOOTSTRAP_ROUNDS: usize = 200;
+pub(crate) const BOOTSTRAP_SEED: u64 = 0x5EED_A7E7A;
 
 /// Computes the statistics of a set of records. `order` fixes the order of the algos
 /// (others follow in order of appearance); pairings are keyed by that order.
@@ -248,6 +272,13 @@ pub fn summarize(records: &[MatchRecord], order: &[String]) -> Summary {
         pairs[pi].add_game(r, a_seat, w_seat == a_seat);
     }
     s.ratings = ratings(&labels, &wins, BT_PRIOR, BOOTSTRAP_ROUNDS, BOOTSTRAP_SEED);
+    for a in &mut algos {
+        a.figures = a.figures();
+    }
+    for p in &mut pairs {
+        p.figures = p.figures();
+        p.b_mean_compute_ms = ratio(p.b_compute_ms as f64, p.b_timed_turns as f64);
+    }
     s.algos = algos;
     s.pairs = pairs;
     s
@@ -256,7 +287,7 @@ pub fn summarize(records: &[MatchRecord], order: &[String]) -> Summary {
 /// Bradley–Terry strengths by Hunter's MM iterations: `p_i ← W_i / Σ_j n_ij / (p_i + p_j)`,
 /// normalised to geometric mean 1. `wins[i][j]` = wins of `i` over `j`; `prior` virtual
 /// wins are added both ways to every pairing that has games. Algos without games keep 1.
-pub fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
+pub(crate) fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
     let n = wins.len();
     let mut w = wins.to_vec();
     for i in 0..n {
@@ -298,7 +329,7 @@ pub fn bradley_terry(wins: &[Vec<f64>], prior: f64) -> Vec<f64> {
 
 /// Elo-scale ratings `400·log10(p)` from Bradley–Terry strengths, shifted to mean 0 over
 /// the algos that played.
-pub fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
+pub(crate) fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
     let elo: Vec<f64> = p.iter().map(|x| 400.0 * x.log10()).collect();
     let k = played.iter().filter(|&&b| b).count();
     let mean =
@@ -311,7 +342,7 @@ pub fn elo_from_bt(p: &[f64], played: &[bool]) -> Vec<f64> {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -319,7 +350,7 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
     /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -378,82 +409,6 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     let pos = q * (sorted.len() - 1) as f64;
     let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
-}
-
-/// SPRT parameters: H0 "the Elo difference is `elo0`" against H1 "it is `elo1`", with
-/// error rates `alpha` (accepting H1 when H0 holds) and `beta`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct SprtParams {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-}
-
-impl Default for SprtParams {
-    fn default() -> SprtParams {
-        SprtParams { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 }
-    }
-}
-
-impl SprtParams {
-    /// Parses `elo0,elo1,alpha,beta` (or an empty string for the defaults).
-    pub fn parse(s: &str) -> Result<SprtParams, SprtParseError> {
-        if s.trim().is_empty() {
-            return Ok(SprtParams::default());
-        }
-        let v: Result<Vec<f64>, _> = s.split(',').map(|x| x.trim().parse::<f64>()).collect();
-        let v = v.map_err(|_| SprtParseError::NotNumbers(s.to_string()))?;
-        let [elo0, elo1, alpha, beta] = v[..] else {
-            return Err(SprtParseError::WrongCount(s.to_string()));
-        };
-        if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
-            return Err(SprtParseError::AlphaBeta);
-        }
-        if elo1 <= elo0 {
-            return Err(SprtParseError::EloOrder);
-        }
-        Ok(SprtParams { elo0, elo1, alpha, beta })
-    }
-
-    /// Lower and upper log-likelihood-ratio bounds: `ln(β/(1−α))`, `ln((1−β)/α)`.
-    pub fn bounds(&self) -> (f64, f64) {
-        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
-    }
-
-    /// The log-likelihood ratio of H1 against H0 after `wins` and `losses` (Terminal
-    /// games always have a winner, so the model is binomial with `p = 1/(1+10^(−elo/400))`).
-    pub fn llr(&self, wins: u32, losses: u32) -> f64 {
-        let p0 = elo_to_score(self.elo0);
-        let p1 = elo_to_score(self.elo1);
-        f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln()
-    }
-
-    pub fn decide(&self, wins: u32, losses: u32) -> SprtDecision {
-        let llr = self.llr(wins, losses);
-        let (lo, hi) = self.bounds();
-        if llr >= hi {
-            SprtDecision::AcceptH1
-        } else if llr <= lo {
-            SprtDecision::AcceptH0
-        } else {
-            SprtDecision::Continue
-        }
-    }
-}
-
-/// The expected score of an Elo difference.
-pub fn elo_to_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum SprtDecision {
-    Continue,
-    /// The first algo is not better by `elo1` (H0 accepted).
-    AcceptH0,
-    /// The first algo is better (H1 accepted).
-    AcceptH1,
 }
 
 #[cfg(test)]
@@ -517,26 +472,6 @@ mod tests {
         assert!(r1[0].lo < r1[0].elo && r1[0].elo < r1[0].hi && r1[0].sd > 10.0, "{r1:?}");
     }
 
-    #[test]
-    fn sprt_matches_hand_values() {
-        // elo1 = 100 → p1 = 1/(1+10^−0.25) = 0.640065; p0 = 0.5.
-        // LLR(7 W, 3 L) = 7·ln(1.280130) + 3·ln(0.719870) = 1.728731 − 0.986054 = 0.742677.
-        // Bounds: ln(0.05/0.95) = −2.944439, ln(0.95/0.05) = +2.944439.
-        let s = SprtParams::default();
-        assert!(close(s.llr(7, 3), 0.742678, 1e-5), "{}", s.llr(7, 3));
-        let (lo, hi) = s.bounds();
-        assert!(close(lo, -2.944439, 1e-6) && close(hi, 2.944439, 1e-6));
-        assert_eq!(s.decide(7, 3), SprtDecision::Continue);
-        // 12 straight wins: 12 · 0.246962 = 2.96354 ≥ 2.944439 → H1; 11 are not enough.
-        assert_eq!(s.decide(12, 0), SprtDecision::AcceptH1);
-        assert_eq!(s.decide(11, 0), SprtDecision::Continue);
-        // Losses: each adds ln(0.719870) = −0.328685; 9 → −2.958 ≤ −2.944 → H0.
-        assert_eq!(s.decide(0, 9), SprtDecision::AcceptH0);
-        assert_eq!(SprtParams::parse("0,50,0.1,0.2").map(|p| p.elo1), Ok(50.0));
-        assert!(SprtParams::parse("0,50").is_err());
-        assert!(SprtParams::parse("50,0,0.05,0.05").is_err());
-    }
-
     fn rec(a: &str, b: &str, winner: u8, hp: (f32, f32), turns: i32) -> MatchRecord {
         MatchRecord {
             job_id: format!("{a}__{b}"),
@@ -567,14 +502,14 @@ mod tests {
         assert_eq!((a.games, a.wins, a.losses, a.errors), (3, 2, 1, 1));
         assert_eq!((a.as_p1, a.as_p2), (SeatTally { games: 1, wins: 1 }, SeatTally { games: 2, wins: 1 }));
         // Margins: +20, −20, +5 → mean 5/3. Turns: (50+20+30)/3 = 33.33.
-        assert!(close(a.mean_hp_margin(), 5.0 / 3.0, 1e-9));
-        assert!(close(a.mean_turns(), 100.0 / 3.0, 1e-9));
+        assert!(close(a.figures.mean_hp_margin, 5.0 / 3.0, 1e-9));
+        assert!(close(a.figures.mean_turns, 100.0 / 3.0, 1e-9));
         // a's compute: 100 (p1) + 300 + 300 (p2) over 30 turns = 23.33 ms.
-        assert!(close(a.mean_compute_ms(), 700.0 / 30.0, 1e-9));
+        assert!(close(a.figures.mean_compute_ms, 700.0 / 30.0, 1e-9));
         assert_eq!(s.algos[1].crashes, 1);
         let p = &s.pairs[0];
         assert_eq!((p.a.as_str(), p.games, p.a_wins, p.b_wins, p.errors), ("a", 3, 2, 1, 1));
-        assert!(close(p.mean_hp_margin(), 5.0 / 3.0, 1e-9));
+        assert!(close(p.figures.mean_hp_margin, 5.0 / 3.0, 1e-9));
         // Ratings: 2–1 with the prior → 400·log10(2.5/1.5) = 88.74 apart.
         assert!(close(s.ratings[0].elo - s.ratings[1].elo, 88.739, 1e-2), "{:?}", s.ratings);
     }

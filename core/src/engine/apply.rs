@@ -27,7 +27,7 @@ impl Game {
     }
 
     /// Validates, pays for and applies one command (docs/protocol.md, Applying commands).
-    pub fn apply_command(&mut self, p: Player, c: Command) -> Result<(), Rejection> {
+    pub(crate) fn apply_command(&mut self, p: Player, c: Command) -> Result<(), Rejection> {
         let t = c.tile;
         if !t.in_play() {
             return Err(Rejection::OffBoard);

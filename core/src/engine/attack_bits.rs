@@ -131,13 +131,13 @@ impl AttackBits {
 
     /// The positions set on one line, for tests that compare two indexes.
     #[cfg(test)]
-    pub fn line_positions(&self, enemy: usize, line: usize) -> Vec<usize> {
+    pub(crate) fn line_positions(&self, enemy: usize, line: usize) -> Vec<usize> {
         let start = (enemy * LINES_PER_ENEMY + line) * self.words;
         positions(&self.lines[start..start + self.words], self.len)
     }
 
     #[cfg(test)]
-    pub fn always_positions(&self) -> Vec<usize> {
+    pub(crate) fn always_positions(&self) -> Vec<usize> {
         positions(&self.always, self.len)
     }
 }

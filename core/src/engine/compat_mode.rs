@@ -8,14 +8,14 @@
 use serde_json::{Map, Value, json};
 
 /// The season compatibility mode the current engine plays (the current configs say 5).
-pub const CURRENT_COMPATIBILITY_MODE: i64 = 5;
+pub(crate) const CURRENT_COMPATIBILITY_MODE: i64 = 5;
 
 const MODE_KEYS: [&str; 2] = ["seasonCompatibilityModeP1", "seasonCompatibilityModeP2"];
 
 /// The legacy rewrite of `config` when it is a current-format config whose players both
 /// ask for a compatibility mode below 5; `None` when no rewrite applies (the modes are
 /// checked by `Config::check_simulated`).
-pub fn legacy_rewrite(config: &Value) -> Option<Value> {
+pub(crate) fn legacy_rewrite(config: &Value) -> Option<Value> {
     let root = config.as_object()?;
     let infos = root.get("unitInformation")?.as_array()?;
     if infos.iter().any(|u| u.get("stability").is_some()) {

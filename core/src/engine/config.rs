@@ -81,16 +81,16 @@ pub struct UnitStats {
 }
 
 impl UnitStats {
-    pub fn can_attack(&self) -> bool {
+    pub(crate) fn can_attack(&self) -> bool {
         self.attack_range > 0.0 && (self.damage_walker > 0.0 || self.damage_tower > 0.0)
     }
 
-    pub fn can_shield(&self) -> bool {
+    pub(crate) fn can_shield(&self) -> bool {
         self.shield_range > 0.0 && (self.shield_per_unit > 0.0 || self.shield_bonus_per_y > 0.0)
     }
 
     /// Shield granted by a Support of this form standing `rows` from its owner's back row.
-    pub fn shield_amount(&self, rows: i32) -> f32 {
+    pub(crate) fn shield_amount(&self, rows: i32) -> f32 {
         self.shield_per_unit + self.shield_bonus_per_y * rows as f32
     }
 }
@@ -143,15 +143,15 @@ impl Default for TimingRules {
 }
 
 /// Number of unit forms: each of the 6 types, base and upgraded.
-pub const FORMS: usize = UNIT_TYPES * 2;
+pub(crate) const FORMS: usize = UNIT_TYPES * 2;
 /// Columns (or rows) of the board.
 const BOARD_LINES: usize = super::geometry::BOARD_SIZE as usize;
 
 /// Health at or below which a unit is dead (docs/mechanics.md, Death and Assumptions).
-pub const DEATH_THRESHOLD: f32 = 0.001;
+pub(crate) const DEATH_THRESHOLD: f32 = 0.001;
 
 /// Index of a unit form in the reach tables.
-pub fn form_index(unit_type: usize, upgraded: bool) -> usize {
+pub(crate) fn form_index(unit_type: usize, upgraded: bool) -> usize {
     unit_type * 2 + upgraded as usize
 }
 
@@ -326,7 +326,7 @@ impl Config {
     }
 
     /// MP income credited at the start of turn `turn` (docs/config.md, MP income and cap).
-    pub fn mp_income(&self, turn: i32) -> f32 {
+    pub(crate) fn mp_income(&self, turn: i32) -> f32 {
         let r = &self.resources;
         if turn < r.round_start_mp_ramp || r.turn_interval_mp_schedule <= 0 {
             r.mp_per_round
@@ -337,7 +337,7 @@ impl Config {
     }
 
     /// The MP cap in force at turn `turn` (docs/config.md, MP income and cap).
-    pub fn mp_cap(&self, turn: i32) -> f32 {
+    pub(crate) fn mp_cap(&self, turn: i32) -> f32 {
         let r = &self.resources;
         if r.mp_cap_growth_rate > 0.0
             && r.turn_interval_mp_cap_schedule > 0

@@ -62,7 +62,7 @@ pub struct UnitEntry {
 }
 
 /// Number of unit lists per player in the current format (6 types + REMOVE + UPGRADE).
-pub const UNIT_LISTS: usize = 8;
+pub(crate) const UNIT_LISTS: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpawnEvent {
@@ -241,10 +241,5 @@ impl Frame {
     /// All entries of real unit types (0–5) of one player.
     pub fn real_units(&self, p: Player) -> impl Iterator<Item = (usize, &UnitEntry)> {
         self.units[p.index()].iter().take(6).enumerate().flat_map(|(t, l)| l.iter().map(move |u| (t, u)))
-    }
-
-    /// True if any mobile unit (types 3–5) is listed.
-    pub fn has_mobile_units(&self) -> bool {
-        self.units.iter().any(|lists| lists.iter().skip(3).take(3).any(|l| !l.is_empty()))
     }
 }

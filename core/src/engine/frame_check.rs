@@ -11,13 +11,13 @@ use super::geometry::{CELLS, Player, Tile};
 use std::fmt;
 
 /// Ids above this are refused: the engine numbers new units upwards from the highest id.
-pub const MAX_ID: u32 = 1 << 30;
+pub(crate) const MAX_ID: u32 = 1 << 30;
 /// `timeMs` above this (about 49 days) is refused: the engine sums it over the turns.
-pub const MAX_TIME_MS: i64 = u32::MAX as i64;
+pub(crate) const MAX_TIME_MS: i64 = u32::MAX as i64;
 /// `totalFrame` above this is refused: the engine counts frames onwards from it.
-pub const MAX_FRAME_NUMBER: i64 = i32::MAX as i64;
+pub(crate) const MAX_FRAME_NUMBER: i64 = i32::MAX as i64;
 /// A removal mark's turns left above this is refused.
-pub const MAX_TURNS_LEFT: f32 = TURN_LIMIT as f32;
+pub(crate) const MAX_TURNS_LEFT: f32 = TURN_LIMIT as f32;
 
 /// Where a frame sits in its match, as its `turnInfo` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

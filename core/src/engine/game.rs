@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The turn after which the game ends (turns 0–99 are played).
-pub const TURN_LIMIT: i32 = 100;
+pub(crate) const TURN_LIMIT: i32 = 100;
 
 /// Per-player state beyond the four stats: the totals reported in `endStats`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -258,7 +258,7 @@ impl Game {
         self.units.binary_search_by_key(&id, |u| u.id).ok()
     }
 
-    pub fn unit_by_id(&self, id: u32) -> Option<&Unit> {
+    pub(crate) fn unit_by_id(&self, id: u32) -> Option<&Unit> {
         self.unit_index(id).map(|i| &self.units[i])
     }
 
@@ -416,7 +416,7 @@ impl Game {
         u
     }
 
-    pub fn has_mobile_units(&self) -> bool {
+    pub(crate) fn has_mobile_units(&self) -> bool {
         if self.roles.valid {
             return !self.roles.mobiles.is_empty();
         }

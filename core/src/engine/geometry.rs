@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 /// Side length of the square that holds the diamond.
 pub const BOARD_SIZE: i32 = 28;
 /// Number of cells in the bounding square (used for flat per-tile arrays).
-pub const CELLS: usize = (BOARD_SIZE * BOARD_SIZE) as usize;
+pub(crate) const CELLS: usize = (BOARD_SIZE * BOARD_SIZE) as usize;
 /// Last row owned by player 1.
 pub const HALF: i32 = 14;
 
@@ -31,7 +31,7 @@ impl Tile {
         (self.y * BOARD_SIZE + self.x) as usize
     }
 
-    pub fn from_index(i: usize) -> Tile {
+    pub(crate) fn from_index(i: usize) -> Tile {
         Tile::new(i as i32 % BOARD_SIZE, i as i32 / BOARD_SIZE)
     }
 
@@ -41,7 +41,7 @@ impl Tile {
     }
 
     /// Mirror left↔right (x → 27 − x), used by the editor.
-    pub fn mirrored_x(self) -> Tile {
+    pub(crate) fn mirrored_x(self) -> Tile {
         Tile::new(BOARD_SIZE - 1 - self.x, self.y)
     }
 
@@ -138,7 +138,7 @@ impl Player {
     }
 
     /// Rows between a structure and this player's back row (shield bonus rows).
-    pub fn rows_from_back(self, t: Tile) -> i32 {
+    pub(crate) fn rows_from_back(self, t: Tile) -> i32 {
         match self {
             Player::One => t.y,
             Player::Two => BOARD_SIZE - 1 - t.y,
@@ -194,11 +194,11 @@ impl Edge {
         }
     }
 
-    pub fn is_top(self) -> bool {
+    pub(crate) fn is_top(self) -> bool {
         matches!(self, Edge::TopLeft | Edge::TopRight)
     }
 
-    pub fn is_right(self) -> bool {
+    pub(crate) fn is_right(self) -> bool {
         matches!(self, Edge::TopRight | Edge::BottomRight)
     }
 

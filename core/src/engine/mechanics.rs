@@ -119,7 +119,7 @@ impl Mechanics {
     }
 
     /// The keys (with their values) that ask for rules the engine does not simulate.
-    pub fn unsimulated(&self) -> &[String] {
+    pub(crate) fn unsimulated(&self) -> &[String] {
         &self.unknown_rules
     }
 }

@@ -52,10 +52,6 @@ impl Default for Blockers {
 }
 
 impl Blockers {
-    pub fn is_blocked(&self, t: Tile) -> bool {
-        self.0[t.index()]
-    }
-
     pub fn set(&mut self, t: Tile, blocked: bool) {
         self.0[t.index()] = blocked;
     }

@@ -42,7 +42,7 @@ pub fn preset(slug: &str) -> Option<Config> {
 
 /// The preset whose rules a config has (the same unit stats and resource rules; timing and
 /// other keys aside), or `None` for a custom ruleset. Presets are tried in `PRESETS` order.
-pub fn identify(config: &Config) -> Option<&'static str> {
+pub(crate) fn identify(config: &Config) -> Option<&'static str> {
     use std::sync::OnceLock;
     static PARSED: OnceLock<Vec<(&'static str, Config)>> = OnceLock::new();
     let parsed =

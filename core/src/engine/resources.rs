@@ -1,7 +1,7 @@
 //! Resource arithmetic: 32-bit floats rounded half up to one decimal (docs/config.md, Rounding).
 
 /// `R(v)`: one-decimal rounding, half up, every step in 32-bit floats.
-pub fn round1(v: f32) -> f32 {
+pub(crate) fn round1(v: f32) -> f32 {
     let t = v * 10.0;
     let n = (t + 0.5).floor();
     n / 10.0

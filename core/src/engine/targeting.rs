@@ -151,7 +151,7 @@ fn deciding(best: &Key, other: &Key) -> Criterion {
 /// The target the unit at `attacker` (an index into `game.units`) would hit now, as a unit
 /// index, and the criterion that decided it. Agrees with the engine's choice when called
 /// at the attack step of a tick (the engine calls it there when `target_log` is on).
-pub fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)> {
+pub(crate) fn explain_target(game: &Game, attacker: usize) -> Option<(usize, Criterion)> {
     let a = game.units.get(attacker)?;
     let config = &game.config;
     let reach = &config.reach;

@@ -102,7 +102,7 @@ impl Unit {
     }
 
     /// Shields that decay (`shieldDecay` > 0, legacy 2018 style) lose that much per tick.
-    pub fn decay_shields(&mut self) {
+    pub(crate) fn decay_shields(&mut self) {
         let mut i = 0;
         while i < self.shields.len() {
             let layer = &mut self.shields[i];
@@ -119,7 +119,7 @@ impl Unit {
     /// Applies a hit. A hit that the remaining shields absorb eats them oldest first (docs/mechanics.md, Assumptions);
     /// a larger hit clears them and takes `f32(damage − Σ shields)` from base health.
     /// (This exact recipe matches all 1.59 million shielded unit-frames of our corpus.)
-    pub fn take_damage(&mut self, damage: f32) {
+    pub(crate) fn take_damage(&mut self, damage: f32) {
         if self.shields.is_empty() {
             self.base_health -= damage;
         } else {
@@ -146,13 +146,13 @@ impl Unit {
 
     /// A unit is dead when its health is at or below 0.001 (docs/mechanics.md, Assumptions): a live-2022 replay shows
     /// a Demolisher left with 9.5e-7 health removed as dead.
-    pub fn is_dead(&self) -> bool {
+    pub(crate) fn is_dead(&self) -> bool {
         self.health <= super::config::DEATH_THRESHOLD
     }
 
     /// Dead under a config's rules (`Config::death_threshold`).
     #[inline]
-    pub fn is_dead_below(&self, threshold: f32) -> bool {
+    pub(crate) fn is_dead_below(&self, threshold: f32) -> bool {
         self.health <= threshold
     }
 }

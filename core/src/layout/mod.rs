@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The file format identifier written into every layout file.
-pub const FORMAT: &str = "terminal-studio-layout";
+pub(crate) const FORMAT: &str = "terminal-studio-layout";
 /// The current format version.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// A structure type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -66,7 +66,7 @@ impl Kind {
     }
 
     /// The name of the constant in the Python starter kit.
-    pub fn python_name(self) -> &'static str {
+    pub(crate) fn python_name(self) -> &'static str {
         match self {
             Kind::Wall => "WALL",
             Kind::Support => "SUPPORT",
@@ -346,7 +346,7 @@ impl Layout {
 
     /// Parses the JSON format, validating every structure (on the board, on its owner's half,
     /// no two on one tile).
-    pub fn from_json(text: &str) -> Result<Layout, LayoutError> {
+    pub(crate) fn from_json(text: &str) -> Result<Layout, LayoutError> {
         let file: LayoutFile = serde_json::from_str(text).map_err(|e| LayoutError::NotALayout(e.to_string()))?;
         if file.format != FORMAT {
             return Err(LayoutError::UnknownFormat(file.format));

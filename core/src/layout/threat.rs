@@ -361,7 +361,7 @@ mod tests {
         // An enemy Scout walking down the same diagonal would shoot ours if it were kept.
         game.apply_command(Player::Two, Command::spawn(SCOUT, 27, 14)).expect("an edge tile");
         let frame = game.turn_frame();
-        assert!(frame.has_mobile_units());
+        assert!(frame.real_units(Player::Two).any(|(kind, _)| kind >= 3), "the Scout is on the board");
         let threat = from_frame(&frame, &config, Tile::new(13, 0)).expect("free edge tile");
         assert_eq!(threat.units, expected.units);
     }

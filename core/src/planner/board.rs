@@ -108,13 +108,13 @@ impl PlanBoard {
     }
 
     /// The attacker's deploy tiles its own structures leave free, edge by edge.
-    pub fn deploy_tiles(&self) -> Vec<Tile> {
+    pub(crate) fn deploy_tiles(&self) -> Vec<Tile> {
         let edges = Edge::ALL.into_iter().filter(|e| e.owner() == self.attacker());
         edges.flat_map(|e| e.tiles()).filter(|&t| self.attack.attacker_tile_free(t)).collect()
     }
 
     /// The ruleset's mobile unit types with an MP price.
-    pub fn mobile_types(&self) -> Vec<u8> {
+    pub(crate) fn mobile_types(&self) -> Vec<u8> {
         let config = self.config();
         let mobile = |t: &usize| config.units.get(*t).is_some_and(|u| !u.is_structure && u.cost_mp > 0.0);
         MOBILE_TYPES.into_iter().filter(mobile).map(|t| t as u8).collect()

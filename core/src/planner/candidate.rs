@@ -22,14 +22,14 @@ pub struct Group {
 
 impl Group {
     /// The lane of the group: where and what, without the count.
-    pub fn lane(&self) -> Lane {
+    pub(crate) fn lane(&self) -> Lane {
         (self.unit_type, self.tile)
     }
 }
 
 /// Groups in their canonical order (type, then tile): the deploy line's order, and the key
 /// that tells two candidates apart.
-pub fn canonical(mut groups: Vec<Group>) -> Vec<Group> {
+pub(crate) fn canonical(mut groups: Vec<Group>) -> Vec<Group> {
     groups.sort();
     groups
 }
@@ -42,7 +42,7 @@ pub fn deploy_line(groups: &[Group]) -> Vec<Command> {
 
 /// The MP `groups` cost as the engine charges it (one-decimal rounding after each unit),
 /// or `None` if `mp` does not cover them all.
-pub fn mp_cost(config: &Config, groups: &[Group], mp: f32) -> Option<f32> {
+pub(crate) fn mp_cost(config: &Config, groups: &[Group], mp: f32) -> Option<f32> {
     let mut left = mp;
     for g in groups {
         let price = config.units.get(g.unit_type as usize)?.cost_mp;

@@ -14,9 +14,9 @@ mod candidate;
 mod search;
 
 pub use board::PlanBoard;
-pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, canonical, deploy_line, mp_cost};
+pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, deploy_line};
 
-use crate::layout::stress::{AttackError, AttackOutcome, RunError};
+use crate::layout::stress::{AttackError, RunError};
 use std::sync::atomic::AtomicBool;
 
 /// How far the search goes.
@@ -121,10 +121,4 @@ pub fn plan(
     }
     candidates.sort_by(|a, b| a.rank(b));
     Ok(Plan { candidates, evaluated, combination_lanes: lanes })
-}
-
-/// A candidate's attack again, with its tiles: each unit's walk (for drawing on hover), the
-/// breaches, the structures destroyed. The same engine run as the search's.
-pub fn trace(board: &PlanBoard, candidate: &Candidate) -> AttackOutcome {
-    board.evaluate(&candidate.deploy(), true, &mut None)
 }

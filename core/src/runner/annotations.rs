@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// The prefix that marks an annotation line.
-pub const DRAW_PREFIX: &str = "#draw ";
+pub(crate) const DRAW_PREFIX: &str = "#draw ";
 
 /// One `.annotations.jsonl` file shared by both players' stderr threads. The file is
 /// created at the first annotation.

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The prefix that names a ghost seat on the command line and in the arena.
-pub const GHOST_PREFIX: &str = "ghost:";
+pub(crate) const GHOST_PREFIX: &str = "ghost:";
 
 /// Why a replay cannot be a ghost.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -96,7 +96,7 @@ impl Ghost {
     }
 
     /// The recorded player replayed by a ghost sitting in `seat`.
-    pub fn player_in(&self, seat: Player) -> Player {
+    pub(crate) fn player_in(&self, seat: Player) -> Player {
         self.player.unwrap_or(seat)
     }
 

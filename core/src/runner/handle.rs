@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 /// Capacity of the event channel (frame and log events beyond it are dropped), unless every
 /// frame is asked for: then the channel is unbounded, as a live view must see every frame and
 /// the match must never wait for it.
-pub const EVENT_CAPACITY: usize = 1024;
+pub(crate) const EVENT_CAPACITY: usize = 1024;
 
 /// A match running on its own thread. Dropping the handle cancels the match.
 pub struct MatchHandle {

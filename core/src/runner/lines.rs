@@ -45,17 +45,17 @@ impl<R: Read> BoundedLines<R> {
     }
 
     /// Publishes the number of bytes read from the stream in `counter` after every read.
-    pub fn with_counter(mut self, counter: Arc<AtomicU64>) -> Self {
+    pub(crate) fn with_counter(mut self, counter: Arc<AtomicU64>) -> Self {
         self.counter = Some(counter);
         self
     }
 
-    pub fn get_ref(&self) -> &R {
+    pub(crate) fn get_ref(&self) -> &R {
         &self.inner
     }
 
     /// Bytes read from the stream so far (returned as lines or not).
-    pub fn read_total(&self) -> u64 {
+    pub(crate) fn read_total(&self) -> u64 {
         self.read_total
     }
 
@@ -65,7 +65,7 @@ impl<R: Read> BoundedLines<R> {
     }
 
     /// Stream position of the first byte of the line returned last.
-    pub fn last_start(&self) -> u64 {
+    pub(crate) fn last_start(&self) -> u64 {
         self.last_start
     }
 
@@ -94,7 +94,7 @@ impl<R: Read> BoundedLines<R> {
     /// The next complete line among the bytes already read, without reading more: into
     /// `out` (without the `\n` or a trailing `\r`), returning the bytes of it dropped beyond
     /// `max_line`. `None` if no complete line is left (a partial one is kept).
-    pub fn buffered_line(&mut self, out: &mut Vec<u8>) -> Option<u64> {
+    pub(crate) fn buffered_line(&mut self, out: &mut Vec<u8>) -> Option<u64> {
         if self.start == self.end {
             return None;
         }
@@ -133,7 +133,7 @@ impl<R: Read> BoundedLines<R> {
     /// Reads the next line into `out` (without the `\n` or a trailing `\r`). Returns the
     /// number of bytes of this line dropped beyond `max_line`, or `None` at end of stream.
     /// A last line without a newline is returned before `None`.
-    pub fn next_line(&mut self, out: &mut Vec<u8>) -> std::io::Result<Option<u64>> {
+    pub(crate) fn next_line(&mut self, out: &mut Vec<u8>) -> std::io::Result<Option<u64>> {
         loop {
             if let Some(dropped) = self.buffered_line(out) {
                 return Ok(Some(dropped));

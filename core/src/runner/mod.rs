@@ -36,18 +36,17 @@ mod stderr;
 mod stderr_keep;
 pub mod view;
 
-pub use annotations::DRAW_PREFIX;
-pub use confine::{
-    Confinement, DEFAULT_FILE_SIZE, DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY, DEFAULT_OPEN_FILES, RuleHit, SHARED_MARKER,
-};
+pub use confine::{Confinement, RuleHit};
 pub use events::{FrameSummary, MatchEvent};
-pub use ghost::{GHOST_PREFIX, Ghost, GhostError, RecordedTurn};
-pub use handle::{EVENT_CAPACITY, MatchHandle, run_match_blocking, start_match};
+pub(crate) use ghost::GHOST_PREFIX;
+pub use ghost::{Ghost, GhostError, RecordedTurn};
+pub use handle::{MatchHandle, run_match_blocking, start_match};
 pub use human::{HumanSeat, HumanTurn};
 pub use in_process::{InProcessMatch, SeatReply};
 pub use locate::{AlgoLocation, LocateError, check_algo_arg, locate};
 pub use result::{LineIssue, MatchResult, Overhead, PlayerResult, RejectedCommand, RunnerError};
 pub use seat::FAILED_TO_LOAD;
 pub use seat_spec::SeatSpec;
-pub use spec::{DEFAULT_STDERR_CAP, MatchSpec, ReplayTarget, TimeLimits, names_in_replay_path, sibling};
+pub(crate) use spec::names_in_replay_path;
+pub use spec::{MatchSpec, ReplayTarget, TimeLimits, sibling};
 pub use stderr::StderrSummary;

@@ -180,7 +180,7 @@ impl AlgoProcess {
     /// Kills the algo's descendants (not its top process) if it is confined (Linux): a
     /// process that left its group and cleared its environment is still among them
     /// (`confine/watch.rs`). Returns how many had left its process group.
-    pub fn end_descendants(&self) -> usize {
+    pub(crate) fn end_descendants(&self) -> usize {
         #[cfg(target_os = "linux")]
         if self.confined {
             return super::confine::kill_descendants(self.pid);
@@ -191,7 +191,7 @@ impl AlgoProcess {
     }
 
     /// Becomes ready (disconnected) when the script's process has exited.
-    pub fn exited(&self) -> &Receiver<()> {
+    pub(crate) fn exited(&self) -> &Receiver<()> {
         &self.exited
     }
 
@@ -203,7 +203,7 @@ impl AlgoProcess {
 
     /// Queues turn `turn`'s frame: it is delivered once the algo has read everything sent
     /// before it.
-    pub fn send_turn_frame(&mut self, line: Arc<str>, turn: i32) {
+    pub(crate) fn send_turn_frame(&mut self, line: Arc<str>, turn: i32) {
         self.queue(Input { line, turn_frame: Some(turn) });
     }
 
@@ -219,13 +219,13 @@ impl AlgoProcess {
     }
 
     /// Closes stdin once the queued lines are written (the algo then sees end of input).
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         self.stdin = None;
     }
 
     /// Waits until the process exits or the deadline passes; returns its status if it
     /// exited.
-    pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+    pub(crate) fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
         let _ = self.exited.recv_deadline(deadline);
         self.exit_status.lock().ok().and_then(|s| *s)
     }

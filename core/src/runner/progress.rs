@@ -93,7 +93,7 @@ impl Default for Progress {
 impl Progress {
     /// Starts looking into the stdin pipe through `stdin` (a copy of its write end), woken
     /// by `inotify` if given.
-    pub fn observe_through(&self, stdin: Pipe, inotify: Option<Pipe>) {
+    pub(crate) fn observe_through(&self, stdin: Pipe, inotify: Option<Pipe>) {
         if let (Ok(mut s), Ok(mut i)) = (self.stdin.lock(), self.inotify.lock()) {
             *s = Some(stdin);
             *i = inotify;
@@ -101,24 +101,24 @@ impl Progress {
         }
     }
 
-    pub fn observing(&self) -> bool {
+    pub(crate) fn observing(&self) -> bool {
         self.observing.load(Ordering::SeqCst)
     }
 
     /// Stops looking (the pipe cannot be looked into, or the writer has ended).
-    pub fn stop_observing(&self) {
+    pub(crate) fn stop_observing(&self) {
         self.observing.store(false, Ordering::SeqCst);
         self.release_stdin();
     }
 
     /// Drops the copy of the stdin pipe's write end.
-    pub fn release_stdin(&self) {
+    pub(crate) fn release_stdin(&self) {
         if let Ok(mut s) = self.stdin.lock() {
             *s = None;
         }
     }
 
-    pub fn take_inotify(&self) -> Option<Pipe> {
+    pub(crate) fn take_inotify(&self) -> Option<Pipe> {
         self.inotify.lock().ok().and_then(|mut i| i.take())
     }
 
@@ -126,7 +126,7 @@ impl Progress {
     /// was written before turn 0's frame was delivered. Called after the line was read, so a
     /// position not yet recorded means the frame had not been delivered when the whole line
     /// was already written.
-    pub fn startup_part(&self, start: u64, end: u64) -> StartUpPart {
+    pub(crate) fn startup_part(&self, start: u64, end: u64) -> StartUpPart {
         let startup_end = self.startup_end.load(Ordering::SeqCst);
         if end <= startup_end {
             StartUpPart::Whole
@@ -139,29 +139,29 @@ impl Progress {
 
     /// Records the stdout position reached before turn 0's frame is delivered; must be
     /// called before the frame is written.
-    pub fn set_startup_end(&self, position: u64) {
+    pub(crate) fn set_startup_end(&self, position: u64) {
         self.startup_end.store(position, Ordering::SeqCst);
     }
 
     /// Turn `turn`'s frame is about to be written at stdin position `start`.
-    pub fn delivering(&self, turn: i32, start: u64) {
+    pub(crate) fn delivering(&self, turn: i32, start: u64) {
         if let Ok(mut p) = self.pending.lock() {
             p.push((turn, start));
         }
     }
 
     /// Bytes written to the stdin pipe so far (all flushed).
-    pub fn set_stdin_written(&self, written: u64) {
+    pub(crate) fn set_stdin_written(&self, written: u64) {
         self.stdin_written.store(written, Ordering::SeqCst);
     }
 
-    pub fn has_pending(&self) -> bool {
+    pub(crate) fn has_pending(&self) -> bool {
         self.observing() && self.pending.lock().is_ok_and(|p| !p.is_empty())
     }
 
     /// Records the delivered turn frames the algo has started reading; `stderr_position`
     /// gives, when called, at least the number of bytes it has written to stderr.
-    pub fn observe(&self, stderr_position: impl FnOnce() -> u64) {
+    pub(crate) fn observe(&self, stderr_position: impl FnOnce() -> u64) {
         let Ok(mut pending) = self.pending.lock() else { return };
         if pending.is_empty() {
             return;
@@ -187,7 +187,7 @@ impl Progress {
 
     /// The algo was seen to start reading turn `turn`'s frame when it had written at most
     /// `stderr_position` bytes to stderr.
-    pub fn turn_started(&self, turn: i32, stderr_position: u64) {
+    pub(crate) fn turn_started(&self, turn: i32, stderr_position: u64) {
         if let Ok(mut v) = self.started.lock() {
             // Positions are upper bounds taken one after the other; keep them ordered.
             let pos = v.last().map_or(stderr_position, |&(_, p)| p.max(stderr_position));
@@ -199,19 +199,19 @@ impl Progress {
     /// The stderr thread watches for turns started, woken by the algo's reads: a turn
     /// frame's writer may wait for it (without the wake-up it would wait for the thread's
     /// polling).
-    pub fn stderr_watching_on_reads(&self) {
+    pub(crate) fn stderr_watching_on_reads(&self) {
         self.stderr_watching.store(true, Ordering::SeqCst);
     }
 
     /// The stderr thread has ended: nothing will be seen started any more.
-    pub fn stderr_done(&self) {
+    pub(crate) fn stderr_done(&self) {
         self.stderr_watching.store(false, Ordering::SeqCst);
         self.started_signal.notify_all();
     }
 
     /// Waits until turn `turn` has been seen started; false (at once) if the stderr thread
     /// is not watching, or as soon as `keep_waiting` says to stop (asked every `step`).
-    pub fn wait_started(&self, turn: i32, step: Duration, keep_waiting: impl Fn() -> bool) -> bool {
+    pub(crate) fn wait_started(&self, turn: i32, step: Duration, keep_waiting: impl Fn() -> bool) -> bool {
         let Ok(mut v) = self.started.lock() else { return false };
         loop {
             if v.last().is_some_and(|&(t, _)| t >= turn) {
@@ -230,7 +230,7 @@ impl Progress {
     /// The turn a stderr line starting at `offset` belongs to: the last turn the algo was
     /// seen to start before the line's first byte was written (0 before any: start-up
     /// output counts as turn 0, as its time does).
-    pub fn turn_at(&self, offset: u64) -> i32 {
+    pub(crate) fn turn_at(&self, offset: u64) -> i32 {
         let Ok(v) = self.started.lock() else { return 0 };
         let n = v.partition_point(|&(_, p)| p <= offset);
         if n == 0 { 0 } else { v[n - 1].0 }

@@ -161,7 +161,7 @@ impl Seat {
     }
 
     /// The ghost of this seat and the recorded player it replays.
-    pub fn ghost_of(&self) -> Option<&(Ghost, Player)> {
+    pub(crate) fn ghost_of(&self) -> Option<&(Ghost, Player)> {
         self.ghost.as_ref()
     }
 
@@ -210,7 +210,7 @@ impl Seat {
         }
     }
 
-    pub fn set_turn(&self, turn: i32) {
+    pub(crate) fn set_turn(&self, turn: i32) {
         self.turn.store(turn, Ordering::Relaxed);
     }
 
@@ -222,7 +222,7 @@ impl Seat {
     /// Ends a confined algo's descendants (not the algo itself). Called before the end frame
     /// is sent: the algo is their subreaper only while it runs, and once it has exited they
     /// belong to init, out of reach.
-    pub fn end_descendants(&mut self) {
+    pub(crate) fn end_descendants(&mut self) {
         let Some(p) = self.process.as_mut() else { return };
         let left = p.end_descendants();
         if left > 0
@@ -235,7 +235,7 @@ impl Seat {
 
     /// Sends end of input; the algo is expected to exit after the end frame. A confined
     /// algo's descendants are ended first: nothing it started outlives the match.
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         self.end_descendants();
         if let Some(p) = self.process.as_mut() {
             p.close_stdin();
@@ -263,7 +263,7 @@ impl Seat {
     }
 
     /// Adds a line at the end of the seat's stderr log (the stderr thread has ended).
-    pub fn note_in_stderr_log(&self, line: &str) {
+    pub(crate) fn note_in_stderr_log(&self, line: &str) {
         use std::io::Write;
         if let Some(path) = &self.result.stderr_log
             && let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(path)
@@ -274,7 +274,7 @@ impl Seat {
 
     /// Waits for a clean exit until `grace`, then kills the whole process group and
     /// collects the stderr summary.
-    pub fn shut_down(&mut self, grace: Instant) {
+    pub(crate) fn shut_down(&mut self, grace: Instant) {
         if let Some(mut p) = self.process.take() {
             self.result.lines_not_delivered = p.dropped_lines;
             let clean = p.wait_until(grace);

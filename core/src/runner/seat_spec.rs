@@ -61,7 +61,7 @@ impl From<&Path> for SeatSpec {
 }
 
 /// `ghost:PATH[:1|2]` split into the path and the chosen player, or `None` for an algo.
-pub fn parse_ghost_arg(arg: &str) -> Option<(PathBuf, Option<Player>)> {
+pub(crate) fn parse_ghost_arg(arg: &str) -> Option<(PathBuf, Option<Player>)> {
     let rest = arg.strip_prefix(GHOST_PREFIX)?;
     let (path, player) = match rest.rsplit_once(':') {
         Some((p, "1")) if !p.is_empty() => (p, Some(Player::One)),

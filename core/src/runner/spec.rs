@@ -18,7 +18,7 @@ pub enum ReplayTarget {
 }
 
 /// Default stderr bytes kept per algo.
-pub const DEFAULT_STDERR_CAP: u64 = 1 << 20;
+pub(crate) const DEFAULT_STDERR_CAP: u64 = 1 << 20;
 
 /// A match to run.
 #[derive(Debug, Clone)]
@@ -88,7 +88,7 @@ pub struct TimeLimits {
 /// The config with the spec's time-limit overrides written into `timingAndReplay`. A
 /// limit asked for wins over the config's `waitForever`, which would disable it: it is
 /// set to `false` (`overrides_wait_forever` tells the log).
-pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, ConfigError> {
+pub(crate) fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, ConfigError> {
     if spec.soft_ms.is_none() && spec.max_ms.is_none() {
         return Ok(Arc::clone(&spec.config));
     }
@@ -113,11 +113,11 @@ pub fn effective_config(spec: &MatchSpec) -> Result<Arc<Config>, ConfigError> {
 }
 
 /// The spec asks for a time limit over a config whose `waitForever` would disable it.
-pub fn overrides_wait_forever(spec: &MatchSpec) -> bool {
+pub(crate) fn overrides_wait_forever(spec: &MatchSpec) -> bool {
     spec.config.timing.wait_forever && (spec.soft_ms.is_some() || spec.max_ms.is_some())
 }
 
-pub fn time_limits(spec: &MatchSpec, config: &Config) -> TimeLimits {
+pub(crate) fn time_limits(spec: &MatchSpec, config: &Config) -> TimeLimits {
     let t = &config.timing;
     TimeLimits {
         soft_ms: t.soft_ms,
@@ -138,7 +138,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// A replay file name unique across threads and processes (the file is then created with
 /// `create_new`, so a clash is detected rather than overwritten).
-pub fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
+pub(crate) fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
     let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     dir.join(format!("{}-vs-{}-{ms}-{}-{n}.replay", sanitize(name1), sanitize(name2), std::process::id()))
@@ -146,7 +146,7 @@ pub fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
 
 /// The seat names a replay's file name was made from (`unique_replay_path`), for a replay that
 /// has no end frame to name its players: a stopped or crashed match.
-pub fn names_in_replay_path(path: &Path) -> Option<[String; 2]> {
+pub(crate) fn names_in_replay_path(path: &Path) -> Option<[String; 2]> {
     let file = path.file_name()?.to_str()?;
     let stem = file.strip_suffix(".gz").unwrap_or(file).strip_suffix(".replay")?;
     let (first, rest) = stem.split_once("-vs-")?;

@@ -72,7 +72,7 @@ impl Keep {
         false
     }
 
-    pub fn head_bytes(&self) -> u64 {
+    pub(crate) fn head_bytes(&self) -> u64 {
         self.head
     }
 

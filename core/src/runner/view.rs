@@ -57,7 +57,7 @@ fn flip_end_stats(es: &EndStats) -> EndStats {
 /// The frame as player 2 receives it: `p1…` is player 2, coordinates rotated, event owners
 /// swapped, `endStats.player1` is player 2 and `winner` is expressed in that view. The
 /// transform is its own inverse.
-pub fn flip_frame(f: &Frame) -> Frame {
+pub(crate) fn flip_frame(f: &Frame) -> Frame {
     Frame {
         turn_info: f.turn_info,
         stats: [f.stats[1], f.stats[0]],

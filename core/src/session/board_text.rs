@@ -50,7 +50,7 @@ pub fn tile_cells(frame: &Frame) -> HashMap<Tile, [char; 2]> {
 }
 
 /// The diamond, row 27 (player 2's back) at the top, with x and y labels.
-pub fn render_board(frame: &Frame) -> String {
+pub(crate) fn render_board(frame: &Frame) -> String {
     let cells = tile_cells(frame);
     let mut out = String::new();
     let header: String = (0..BOARD_SIZE).map(|x| format!("{:<2}", x % 10)).collect();
@@ -71,7 +71,7 @@ pub fn render_board(frame: &Frame) -> String {
     out
 }
 
-pub fn stats_line(frame: &Frame) -> String {
+pub(crate) fn stats_line(frame: &Frame) -> String {
     let ti = &frame.turn_info;
     let phase = match ti.phase {
         Phase::Deploy => "turn frame".to_string(),
@@ -86,7 +86,7 @@ pub fn stats_line(frame: &Frame) -> String {
 }
 
 /// One line per kind of event present, with counts and the notable ones spelled out.
-pub fn events_summary(events: &Events) -> Vec<String> {
+pub(crate) fn events_summary(events: &Events) -> Vec<String> {
     let mut lines = Vec::new();
     let count = |name: &str, n: usize, lines: &mut Vec<String>| {
         if n > 0 {

@@ -116,7 +116,7 @@ fn tile_pair(v: &Value) -> Option<Tile> {
 }
 
 /// One line of the annotations file; `None` if malformed or of an unknown kind.
-pub fn parse_annotation(line: &str) -> Option<Annotation> {
+pub(crate) fn parse_annotation(line: &str) -> Option<Annotation> {
     let v: Value = serde_json::from_str(line.strip_prefix("#draw").unwrap_or(line).trim()).ok()?;
     let turn = int(v.get("turn")?)?;
     let player = Player::from_number(v.get("player")?.as_i64()?)?;

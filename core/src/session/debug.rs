@@ -105,7 +105,7 @@ pub type PlayedCommands = [(Vec<Command>, Vec<Command>); 2];
 
 /// The tiles a self-destruct of a unit of this type at `tile` reaches (the largest reach
 /// over target forms, i.e. `selfDestructRange` plus the largest hit radius).
-pub fn blast_area(config: &Config, unit_type: u8, tile: Tile) -> Vec<Tile> {
+pub(crate) fn blast_area(config: &Config, unit_type: u8, tile: Tile) -> Vec<Tile> {
     let form = form_index(unit_type as usize, false);
     let Some(row) = config.reach.self_destruct.get(form) else { return Vec::new() };
     let r2 = row.iter().copied().max().unwrap_or(-1);
@@ -116,7 +116,7 @@ pub fn blast_area(config: &Config, unit_type: u8, tile: Tile) -> Vec<Tile> {
 }
 
 /// Markers and attack lines read from a frame's events (no engine needed).
-pub fn from_events(config: &Config, events: &Events) -> FrameDebug {
+pub(crate) fn from_events(config: &Config, events: &Events) -> FrameDebug {
     let mut d = FrameDebug::default();
     for e in &events.death {
         d.markers.push(Marker::Death {
@@ -156,7 +156,12 @@ pub fn from_events(config: &Config, events: &Events) -> FrameDebug {
 }
 
 /// The remaining path of a unit at `from` bound for `edge` whose last step was on `axis`.
-pub fn remaining_path(game: &mut Game, from: Tile, edge: crate::engine::Edge, axis: Axis) -> (Vec<Tile>, PathEnd) {
+pub(crate) fn remaining_path(
+    game: &mut Game,
+    from: Tile,
+    edge: crate::engine::Edge,
+    axis: Axis,
+) -> (Vec<Tile>, PathEnd) {
     let mut path = vec![from];
     let (mut cur, mut axis) = (from, axis);
     let pathfinder = game.pathfinder();

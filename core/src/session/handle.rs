@@ -8,9 +8,9 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use std::thread::JoinHandle;
 
 /// Requests waiting for the worker at most (a full queue makes `send` fail, not block).
-pub const REQUEST_QUEUE: usize = 64;
+pub(crate) const REQUEST_QUEUE: usize = 64;
 /// Events waiting for the UI at most (the worker waits when the UI falls behind).
-pub const EVENT_QUEUE: usize = 1024;
+pub(crate) const EVENT_QUEUE: usize = 1024;
 
 /// Called after every event the worker sends (e.g. `ctx.request_repaint()`).
 pub type Repaint = Box<dyn Fn() + Send>;

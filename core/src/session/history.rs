@@ -103,7 +103,7 @@ impl History {
 }
 
 /// Approximate heap bytes of one parsed frame.
-pub fn frame_bytes(f: &Frame) -> usize {
+pub(crate) fn frame_bytes(f: &Frame) -> usize {
     let mut n = 0;
     for lists in &f.units {
         n += lists.capacity() * size_of::<Vec<()>>();

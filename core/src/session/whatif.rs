@@ -129,7 +129,7 @@ pub fn game_from_structures(
 }
 
 /// A copy of `game` (in its deploy phase) with one player's structure edits applied.
-pub fn apply_edits(game: &Game, p: Player, edits: &[StructureEdit]) -> Result<Game, WhatIfError> {
+pub(crate) fn apply_edits(game: &Game, p: Player, edits: &[StructureEdit]) -> Result<Game, WhatIfError> {
     let config = Arc::clone(&game.config);
     let mut units: Vec<Unit> = game.units.clone();
     let mut next_id = game.next_id;

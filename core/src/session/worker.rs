@@ -30,7 +30,7 @@ pub(crate) struct Worker {
 impl Worker {
     /// Handles one request like `handle`, but a panic in it becomes an `Event::Error`
     /// naming the request and the panic's message, and the worker carries on.
-    pub fn handle_reporting_panics(&mut self, request: Request, emit: &mut dyn FnMut(Event)) -> bool {
+    pub(crate) fn handle_reporting_panics(&mut self, request: Request, emit: &mut dyn FnMut(Event)) -> bool {
         let doing = request.describe();
         match catch_panic(|| self.handle(request, emit)) {
             Ok(go_on) => go_on,

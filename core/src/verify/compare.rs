@@ -70,11 +70,6 @@ fn canonical_self_destruct(list: &[SelfDestructEvent]) -> Vec<SelfDestructEvent>
         .collect()
 }
 
-/// Compares the events of two frames. `Err` describes the first difference.
-pub fn compare_events(expected: &Events, actual: &Events) -> Result<(), FrameDifference> {
-    compare_events_in(expected, actual, false)
-}
-
 /// `legacy`: frames of the 2018–2019 engines, which list shields in an order no property of
 /// the Supports explains (docs/fidelity.md); their shields are compared as a multiset only.
 fn compare_events_in(expected: &Events, actual: &Events, legacy: bool) -> Result<(), FrameDifference> {

@@ -5,7 +5,7 @@ pub mod bench;
 mod compare;
 pub mod rebuild;
 
-pub use compare::{FrameDifference, ReplayMatch, compare_events, compare_frames, compare_replays};
+pub use compare::{FrameDifference, ReplayMatch, compare_frames, compare_replays};
 pub use rebuild::{TurnInputs, game_at_turn_frame, turn_inputs};
 
 use crate::engine::frame::{Frame, Phase, TurnInfo};

@@ -24,7 +24,7 @@ pub fn running_max_ids(frames: &[Frame]) -> Vec<u32> {
 }
 
 /// The highest unit id a frame names, in its unit lists or its spawn events (0 if none).
-pub fn max_id_in(f: &Frame) -> u32 {
+pub(crate) fn max_id_in(f: &Frame) -> u32 {
     let listed = f.units.iter().flatten().flatten().map(|u| u.id);
     listed.chain(f.events.spawn.iter().map(|s| s.id)).max().unwrap_or(0)
 }

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, default_jobs};
+use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED};
+use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, SprtParams, default_jobs};
 use terminal_core::runner::Confinement;
 
 /// What is wrong with the form: a field that does not read, or what the arena's builder
@@ -30,34 +31,36 @@ pub enum FormError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ArenaForm {
-    pub algos: Vec<PathBuf>,
-    pub games: String,
-    pub jobs: String,
+    pub(super) algos: Vec<PathBuf>,
+    pub(super) games: String,
+    pub(super) jobs: String,
     /// Per-turn time limits in ms; empty: the ruleset's.
-    pub soft_ms: String,
-    pub max_ms: String,
+    pub(super) soft_ms: String,
+    pub(super) max_ms: String,
     /// A preset or a config file; empty: the studio's ruleset.
-    pub ruleset: String,
+    pub(super) ruleset: String,
     /// Empty: a fresh folder under the app's data dir.
-    pub out: String,
+    pub(super) out: String,
     /// Gauntlet: every algo against `baseline` (an index into `algos`) only.
-    pub gauntlet: bool,
-    pub baseline: usize,
+    pub(super) gauntlet: bool,
+    pub(super) baseline: usize,
     /// SPRT early stop (two algos) with `sprt_params` = `elo0,elo1,alpha,beta`.
-    pub sprt: bool,
-    pub sprt_params: String,
+    pub(super) sprt: bool,
+    pub(super) sprt_params: String,
     /// Seed of the first pair of games: keep it when resuming, so the remaining games are the
     /// ones the first run planned.
-    pub seed: String,
+    pub(super) seed: String,
     /// The algos run confined (the default; docs/runner.md, Confinement).
-    pub confine: bool,
+    pub(super) confine: bool,
 }
 
+// The builder's defaults, so the form starts where the command line does; jobs show the
+// number of cores the builder's 0 stands for.
 impl Default for ArenaForm {
     fn default() -> Self {
         ArenaForm {
             algos: Vec::new(),
-            games: "10".into(),
+            games: DEFAULT_GAMES.to_string(),
             jobs: default_jobs().to_string(),
             soft_ms: String::new(),
             max_ms: String::new(),
@@ -66,14 +69,34 @@ impl Default for ArenaForm {
             gauntlet: false,
             baseline: 0,
             sprt: false,
-            sprt_params: "0,100,0.05,0.05".into(),
-            seed: "1".into(),
-            confine: true,
+            sprt_params: SprtParams::default().to_string(),
+            seed: DEFAULT_SEED.to_string(),
+            confine: Confinement::default().enabled,
         }
     }
 }
 
 impl ArenaForm {
+    /// The algos' folders (or start scripts), in the list's order.
+    pub fn algos(&self) -> &[PathBuf] {
+        &self.algos
+    }
+
+    /// Games per pairing, as typed.
+    pub fn games(&self) -> &str {
+        &self.games
+    }
+
+    /// Matches at once, as typed (0: one per core).
+    pub fn jobs(&self) -> &str {
+        &self.jobs
+    }
+
+    /// Every algo against the baseline only, and which algo that is.
+    pub fn gauntlet(&self) -> Option<usize> {
+        self.gauntlet.then_some(self.baseline)
+    }
+
     /// Fields a form kept by an earlier version left empty take the fresh form's values
     /// (empty limits and output folder are meaningful and stay); the baseline stays in range.
     pub fn settle(&mut self) {

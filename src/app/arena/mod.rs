@@ -11,7 +11,7 @@ mod panels;
 mod results;
 pub use form::ArenaForm;
 
-use super::command::{Command, FileCommand, StudioCommand};
+use super::command::{Command, FileAction, FileCommand, StudioCommand};
 use super::compare_view::CompareView;
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -30,9 +30,12 @@ use terminal_core::side_by_side::SideBySide;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArenaAction {
     AddAlgo(PathBuf),
+    /// Ask the app for an algo folder (its dialog answers with `AddAlgo`).
     AddAlgoDialog,
     RemoveAlgo(usize),
+    /// Ask the app for the output folder (its dialog answers with `SetOutput`).
     OutputDialog,
+    SetOutput(PathBuf),
     Start,
     Pause,
     Resume,
@@ -111,23 +114,23 @@ struct Run {
 /// The tab: the form (what is kept between runs), the run, the results, the comparison.
 #[derive(Default)]
 pub struct ArenaTab {
-    pub form: ArenaForm,
+    form: ArenaForm,
     /// The algo path being typed.
-    pub path_text: String,
+    path_text: String,
     /// The ruleset's time limits, for the fields' hints (parsed once per ruleset picked).
     timing_of: Option<(String, TimingRules)>,
     /// Continue the arena already in the output folder (skip its recorded matches). Not
     /// kept: continuing a run is decided each time.
-    pub resume: bool,
+    resume: bool,
     run: Option<Run>,
-    pub records: Vec<MatchRecord>,
-    pub summary: Option<Summary>,
+    records: Vec<MatchRecord>,
+    summary: Option<Summary>,
     /// The final outcome, once the Summary event has arrived.
-    pub outcome: Option<ArenaOutcome>,
-    pub log: Vec<String>,
-    pub message: String,
+    outcome: Option<ArenaOutcome>,
+    log: Vec<String>,
+    message: String,
     selected: Vec<usize>,
-    pub compare: Option<CompareView>,
+    compare: Option<CompareView>,
 }
 
 impl ArenaTab {
@@ -165,6 +168,41 @@ impl ArenaTab {
     /// Pause asked (no new matches start; those in flight finish).
     pub fn is_paused(&self) -> bool {
         self.run.as_ref().is_some_and(|r| r.paused)
+    }
+
+    /// The form, as its fields show it.
+    pub fn form(&self) -> &ArenaForm {
+        &self.form
+    }
+
+    /// Whether Start continues the arena in the output folder.
+    pub fn resumes(&self) -> bool {
+        self.resume
+    }
+
+    /// The matches recorded so far, in the order they finished.
+    pub fn records(&self) -> &[MatchRecord] {
+        &self.records
+    }
+
+    /// The statistics of the records so far.
+    pub fn summary(&self) -> Option<&Summary> {
+        self.summary.as_ref()
+    }
+
+    /// How the arena ended, once it has.
+    pub fn outcome(&self) -> Option<&ArenaOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// What the tab says under its controls.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Two matches side by side, when open.
+    pub fn compare(&self) -> Option<&CompareView> {
+        self.compare.as_ref()
     }
 
     /// Matches running right now.
@@ -298,13 +336,7 @@ impl ArenaTab {
                     self.path_text.clear();
                 }
             }
-            ArenaAction::AddAlgoDialog => match crate::app::file_prompt::native_dialogs_available()
-                .then(|| rfd::FileDialog::new().pick_folder())
-                .flatten()
-            {
-                Some(p) => return self.apply(ArenaAction::AddAlgo(p)),
-                None => self.message = "No folder picked (no file dialog here?): type the path in Algo path".into(),
-            },
+            ArenaAction::AddAlgoDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaAlgo))],
             ArenaAction::RemoveAlgo(i) => {
                 if i < self.form.algos.len() {
                     self.form.algos.remove(i);
@@ -315,13 +347,8 @@ impl ArenaTab {
                     self.form.baseline = self.form.baseline.min(self.form.algos.len().saturating_sub(1));
                 }
             }
-            ArenaAction::OutputDialog => match crate::app::file_prompt::native_dialogs_available()
-                .then(|| rfd::FileDialog::new().pick_folder())
-                .flatten()
-            {
-                Some(p) => self.form.out = p.display().to_string(),
-                None => self.message = "No folder picked (no file dialog here?): type it in Output folder".into(),
-            },
+            ArenaAction::OutputDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaOutput))],
+            ArenaAction::SetOutput(p) => self.form.out = p.display().to_string(),
             ArenaAction::Start => self.start(),
             ArenaAction::Pause | ArenaAction::Resume => {
                 if let Some(run) = self.run.as_mut()
@@ -364,6 +391,15 @@ impl ArenaTab {
             ArenaAction::Watch(p) => return vec![Command::Studio(StudioCommand::WatchReplay(p))],
         }
         Vec::new()
+    }
+
+    /// Where the results go, as the output folder's dialog starts: the folder typed, else
+    /// the arena's data folder.
+    pub fn output_folder(&self) -> PathBuf {
+        match self.form.out.trim() {
+            "" => arena_data_dir(),
+            typed => PathBuf::from(typed),
+        }
     }
 
     /// Opens two replays side by side.

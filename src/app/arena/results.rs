@@ -40,7 +40,7 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             ui.label(&a.label);
             ui.label(a.games.to_string());
             ui.label(format!("{}/{}", a.wins, a.losses));
-            ui.label(rate_with_interval(a.win_rate(), a.wilson95()));
+            ui.label(rate_with_interval(a.figures.win_rate, a.figures.wilson_lo, a.figures.wilson_hi));
             // `crashes` already counts the matches it failed to load.
             match a.failed_to_load {
                 0 => ui.label(a.crashes.to_string()),
@@ -52,10 +52,10 @@ fn results_table(ui: &mut Ui, s: &Summary) {
             }
             .on_hover_text("Turns skipped at the hard limit; deaths: time penalties reached the starting HP");
             ui.label(format!("{} ({} HP)", a.time_penalty_turns, a.time_penalty_hp));
-            ui.label(format!("{:+.1}", a.mean_hp_margin()));
-            ui.label(format!("{:.1}", a.mean_turns()));
-            ui.label(format!("{:.0}", a.mean_compute_ms())).on_hover_text("Mean compute time per turn");
-            match s.ratings.iter().find(|r| r.label == a.label) {
+            ui.label(format!("{:+.1}", a.figures.mean_hp_margin));
+            ui.label(format!("{:.1}", a.figures.mean_turns));
+            ui.label(format!("{:.0}", a.figures.mean_compute_ms)).on_hover_text("Mean compute time per turn");
+            match s.rating_of(&a.label) {
                 Some(r) => ui.label(format!("{:.0} ± {:.0}", r.elo, r.sd)),
                 None => ui.label("–"),
             };
@@ -65,7 +65,7 @@ fn results_table(ui: &mut Ui, s: &Summary) {
 }
 
 /// "62 % [41–79]": a win rate with its 95 % interval, in percent.
-fn rate_with_interval(rate: f64, (lo, hi): (f64, f64)) -> String {
+fn rate_with_interval(rate: f64, lo: f64, hi: f64) -> String {
     format!("{:.0} % [{:.0}–{:.0}]", rate * 100.0, lo * 100.0, hi * 100.0)
 }
 
@@ -80,11 +80,11 @@ fn pairings_table(ui: &mut Ui, s: &Summary) {
             ui.label(format!("{} vs {}", p.a, p.b));
             ui.label(p.games.to_string());
             ui.label(format!("{}/{}", p.a_wins, p.b_wins));
-            ui.label(rate_with_interval(p.a_win_rate(), p.a_wilson95()));
+            ui.label(rate_with_interval(p.figures.win_rate, p.figures.wilson_lo, p.figures.wilson_hi));
             ui.label(format!("{}/{}", p.a_as_p1.wins, p.a_as_p1.games));
             ui.label(format!("{}/{}", p.a_as_p2.wins, p.a_as_p2.games));
-            ui.label(format!("{:+.1}", p.mean_hp_margin()));
-            ui.label(format!("{:.0} : {:.0}", p.a_mean_compute_ms(), p.b_mean_compute_ms()));
+            ui.label(format!("{:+.1}", p.figures.mean_hp_margin));
+            ui.label(format!("{:.0} : {:.0}", p.figures.mean_compute_ms, p.b_mean_compute_ms));
             ui.end_row();
         }
     });
@@ -96,7 +96,7 @@ fn win_rate_plot(ui: &mut Ui, s: &Summary) {
         .algos
         .iter()
         .enumerate()
-        .map(|(i, a)| Bar::new(i as f64, a.win_rate() * 100.0).width(0.5).name(&a.label))
+        .map(|(i, a)| Bar::new(i as f64, a.figures.win_rate * 100.0).width(0.5).name(&a.label))
         .collect();
     let labels: Vec<String> = s.algos.iter().map(|a| a.label.clone()).collect();
     Plot::new("arena-win-rate")
@@ -120,7 +120,7 @@ fn win_rate_plot(ui: &mut Ui, s: &Summary) {
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("win rate", bars).color(Color32::from_rgb(90, 140, 220)));
             for (i, a) in s.algos.iter().enumerate() {
-                let (lo, hi) = a.wilson95();
+                let (lo, hi) = (a.figures.wilson_lo, a.figures.wilson_hi);
                 let x = i as f64;
                 let whisker = |pts: Vec<[f64; 2]>| {
                     Line::new("95 % interval", PlotPoints::from(pts)).color(Color32::from_rgb(240, 170, 40)).width(2.0)

@@ -100,6 +100,10 @@ pub enum StudioCommand {
     CopyText(String),
     /// Remember a file in the recent-files menu.
     Remember(PathBuf),
+    /// Add an algo folder to the Arena's list.
+    AddArenaAlgo(PathBuf),
+    /// Write the Arena's results into this folder.
+    SetArenaOutput(PathBuf),
 }
 
 /// What a path is asked for.
@@ -112,6 +116,10 @@ pub enum FileAction {
     ExportPython,
     ExportPng,
     Ruleset,
+    /// A folder: an algo for the Arena.
+    ArenaAlgo,
+    /// A folder: where the Arena writes its results.
+    ArenaOutput,
 }
 
 impl FileAction {
@@ -124,7 +132,14 @@ impl FileAction {
             FileAction::ExportPython => "Export the layout as Python",
             FileAction::ExportPng => "Export the board as PNG",
             FileAction::Ruleset => "Use a game-configs.json",
+            FileAction::ArenaAlgo => "Add an algo folder",
+            FileAction::ArenaOutput => "The arena's output folder",
         }
+    }
+
+    /// Whether a folder is asked for, not a file.
+    pub fn wants_folder(self) -> bool {
+        matches!(self, FileAction::ArenaAlgo | FileAction::ArenaOutput)
     }
 
     /// What the studio does with the path.
@@ -137,6 +152,8 @@ impl FileAction {
             FileAction::ExportPython => Command::File(FileCommand::ExportPython(path)),
             FileAction::ExportPng => Command::File(FileCommand::ExportPng(path)),
             FileAction::Ruleset => Command::Studio(StudioCommand::SetRuleset(path.display().to_string())),
+            FileAction::ArenaAlgo => Command::Studio(StudioCommand::AddArenaAlgo(path)),
+            FileAction::ArenaOutput => Command::Studio(StudioCommand::SetArenaOutput(path)),
         }
     }
 }

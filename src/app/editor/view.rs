@@ -27,10 +27,10 @@ pub struct EditorPrefs {
 /// The editor view: the editor's model, what it keeps, and the pointer's state on its board.
 #[derive(Default)]
 pub struct EditorView {
-    pub editor: Editor,
-    pub prefs: EditorPrefs,
+    pub(in crate::app) editor: Editor,
+    pub(in crate::app) prefs: EditorPrefs,
     /// The Layout lab: stress tests and suggestions for the layout.
-    pub lab: LabState,
+    pub(in crate::app) lab: LabState,
     stroke: Option<Stroke>,
     hovered: Option<Tile>,
     geometry: Option<BoardGeometry>,
@@ -44,11 +44,28 @@ impl Serialize for EditorView {
 
 impl<'de> Deserialize<'de> for EditorView {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(EditorView { prefs: EditorPrefs::deserialize(d)?, ..EditorView::default() })
+        EditorPrefs::deserialize(d).map(EditorView::from)
+    }
+}
+
+/// The view as the studio reopens it from what it kept.
+impl From<EditorPrefs> for EditorView {
+    fn from(prefs: EditorPrefs) -> EditorView {
+        EditorView { prefs, ..EditorView::default() }
     }
 }
 
 impl EditorView {
+    /// The Layout lab: its runs, report and suggestion.
+    pub fn lab(&self) -> &LabState {
+        &self.lab
+    }
+
+    /// What the editor keeps between runs (overlays, board view).
+    pub fn prefs(&self) -> &EditorPrefs {
+        &self.prefs
+    }
+
     /// The tile under the pointer on the editor's board.
     pub fn hovered(&self) -> Option<Tile> {
         self.hovered

@@ -34,35 +34,35 @@ pub struct LiveMatch {
     pub(super) config: Arc<Config>,
     pub(super) humans: HumanSenders,
     /// When the match was started (the algos' start-up counts from here).
-    pub started: Instant,
+    pub(super) started: Instant,
     /// The newest turn frame.
-    pub turn_frame: Option<Arc<Frame>>,
+    pub(super) turn_frame: Option<Arc<Frame>>,
     /// The last turn each person ended.
     pub(super) ended: [Option<i32>; 2],
     /// The turn being planned, and by which seat.
-    pub planning: Option<(i32, Player)>,
+    pub(super) planning: Option<(i32, Player)>,
     /// The plan while the board looks back at a past frame (it returns with the present).
     pub(super) stashed_plan: Option<BoardWhatIf>,
     /// The plan's edits so far (for Undo): the board what-if before each.
     pub(super) undo: Vec<BoardWhatIf>,
     pub(super) last_plan: Option<BoardWhatIf>,
     /// The engine's verdict on the plan as it stands.
-    pub check: Option<Result<TurnCheck, RebuildError>>,
+    pub(super) check: Option<Result<TurnCheck, RebuildError>>,
     /// Why the last edit of the plan was refused, in a player's words.
-    pub refusal: Option<String>,
+    pub(super) refusal: Option<String>,
     /// What the plan's deploys would go through, per deploy tile.
-    pub threats: Vec<(u8, usize, PathThreat)>,
+    pub(super) threats: Vec<(u8, usize, PathThreat)>,
     /// Action frames played (as the match's result counts them).
-    pub action_frames: usize,
-    pub names: [String; 2],
-    pub replay_path: Option<PathBuf>,
-    pub waiting: Option<Waiting>,
+    pub(super) action_frames: usize,
+    pub(super) names: [String; 2],
+    pub(super) replay_path: Option<PathBuf>,
+    pub(super) waiting: Option<Waiting>,
     /// The action frames of the turn being played, for its recap (shared with the board).
     turn_frames: Vec<Arc<Frame>>,
     /// One recap per turn played, in order.
-    pub recaps: Vec<TurnRecap>,
+    pub(super) recaps: Vec<TurnRecap>,
     /// The end frame, once the match has one.
-    pub end_frame: Option<Frame>,
+    pub(super) end_frame: Option<Frame>,
 }
 
 impl LiveMatch {
@@ -117,6 +117,31 @@ impl LiveMatch {
         let frames = std::mem::take(&mut self.turn_frames);
         let recap = TurnRecap::of(&self.config, turn, frames.iter().map(|f| &**f), self.side());
         self.recaps.push(recap);
+    }
+
+    /// The turn being planned, and by which seat.
+    pub fn planning(&self) -> Option<(i32, Player)> {
+        self.planning
+    }
+
+    /// The engine's verdict on the plan as it stands.
+    pub fn check(&self) -> Option<&Result<TurnCheck, RebuildError>> {
+        self.check.as_ref()
+    }
+
+    /// Why the last edit of the plan was refused, in a player's words.
+    pub fn refusal(&self) -> Option<&str> {
+        self.refusal.as_deref()
+    }
+
+    /// Where the match's replay is written.
+    pub fn replay_path(&self) -> Option<&std::path::Path> {
+        self.replay_path.as_deref()
+    }
+
+    /// The match waiting for the seats' replies, if it is.
+    pub fn waiting(&self) -> Option<&Waiting> {
+        self.waiting.as_ref()
     }
 
     /// The newest turn, as the match has played it.

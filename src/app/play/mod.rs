@@ -101,22 +101,22 @@ pub enum StartError {
 
 /// The Play view: runtime state (the form's fields are kept while the studio runs).
 pub struct PlayView {
-    pub seats: [SeatForm; 2],
+    seats: [SeatForm; 2],
     /// A preset name or a config file; empty: a ghost's ruleset, else the default preset.
-    pub ruleset: String,
+    ruleset: String,
     /// The algos run confined (the default; docs/runner.md, Confinement).
-    pub confine: bool,
-    pub viewer: Viewer,
-    pub running: Option<LiveMatch>,
+    confine: bool,
+    viewer: Viewer,
+    running: Option<LiveMatch>,
     /// The last match that ended: its recaps, its end and its replay stay on screen.
-    pub last_match: Option<LiveMatch>,
-    pub message: String,
+    last_match: Option<LiveMatch>,
+    message: String,
     /// The replay of the last finished match.
-    pub finished_replay: Option<PathBuf>,
+    finished_replay: Option<PathBuf>,
     /// Where the matches' replays go.
-    pub out_dir: PathBuf,
+    out_dir: PathBuf,
     /// A replay being written by another match (an arena's), followed as it grows.
-    pub watching: Option<ReplayFollower>,
+    watching: Option<ReplayFollower>,
     /// When the followed file was last read (it is read a few times a second, not every frame).
     watched_at: Option<std::time::Instant>,
     /// The board's message as last taken into the view's.
@@ -228,6 +228,36 @@ impl PlayView {
 
     pub fn is_running(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// The match running, if one is.
+    pub fn running(&self) -> Option<&LiveMatch> {
+        self.running.as_ref()
+    }
+
+    /// The board: the Debugger's viewer, showing the match.
+    pub fn viewer(&self) -> &Viewer {
+        &self.viewer
+    }
+
+    /// The two seats as the form holds them.
+    pub fn seats(&self) -> &[SeatForm; 2] {
+        &self.seats
+    }
+
+    /// What the view says, as its line shows it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The replay of the last finished match.
+    pub fn finished_replay(&self) -> Option<&std::path::Path> {
+        self.finished_replay.as_deref()
+    }
+
+    /// Whether another match's replay is being followed.
+    pub fn is_watching(&self) -> bool {
+        self.watching.is_some()
     }
 
     /// The seats as the runner takes them, or why the form is not ready.

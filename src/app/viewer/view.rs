@@ -129,11 +129,6 @@ impl Viewer {
         self.whatif.board_whatif.as_ref()
     }
 
-    /// The what-if being edited, for the Play view's turn plan.
-    pub fn board_whatif_mut(&mut self) -> Option<&mut super::whatif_board::BoardWhatIf> {
-        self.whatif.board_whatif.as_mut()
-    }
-
     /// Starts (or replaces) the what-if on the board.
     /// Why the last click on the what-if's board was refused, if the last click was.
     pub fn last_refusal(&self) -> Option<&super::whatif_board::Refusal> {

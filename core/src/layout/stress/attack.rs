@@ -196,7 +196,7 @@ impl Attack {
     }
 
     /// The defender's structures as recorded at the start of the action phase, in id order.
-    pub fn recorded_defence(&self) -> Vec<DefenceStructure> {
+    pub(crate) fn recorded_defence(&self) -> Vec<DefenceStructure> {
         self.recorded_defence
             .iter()
             .map(|s| DefenceStructure {
@@ -222,7 +222,7 @@ impl Attack {
     /// `game` in its deploy phase, the attacker's structures and stats taken from it, the
     /// defender's structures as the recorded defence (in id order), no deploy yet. Mobile
     /// units already on the board are left out. `label` names the board in reports.
-    pub fn on_board(game: &Game, attacker: Player, label: &str) -> Attack {
+    pub(crate) fn on_board(game: &Game, attacker: Player, label: &str) -> Attack {
         let defender = attacker.opponent();
         let recorded_defence =
             game.units.iter().filter(|u| u.is_structure && u.owner == defender).map(PackedStructure::of).collect();
@@ -252,18 +252,18 @@ impl Attack {
     }
 
     /// The attacker's MP at the start of the action phase, before its deploy.
-    pub fn attacker_mp(&self) -> f32 {
+    pub(crate) fn attacker_mp(&self) -> f32 {
         self.side.players[self.attacker.index()].stats.mp
     }
 
     /// The same attack with the attacker holding `mp` MP (the planner's "what if it had").
-    pub fn with_attacker_mp(mut self, mp: f32) -> Attack {
+    pub(crate) fn with_attacker_mp(mut self, mp: f32) -> Attack {
         self.side.players[self.attacker.index()].stats.mp = mp;
         self
     }
 
     /// True when the attacker's own structures leave `tile` free (a deploy tile).
-    pub fn attacker_tile_free(&self, tile: Tile) -> bool {
+    pub(crate) fn attacker_tile_free(&self, tile: Tile) -> bool {
         !self.side.structures.iter().any(|s| s.tile() == tile)
     }
 

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tally::{DefenceIds, Tally};
 
 /// Safety bound on action frames per attack (a unit of speed 0 would never arrive).
-pub const MAX_FRAMES: u32 = 2000;
+pub(crate) const MAX_FRAMES: u32 = 2000;
 
 /// The layout under test, in both seats: its own, and rotated into the other (an attack by
 /// the layout's own seat is met by the layout rotated 180°, as the same algo would build it
@@ -88,7 +88,7 @@ impl Defence {
     }
 
     /// Structures already in `seat`'s half, in the order they are to be placed.
-    pub fn from_structures(seat: Player, structures: Vec<DefenceStructure>) -> Defence {
+    pub(crate) fn from_structures(seat: Player, structures: Vec<DefenceStructure>) -> Defence {
         let rotated = structures.iter().map(|s| DefenceStructure { tile: s.tile.rotated(), ..*s }).collect();
         let mut seats = [Vec::new(), Vec::new()];
         seats[seat.index()] = structures;
@@ -97,12 +97,12 @@ impl Defence {
     }
 
     /// The structures as they stand in `player`'s seat.
-    pub fn in_seat(&self, player: Player) -> &[DefenceStructure] {
+    pub(crate) fn in_seat(&self, player: Player) -> &[DefenceStructure] {
         &self.seats[player.index()]
     }
 
     /// A tile of `player`'s seat in the layout's own view.
-    pub fn to_layout_view(&self, player: Player, t: Tile) -> Tile {
+    pub(crate) fn to_layout_view(&self, player: Player, t: Tile) -> Tile {
         if player == self.seat { t } else { t.rotated() }
     }
 }
@@ -172,7 +172,7 @@ pub fn simulate(
 
 /// As `simulate`, with `deploy` in place of the attacker's recorded deploy line (the attack
 /// planner's candidates): the same board, the same defence, the engine's own result.
-pub fn simulate_deploy(
+pub(crate) fn simulate_deploy(
     attack: &Attack,
     deploy: &[Command],
     defence: &Defence,

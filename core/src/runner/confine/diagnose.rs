@@ -68,7 +68,7 @@ pub struct Seen<'a> {
 }
 
 /// The rule the algo most likely broke, if its end shows one.
-pub fn diagnose(s: &Seen<'_>) -> Option<RuleHit> {
+pub(crate) fn diagnose(s: &Seen<'_>) -> Option<RuleHit> {
     let status = s.exit_status.unwrap_or("");
     if status.contains("SIGXFSZ") {
         return Some(RuleHit::FileSize { limit: s.file_size });

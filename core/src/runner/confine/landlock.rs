@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
 /// The kernel's Landlock ABI (0: none), asked once.
-pub fn kernel_abi() -> i32 {
+pub(crate) fn kernel_abi() -> i32 {
     static ABI_VERSION: OnceLock<i32> = OnceLock::new();
     *ABI_VERSION.get_or_init(|| {
         const LANDLOCK_CREATE_RULESET_VERSION: nix::libc::c_uint = 1;

@@ -111,7 +111,7 @@ fn own_uid() -> Option<u32> {
 }
 
 /// What `RLIMIT_NPROC` does here, for the log.
-pub fn nproc_note() -> String {
+pub(crate) fn nproc_note() -> String {
     #[cfg(target_os = "linux")]
     return if own_uid() == Some(0) {
         "; RLIMIT_NPROC not set: root is exempt from it".into()

@@ -20,10 +20,9 @@ mod seat_temp;
 #[cfg(target_os = "linux")]
 mod watch;
 
-pub use diagnose::{RuleHit, Seen, diagnose};
-pub use policy::{
-    Confinement, DEFAULT_FILE_SIZE, DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY, DEFAULT_OPEN_FILES, SHARED_MARKER,
-};
+pub(crate) use diagnose::diagnose;
+pub use diagnose::{RuleHit, Seen};
+pub use policy::Confinement;
 pub use seat_temp::SeatTemp;
 
 use super::locate::AlgoLocation;
@@ -165,7 +164,7 @@ pub fn watch(plan: &SeatPlan, pgid: u32, kill: impl Fn() + Send + 'static) -> Op
 /// its orphans, so a process that left the group is still found under it); returns how
 /// many had left the algo's process group.
 #[cfg(target_os = "linux")]
-pub fn kill_descendants(pid: u32) -> usize {
+pub(crate) fn kill_descendants(pid: u32) -> usize {
     watch::kill_descendants(pid)
 }
 

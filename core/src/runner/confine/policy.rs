@@ -9,22 +9,22 @@ use std::path::PathBuf;
 /// `RLIMIT_DATA` (writable private memory), not `RLIMIT_AS`: a JVM or Go runtime reserves
 /// far more address space than it ever uses, and would not start under an address-space
 /// limit of this size.
-pub const DEFAULT_MEMORY: u64 = 2 << 30;
+pub(crate) const DEFAULT_MEMORY: u64 = 2 << 30;
 /// Processes of one seat at a time: 64. An algo is one process, a start script and its
 /// interpreter two or three, a multiprocessing pool one per core; 64 is generous and stops
 /// a fork bomb before it hurts.
-pub const DEFAULT_MAX_PROCESSES: u32 = 64;
+pub(crate) const DEFAULT_MAX_PROCESSES: u32 = 64;
 /// Open files per process: 1024, the usual default soft limit, which some systems raise
 /// to hundreds of thousands.
-pub const DEFAULT_OPEN_FILES: u64 = 1024;
+pub(crate) const DEFAULT_OPEN_FILES: u64 = 1024;
 /// Largest file an algo may write: 64 MiB (its stderr goes to the runner, not to a file,
 /// so this only bounds files it writes itself, such as a log in its temp folder).
-pub const DEFAULT_FILE_SIZE: u64 = 64 << 20;
+pub(crate) const DEFAULT_FILE_SIZE: u64 = 64 << 20;
 
 /// A file in the folder that holds an algo saying that the algos in that folder share
 /// files (this project's `tests/algos/lib`): a confined algo directly in it may read the
 /// whole folder, never write it.
-pub const SHARED_MARKER: &str = ".algos-share-this-folder";
+pub(crate) const SHARED_MARKER: &str = ".algos-share-this-folder";
 
 /// How a seat's algo is confined. `Default` is confinement on, with the defaults above.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl Confinement {
     /// start-up allowance of `startup_ms`): twice the longest the match can last, so a
     /// single-threaded algo never reaches it and a runaway one (a thread spinning after
     /// the match thinks it idle) is stopped. `None` without a hard limit (`waitForever`).
-    pub fn cpu_seconds(max_ms: Option<u64>, startup_ms: u64, turns: u64) -> Option<u64> {
+    pub(crate) fn cpu_seconds(max_ms: Option<u64>, startup_ms: u64, turns: u64) -> Option<u64> {
         let max_ms = max_ms?;
         let longest = max_ms.saturating_mul(turns + 1).saturating_add(startup_ms);
         Some((longest.saturating_mul(2) / 1000).max(10))

@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// How often the process count is looked at.
-pub const STEP: Duration = Duration::from_millis(100);
+pub(crate) const STEP: Duration = Duration::from_millis(100);
 /// Kill rounds at the end: a process may fork while one runs.
 const ROUNDS: usize = 4;
 
@@ -66,7 +66,7 @@ impl Drop for Watch {
 
 /// SIGKILL to every descendant of `top` (not `top`); returns how many of them had left
 /// `top`'s process group (processes meant to outlive the algo).
-pub fn kill_descendants(top: u32) -> usize {
+pub(crate) fn kill_descendants(top: u32) -> usize {
     let mut killed = BTreeSet::new();
     let mut left_group = 0;
     for _ in 0..ROUNDS {

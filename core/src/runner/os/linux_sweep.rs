@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The environment variable carrying the mark.
-pub const TREE_MARK_VAR: &str = "TERMINAL_STUDIO_ALGO_TREE";
+pub(crate) const TREE_MARK_VAR: &str = "TERMINAL_STUDIO_ALGO_TREE";
 
 /// Sweeps until one finds nothing new (a process may fork while the first one runs).
 const MAX_SWEEPS: usize = 4;
@@ -17,13 +17,13 @@ const MAX_SWEEPS: usize = 4;
 static NEXT_MARK: AtomicU64 = AtomicU64::new(0);
 
 /// A mark unique to one algo process tree of this runner.
-pub fn new_mark() -> String {
+pub(crate) fn new_mark() -> String {
     format!("{}-{}", std::process::id(), NEXT_MARK.fetch_add(1, Ordering::Relaxed))
 }
 
 /// SIGKILL to every process whose environment holds `TREE_MARK_VAR=mark`; returns the
 /// process ids killed.
-pub fn kill_marked(mark: &str) -> BTreeSet<i32> {
+pub(crate) fn kill_marked(mark: &str) -> BTreeSet<i32> {
     let entry = format!("{TREE_MARK_VAR}={mark}\0");
     let me = std::process::id();
     let mut killed = BTreeSet::new();

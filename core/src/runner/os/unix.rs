@@ -18,18 +18,18 @@ pub use std::os::fd::AsFd as AsPipe;
 pub type Pipe = std::os::fd::OwnedFd;
 pub type PipeRef<'a> = std::os::fd::BorrowedFd<'a>;
 
-pub fn as_pipe<P: AsPipe + ?Sized>(p: &P) -> PipeRef<'_> {
+pub(crate) fn as_pipe<P: AsPipe + ?Sized>(p: &P) -> PipeRef<'_> {
     p.as_fd()
 }
 
 /// Bytes waiting in a pipe (Linux answers on the write end too).
-pub fn unread(p: PipeRef<'_>) -> io::Result<u64> {
+pub(crate) fn unread(p: PipeRef<'_>) -> io::Result<u64> {
     rustix::io::ioctl_fionread(p).map_err(io::Error::from)
 }
 
 /// Waits until one of `pipes` is readable (or at its end) or `timeout` passes; returns
 /// which are. A failed wait reports all of them ready (the caller then looks for itself).
-pub fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration) -> [bool; N] {
+pub(crate) fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration) -> [bool; N] {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let ts = Timespec {
         tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
@@ -44,7 +44,7 @@ pub fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration)
 
 /// The reading end of the pipe whose write end is `stdin` is closed (the algo exited, or
 /// closed its stdin).
-pub fn reader_gone(stdin: PipeRef<'_>) -> bool {
+pub(crate) fn reader_gone(stdin: PipeRef<'_>) -> bool {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let mut fds = [PollFd::new(&stdin, PollFlags::OUT)];
     let zero = Timespec { tv_sec: 0, tv_nsec: 0 };
@@ -54,7 +54,7 @@ pub fn reader_gone(stdin: PipeRef<'_>) -> bool {
 /// An inotify instance that becomes readable whenever the algo reads from the pipe whose
 /// write end is `stdin`; `None` where inotify is not available (then the waiters poll).
 #[cfg(target_os = "linux")]
-pub fn read_watch(stdin: PipeRef<'_>) -> Option<Pipe> {
+pub(crate) fn read_watch(stdin: PipeRef<'_>) -> Option<Pipe> {
     use rustix::fs::inotify;
     let fd = inotify::init(inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK).ok()?;
     let path = format!("/proc/self/fd/{}", stdin.as_raw_fd());
@@ -64,13 +64,13 @@ pub fn read_watch(stdin: PipeRef<'_>) -> Option<Pipe> {
 
 /// Other Unix systems have no inotify: the waiters poll.
 #[cfg(not(target_os = "linux"))]
-pub fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
+pub(crate) fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
     None
 }
 
 /// Discards the events of a `read_watch`: they only wake the waiter, which then looks at
 /// the pipe itself.
-pub fn drain_watch(watch: &Pipe) {
+pub(crate) fn drain_watch(watch: &Pipe) {
     let mut events = [0u8; 4096];
     while matches!(rustix::io::read(watch, &mut events), Ok(n) if n > 0) {}
 }
@@ -137,19 +137,19 @@ impl ProcessTree {
 }
 
 /// A script's full path, links resolved.
-pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
+pub(crate) fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
     p.canonicalize()
 }
 
 /// The start scripts looked for in an algo folder, in order.
-pub const START_SCRIPTS: &[&str] = &["run.sh"];
+pub(crate) const START_SCRIPTS: &[&str] = &["run.sh"];
 
 /// The command that runs a start script, and how it runs it (for the log). A script names
 /// its interpreter in its `#!` line: executable, it is run directly (the system honours
 /// the line); otherwise its interpreter is run on it. Without a `#!` line a `.sh` script
 /// (or one that is not executable) goes through bash, and another executable (a
 /// program) is run directly.
-pub fn start_command(script: &Path) -> StartCommand {
+pub(crate) fn start_command(script: &Path) -> StartCommand {
     let executable = is_executable(script);
     match super::super::shebang::read(script) {
         Some(sb) if executable => StartCommand {
@@ -182,7 +182,7 @@ fn is_executable(path: &Path) -> bool {
 
 /// CPU time used so far by the calling thread (`None` if the system cannot say).
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd", target_os = "openbsd"))]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     use nix::sys::resource::{UsageWho, getrusage};
     let u = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
     let us = |t: nix::sys::time::TimeVal| t.tv_sec() * 1_000_000 + t.tv_usec();
@@ -191,7 +191,7 @@ pub fn thread_cpu_time() -> Option<Duration> {
 
 /// Where the system has no per-thread usage (macOS), the thread's clock.
 #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd", target_os = "openbsd")))]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     u64::try_from(t.tv_sec).ok().map(|s| Duration::from_secs(s) + Duration::from_nanos(t.tv_nsec as u64))
 }

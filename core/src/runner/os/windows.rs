@@ -32,13 +32,13 @@ pub type PipeRef<'a> = std::os::windows::io::BorrowedHandle<'a>;
 /// How often a wait looks at the pipes again: Windows cannot wait on an anonymous pipe.
 const POLL_STEP: Duration = Duration::from_millis(2);
 
-pub fn as_pipe<P: AsPipe + ?Sized>(p: &P) -> PipeRef<'_> {
+pub(crate) fn as_pipe<P: AsPipe + ?Sized>(p: &P) -> PipeRef<'_> {
     p.as_handle()
 }
 
 /// Bytes waiting on the read end of a pipe; an error on a write end, or once the other
 /// end is closed.
-pub fn unread(p: PipeRef<'_>) -> io::Result<u64> {
+pub(crate) fn unread(p: PipeRef<'_>) -> io::Result<u64> {
     let mut avail = 0u32;
     let handle = p.as_raw_handle() as HANDLE;
     // SAFETY: a valid pipe handle borrowed for the call; no buffer is read into.
@@ -50,7 +50,7 @@ pub fn unread(p: PipeRef<'_>) -> io::Result<u64> {
 
 /// Waits until one of `pipes` has bytes waiting (or is at its end) or `timeout` passes;
 /// returns which are.
-pub fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration) -> [bool; N] {
+pub(crate) fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration) -> [bool; N] {
     let deadline = Instant::now() + timeout;
     loop {
         let ready = pipes.map(|p| !matches!(unread(p), Ok(0)));
@@ -62,16 +62,16 @@ pub fn wait_readable<const N: usize>(pipes: [PipeRef<'_>; N], timeout: Duration)
 }
 
 /// The write end of a pipe cannot be looked into here (`unread` fails on it first).
-pub fn reader_gone(_stdin: PipeRef<'_>) -> bool {
+pub(crate) fn reader_gone(_stdin: PipeRef<'_>) -> bool {
     false
 }
 
 /// Windows has no way to be woken by a read of an anonymous pipe.
-pub fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
+pub(crate) fn read_watch(_stdin: PipeRef<'_>) -> Option<Pipe> {
     None
 }
 
-pub fn drain_watch(_watch: &Pipe) {}
+pub(crate) fn drain_watch(_watch: &Pipe) {}
 
 /// What `ProcessTree::prepare` gave the command: nothing, the Job Object holds the tree.
 pub struct TreeMark;
@@ -203,7 +203,7 @@ fn has_exited(process: HANDLE) -> bool {
 
 /// A script's full path, without the `\\?\` prefix `canonicalize` gives on Windows:
 /// cmd.exe and PowerShell do not take it.
-pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
+pub(crate) fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
     let full = p.canonicalize()?;
     let plain = {
         let text = full.to_string_lossy();
@@ -218,10 +218,10 @@ pub fn full_path(p: &Path) -> io::Result<std::path::PathBuf> {
 
 /// The start scripts looked for in an algo folder, in order: the official kit's
 /// PowerShell script first, then batch files and programs, and run.sh for a bash on PATH.
-pub const START_SCRIPTS: &[&str] = &["run.ps1", "run.bat", "run.cmd", "run.exe", "run.sh"];
+pub(crate) const START_SCRIPTS: &[&str] = &["run.ps1", "run.bat", "run.cmd", "run.exe", "run.sh"];
 
 /// The command that runs a start script, chosen by its extension as Windows does.
-pub fn start_command(script: &Path) -> StartCommand {
+pub(crate) fn start_command(script: &Path) -> StartCommand {
     let ext = script.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let mut c;
     let how = match ext.as_str() {
@@ -249,7 +249,7 @@ pub fn start_command(script: &Path) -> StartCommand {
 }
 
 /// CPU time used so far by the calling thread, kernel and user.
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     let zero = FILETIME { dwLowDateTime: 0, dwHighDateTime: 0 };
     let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
     // SAFETY: GetCurrentThread's pseudo handle needs no closing; the four out-pointers are ours.
