@@ -135,10 +135,10 @@ fn the_layout_lab_keeps_the_attacks_of_library_games_in_the_index() {
         h.get_by_label("Run stress test").click();
         h.run();
         step_until(&mut h, 240, "the stress test", |a| {
-            let lab = &a.editor_view().lab;
+            let lab = &a.editor_view().lab();
             !lab.is_running() && lab.run().is_some()
         });
-        messages.push(h.state().editor_view().lab.message.clone());
+        messages.push(h.state().editor_view().lab().message.clone());
     }
     assert!(messages[0].contains("attacks:") && !messages[0].contains("library index"), "{}", messages[0]);
     assert!(messages[1].ends_with("attacks of 4 replays from the library index"), "{}", messages[1]);
