@@ -246,7 +246,7 @@ fn a_gauntlet_against_ghosts_matches_the_replays_read_by_hand() {
     use terminal_core::arena::ghosts::{GhostChoice, compare, ghost_games, totals};
     use terminal_core::engine::geometry::Player;
     let dir = corpus::replay("base-s6");
-    let (games, skipped) = ghost_games(&dir, &GhostChoice::Seat(Player::Two)).expect("games");
+    let (games, skipped) = ghost_games(std::slice::from_ref(&dir), &GhostChoice::Seat(Player::Two)).expect("games");
     assert!(skipped.is_empty(), "{skipped:?}");
     assert_eq!(games.len(), 3);
     let out = tempfile::tempdir().expect("tempdir");

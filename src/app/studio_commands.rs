@@ -37,6 +37,10 @@ impl StudioApp {
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),
+            StudioCommand::ArenaGhosts { label, files, me } => {
+                self.apply_arena(ArenaAction::UseGhosts(super::arena::GhostSelection { label, files, me }));
+                self.state.view = View::Arena;
+            }
             StudioCommand::AddArenaAlgo(p) => self.apply_arena(ArenaAction::AddAlgo(p)),
             StudioCommand::SetArenaOutput(p) => self.apply_arena(ArenaAction::SetOutput(p)),
         }

@@ -91,7 +91,7 @@ impl ArenaArgs {
                     (None, Some(1)) => GhostChoice::Seat(Player::One),
                     (None, _) => GhostChoice::Seat(Player::Two),
                 };
-                Opponents::Ghosts { dir: dir.clone(), choice }
+                Opponents::Ghosts { replays: vec![dir.clone()], choice }
             }
             // The baseline is appended to the algos (see `arena`).
             (None, Some(_)) => Opponents::Gauntlet { baseline: self.algos.len() },

@@ -144,3 +144,36 @@ fn the_layout_lab_keeps_the_attacks_of_library_games_in_the_index() {
     assert!(messages[1].ends_with("attacks of 4 replays from the library index"), "{}", messages[1]);
     assert_eq!(messages[0].split(" · ").next(), messages[1].split(" · ").next(), "the same figures");
 }
+
+/// The games shown sent to the Arena as ghosts: one algo takes my seat in each game and
+/// meets my recorded opponent, one match a game.
+#[test]
+fn the_games_shown_become_ghosts_for_the_arena() {
+    let (folder, index_dir) = replays(2);
+    let mut h = indexed(folder.path(), index_dir.path());
+    let me = h.state().library().perspective().map(|p| p.me.clone()).unwrap_or_else(|| panic!("no perspective"));
+    h.get_by_label("Send to Arena as ghosts").click();
+    h.run();
+    assert_eq!(h.state().state().view, View::Arena);
+    let form = h.state().arena().form();
+    let ghosts = form.ghosts().unwrap_or_else(|| panic!("no ghosts: {}", h.state().arena().message()));
+    assert!(form.vs_ghosts(), "the arena plays the ghosts");
+    assert_eq!((ghosts.files.len(), ghosts.me.as_str()), (2, me.as_str()));
+    assert!(h.query_by_label(&format!("Ghosts: the opponents of {me} in 2 games from the Library")).is_some());
+
+    let out = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    type_into(&mut h, "Output folder", &out.path().join("run").display().to_string());
+    let algo = crate::common::corpus::algo("py-crash");
+    type_into(&mut h, "Algo path", &algo.display().to_string());
+    h.get_by_label("Add").click();
+    h.run();
+    h.get_by_label("Start").click();
+    h.run();
+    assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
+    step_until(&mut h, 120, "the games against ghosts", |a| a.arena().outcome().is_some());
+    let records = h.state().arena().records();
+    assert_eq!(records.len(), 2, "one match a game: {}", h.state().arena().message());
+    for r in records {
+        assert!(r.seat_of("py-crash").is_some(), "{} has no py-crash seat", r.job_id);
+    }
+}

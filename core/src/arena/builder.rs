@@ -23,8 +23,9 @@ pub enum Opponents {
     RoundRobin,
     /// Every algo against the one at this index of the algos.
     Gauntlet { baseline: usize },
-    /// The one algo against a recorded player of every replay under `dir`, one game each.
-    Ghosts { dir: PathBuf, choice: GhostChoice },
+    /// The one algo against a recorded player of every replay among `replays` (files, or
+    /// folders searched recursively), one game each.
+    Ghosts { replays: Vec<PathBuf>, choice: GhostChoice },
 }
 
 /// Which per-turn time limit an error is about.
@@ -68,8 +69,8 @@ pub enum ArenaSpecError {
     GhostsNeedOneAlgo { given: usize },
     #[error("replays for the ghosts: {0}")]
     GhostReplays(#[source] ArenaError),
-    #[error("no replay under {} can be played by a ghost", .dir.display())]
-    NoPlayableGhosts { dir: PathBuf },
+    #[error("no replay of {replays} can be played by a ghost")]
+    NoPlayableGhosts { replays: String },
 }
 
 /// An arena ready to start, and what a gauntlet against ghosts found on the way.
@@ -224,16 +225,16 @@ impl ArenaBuilder {
         config.check_simulated()?;
         let entrants = self.algos.iter().map(|p| entrant(p)).collect::<Result<Vec<_>, _>>()?;
         let (plan, ghost_games, skipped_replays) = match &self.opponents {
-            Opponents::Ghosts { dir, choice } => {
+            Opponents::Ghosts { replays, choice } => {
                 if sprt.is_some() {
                     return Err(ArenaSpecError::SprtWithGhosts);
                 }
                 let [algo]: [Entrant; 1] = entrants
                     .try_into()
                     .map_err(|e: Vec<Entrant>| ArenaSpecError::GhostsNeedOneAlgo { given: e.len() })?;
-                let (games, skipped) = ghost_games(dir, choice).map_err(ArenaSpecError::GhostReplays)?;
+                let (games, skipped) = ghost_games(replays, choice).map_err(ArenaSpecError::GhostReplays)?;
                 if games.is_empty() {
-                    return Err(ArenaSpecError::NoPlayableGhosts { dir: dir.clone() });
+                    return Err(ArenaSpecError::NoPlayableGhosts { replays: describe(replays) });
                 }
                 (Plan::vs_ghosts(algo, &games, self.seed)?, games, skipped)
             }
@@ -275,6 +276,14 @@ fn entrant(path: &Path) -> Result<Entrant, LocateError> {
 /// `path` made absolute: canonical when it exists, else joined to the current folder.
 pub fn absolute(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// The replays of a gauntlet against ghosts, for an error: the folder or file, or how many.
+fn describe(replays: &[PathBuf]) -> String {
+    match replays {
+        [one] => one.display().to_string(),
+        many => format!("the {} files and folders given", many.len()),
+    }
 }
 
 #[cfg(test)]
@@ -325,7 +334,8 @@ mod tests {
         assert!(matches!(err(three().opponents(Opponents::Gauntlet { baseline: 3 })), ArenaSpecError::Plan(_)));
         let missing = ArenaSpec::builder(algos(&["py-idle", "no-such-algo"]), "out");
         assert!(matches!(err(missing), ArenaSpecError::Algo(LocateError::Missing(_))));
-        let ghosts = Opponents::Ghosts { dir: algos_dir(), choice: GhostChoice::Seat(crate::engine::Player::Two) };
+        let ghosts =
+            Opponents::Ghosts { replays: vec![algos_dir()], choice: GhostChoice::Seat(crate::engine::Player::Two) };
         assert!(matches!(err(two().opponents(ghosts)), ArenaSpecError::GhostsNeedOneAlgo { given: 2 }));
     }
 
@@ -337,7 +347,7 @@ mod tests {
             ArenaSpecError::GhostsNeedOneAlgo { given: 2 }.to_string(),
             ArenaSpecError::NoGames.to_string(),
             ArenaSpecError::ZeroTimeLimit(TimeLimit::Soft).to_string(),
-            ArenaSpecError::NoPlayableGhosts { dir: "d".into() }.to_string(),
+            ArenaSpecError::NoPlayableGhosts { replays: "d".into() }.to_string(),
         ];
         for t in texts {
             assert!(!t.contains("--"), "{t}");

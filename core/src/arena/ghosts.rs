@@ -10,7 +10,7 @@ use crate::replay::read_replay;
 use crate::runner::GHOST_PREFIX;
 use crate::verify::collect_replays;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Which recorded player becomes the ghost.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,13 +77,14 @@ impl GhostGame {
 /// Replays a gauntlet cannot use, each with the reason.
 pub type Skipped = Vec<(PathBuf, String)>;
 
-/// The games of a gauntlet against the replays under `dir`, by file name. Legacy replays and
-/// replays the choice does not apply to (no player of that name) are listed as skipped.
-pub fn ghost_games(dir: &Path, choice: &GhostChoice) -> Result<(Vec<GhostGame>, Skipped), ArenaError> {
-    if !dir.exists() {
-        return Err(ArenaError::NotFound(dir.to_path_buf()));
+/// The games of a gauntlet against the replays among `paths` (files, or folders searched
+/// recursively), by file name. Legacy replays and replays the choice does not apply to (no
+/// player of that name) are listed as skipped.
+pub fn ghost_games(paths: &[PathBuf], choice: &GhostChoice) -> Result<(Vec<GhostGame>, Skipped), ArenaError> {
+    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+        return Err(ArenaError::NotFound(missing.clone()));
     }
-    let mut files = collect_replays(&[dir.to_path_buf()]);
+    let mut files = collect_replays(paths);
     files.sort();
     let mut games = Vec::new();
     let mut skipped = Vec::new();

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED};
+use terminal_core::arena::ghosts::GhostChoice;
 use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, SprtParams, default_jobs};
 use terminal_core::runner::Confinement;
 
@@ -22,6 +23,8 @@ pub enum FormError {
     Seed,
     #[error("Gauntlet: pick the baseline")]
     Baseline,
+    #[error("Against ghosts: send games from the Library first")]
+    NoGhosts,
     #[error("Resume: set the output folder of the arena to continue")]
     ResumeWithoutFolder,
     #[error("Arena not started: {0}")]
@@ -52,6 +55,20 @@ pub struct ArenaForm {
     pub(super) seed: String,
     /// The algos run confined (the default; docs/runner.md, Confinement).
     pub(super) confine: bool,
+    /// Games sent from the Library: the algo meets each game's opponent of `me`.
+    pub(super) ghosts: Option<GhostSelection>,
+    /// Play the algo against `ghosts` (instead of round robin or gauntlet).
+    pub(super) vs_ghosts: bool,
+}
+
+/// Replays chosen in the Library, whose players the algo meets as ghosts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GhostSelection {
+    /// What they are, for the form ("12 games from the Library").
+    pub label: String,
+    pub files: Vec<PathBuf>,
+    /// The player whose opponents become the ghosts (the algo takes this player's seat).
+    pub me: String,
 }
 
 // The builder's defaults, so the form starts where the command line does; jobs show the
@@ -72,11 +89,23 @@ impl Default for ArenaForm {
             sprt_params: SprtParams::default().to_string(),
             seed: DEFAULT_SEED.to_string(),
             confine: Confinement::default().enabled,
+            ghosts: None,
+            vs_ghosts: false,
         }
     }
 }
 
 impl ArenaForm {
+    /// The games sent from the Library, if any.
+    pub fn ghosts(&self) -> Option<&GhostSelection> {
+        self.ghosts.as_ref()
+    }
+
+    /// Whether the algo plays the ghosts (rather than the other algos).
+    pub fn vs_ghosts(&self) -> bool {
+        self.vs_ghosts
+    }
+
     /// The algos' folders (or start scripts), in the list's order.
     pub fn algos(&self) -> &[PathBuf] {
         &self.algos
@@ -124,10 +153,14 @@ impl ArenaForm {
         let soft_ms = limit(&self.soft_ms, "Soft limit")?;
         let max_ms = limit(&self.max_ms, "Hard limit")?;
         let seed = self.seed.trim().parse::<u64>().map_err(|_| FormError::Seed)?;
-        let opponents = match self.gauntlet {
-            true if self.baseline >= self.algos.len() => return Err(FormError::Baseline),
-            true => Opponents::Gauntlet { baseline: self.baseline },
-            false => Opponents::RoundRobin,
+        let opponents = match (self.vs_ghosts, self.gauntlet) {
+            (true, _) => {
+                let g = self.ghosts.as_ref().ok_or(FormError::NoGhosts)?;
+                Opponents::Ghosts { replays: g.files.clone(), choice: GhostChoice::OpponentOf(g.me.clone()) }
+            }
+            (false, true) if self.baseline >= self.algos.len() => return Err(FormError::Baseline),
+            (false, true) => Opponents::Gauntlet { baseline: self.baseline },
+            (false, false) => Opponents::RoundRobin,
         };
         if resume && self.out.trim().is_empty() {
             return Err(FormError::ResumeWithoutFolder);

@@ -9,7 +9,7 @@
 mod form;
 mod panels;
 mod results;
-pub use form::ArenaForm;
+pub use form::{ArenaForm, GhostSelection};
 
 use super::command::{Command, FileAction, FileCommand, StudioCommand};
 use super::compare_view::CompareView;
@@ -47,6 +47,8 @@ pub enum ArenaAction {
     OpenReplay(PathBuf),
     /// Watch a running match in the Play view (its replay as it is written).
     Watch(PathBuf),
+    /// Play against the players of these replays (sent from the Library).
+    UseGhosts(GhostSelection),
 }
 
 impl crate::app::view::StudioView for ArenaTab {
@@ -389,6 +391,14 @@ impl ArenaTab {
             ArenaAction::CloseCompare => self.compare = None,
             ArenaAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
             ArenaAction::Watch(p) => return vec![Command::Studio(StudioCommand::WatchReplay(p))],
+            ArenaAction::UseGhosts(g) => {
+                self.message = format!(
+                    "Against ghosts: the opponents of {} in {}; one algo plays {}'s seat in each. Add it, then Start",
+                    g.me, g.label, g.me
+                );
+                self.form.ghosts = Some(g);
+                self.form.vs_ghosts = true;
+            }
         }
         Vec::new()
     }

@@ -132,12 +132,32 @@ impl ArenaTab {
     /// Round robin or gauntlet, SPRT, seed.
     fn format_fields(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
-            ui.radio_value(&mut self.form.gauntlet, false, "Round robin")
-                .on_hover_text("Every algo against every other");
-            ui.radio_value(&mut self.form.gauntlet, true, "Gauntlet")
-                .on_hover_text("Every algo against the baseline only");
+            let form = &mut self.form;
+            if ui
+                .radio(!form.vs_ghosts && !form.gauntlet, "Round robin")
+                .on_hover_text("Every algo against every other")
+                .clicked()
+            {
+                (form.vs_ghosts, form.gauntlet) = (false, false);
+            }
+            if ui
+                .radio(!form.vs_ghosts && form.gauntlet, "Gauntlet")
+                .on_hover_text("Every algo against the baseline only")
+                .clicked()
+            {
+                (form.vs_ghosts, form.gauntlet) = (false, true);
+            }
+            if let Some(g) = &form.ghosts {
+                let hint = format!("The one algo in {}'s seat against each game's opponent, as recorded", g.me);
+                if ui.radio(form.vs_ghosts, "Against ghosts").on_hover_text(hint).clicked() {
+                    form.vs_ghosts = true;
+                }
+            }
         });
-        if self.form.gauntlet {
+        if let Some(g) = self.form.ghosts.as_ref().filter(|_| self.form.vs_ghosts) {
+            ui.label(format!("Ghosts: the opponents of {} in {}", g.me, g.label));
+        }
+        if self.form.gauntlet && !self.form.vs_ghosts {
             let selected = self.form.algos.get(self.form.baseline).map(|p| algo_label(p)).unwrap_or_else(|| "–".into());
             egui::ComboBox::from_label("Baseline").selected_text(selected).show_ui(ui, |ui| {
                 for (i, a) in self.form.algos.iter().enumerate() {
@@ -193,7 +213,13 @@ impl ArenaTab {
     fn controls(&mut self, ui: &mut Ui, running: bool) -> Vec<ArenaAction> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            if ui.add_enabled(!running && self.form.algos.len() >= 2, egui::Button::new("Start")).clicked() {
+            // Against ghosts one algo plays; otherwise algos play each other.
+            let (ready, why) = match self.form.vs_ghosts {
+                true => (self.form.algos.len() == 1, "Against ghosts: exactly one algo"),
+                false => (self.form.algos.len() >= 2, "Add two algos or more"),
+            };
+            let start = ui.add_enabled(!running && ready, egui::Button::new("Start")).on_disabled_hover_text(why);
+            if start.clicked() {
                 out.push(ArenaAction::Start);
             }
             let paused = self.run.as_ref().is_some_and(|r| r.paused);

@@ -100,6 +100,12 @@ pub enum StudioCommand {
     CopyText(String),
     /// Remember a file in the recent-files menu.
     Remember(PathBuf),
+    /// Give the Arena these replays: an algo meets, in each, the opponent of `me`.
+    ArenaGhosts {
+        label: String,
+        files: Vec<PathBuf>,
+        me: String,
+    },
     /// Add an algo folder to the Arena's list.
     AddArenaAlgo(PathBuf),
     /// Write the Arena's results into this folder.

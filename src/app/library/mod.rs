@@ -221,6 +221,18 @@ impl LibraryView {
         Some(Command::Studio(StudioCommand::OpenReplayAt { replay: library.root.join(&game.file), turn }))
     }
 
+    /// The games shown, as ghosts for the Arena: the opponents of "me" in them.
+    fn send_to_arena(&mut self) -> Vec<Command> {
+        let (Some(library), Some(p)) = (&self.rt.library, &self.rt.perspective) else { return Vec::new() };
+        if self.rt.shown.is_empty() {
+            self.rt.message = "No game shown to send".into();
+            return Vec::new();
+        }
+        let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
+        let label = format!("{} games from the Library", self.rt.shown.len());
+        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me: p.me.clone() })]
+    }
+
     /// The games shown, as the Layout lab's attacks.
     fn send_to_lab(&mut self) -> Vec<Command> {
         let Some(library) = &self.rt.library else { return Vec::new() };
@@ -245,6 +257,7 @@ enum LibraryAction {
     SortBy(SortBy),
     PickTile(i32, i32),
     SendToLab,
+    SendToArena,
 }
 
 impl StudioView for LibraryView {
@@ -298,6 +311,7 @@ impl LibraryView {
             }
             LibraryAction::PickTile(x, y) => self.rt.tile = Some((x, y)),
             LibraryAction::SendToLab => return self.send_to_lab(),
+            LibraryAction::SendToArena => return self.send_to_arena(),
         }
         Vec::new()
     }

@@ -53,6 +53,10 @@ pub(super) fn show(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<Libr
         if ui.button("Send to Layout lab").on_hover_text("The games shown become the lab's attacks").clicked() {
             actions.push(LibraryAction::SendToLab);
         }
+        let hint = format!("Your algo meets {me}'s opponent of each game shown, as recorded (Arena, against ghosts)");
+        if ui.button("Send to Arena as ghosts").on_hover_text(hint).clicked() {
+            actions.push(LibraryAction::SendToArena);
+        }
     });
     let file_width = (ui.available_width() - COLUMNS.iter().map(|c| c.2 + 8.0).sum::<f32>()).max(120.0);
     ui.horizontal(|ui| {
