@@ -1,10 +1,10 @@
 //! The scanner against `parse_frame` on real and hand-made lines.
 
 use super::super::parse::parse_frame;
-use super::super::reader::maybe_gunzip;
 use super::super::typed_frame::parse_frame_line;
 use super::Scanner;
 use crate::engine::frame::{Frame, Phase};
+use crate::replay::maybe_gunzip;
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::Path;

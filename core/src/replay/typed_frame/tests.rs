@@ -1,6 +1,6 @@
 use super::super::parse::parse_frame;
-use super::super::reader::maybe_gunzip;
 use super::parse_frame_line;
+use crate::replay::maybe_gunzip;
 use serde_json::Value;
 use std::path::Path;
 
