@@ -14,7 +14,7 @@ use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::layout::Layout;
 use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{
-    self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport,
+    self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport, Totals,
 };
 use terminal_core::layout::suggest::{SuggestOptions, SuggestProgress, Suggestion, suggest};
 use terminal_core::verify::{collect_replays, ruleset_name};
@@ -422,14 +422,9 @@ struct Summary<'a> {
     ruleset: &'a str,
     replays: usize,
     replays_skipped: usize,
-    attacks: usize,
-    attacks_breached: usize,
-    breaches: u64,
-    hp_lost: f64,
-    attackers_spawned: u64,
-    attackers_destroyed: u64,
-    structures_lost: u64,
-    sp_lost: f64,
+    /// Every total of the report, under its own name: a new one reaches the JSON unasked.
+    #[serde(flatten)]
+    totals: &'a Totals,
     worst: Vec<AttackName>,
     suggestion: Option<Vec<ChangeLine<'a>>>,
 }
@@ -470,14 +465,7 @@ fn print_json(
         ruleset: c.ruleset,
         replays: c.files,
         replays_skipped: c.skipped,
-        attacks: t.attacks,
-        attacks_breached: t.attacks_breached,
-        breaches: t.breaches,
-        hp_lost: t.hp_lost,
-        attackers_spawned: t.attackers_spawned,
-        attackers_destroyed: t.attackers_destroyed,
-        structures_lost: t.structures_lost,
-        sp_lost: t.sp_lost,
+        totals: t,
         worst,
         suggestion,
     };

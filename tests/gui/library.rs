@@ -175,5 +175,10 @@ fn the_games_shown_become_ghosts_for_the_arena() {
     assert_eq!(records.len(), 2, "one match a game: {}", h.state().arena().message());
     for r in records {
         assert!(r.seat_of("py-crash").is_some(), "{} has no py-crash seat", r.job_id);
+        // Played under the ghost's own ruleset, not the studio's (base-s6 here).
+        let replay = Path::new(&r.replay);
+        let replay = if replay.is_absolute() { replay.to_path_buf() } else { out.path().join("run").join(replay) };
+        let read = terminal_core::replay::read_replay(&replay).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(terminal_core::verify::ruleset_name(&read.config), "live-2022", "{}", replay.display());
     }
 }

@@ -166,7 +166,8 @@ impl ArenaForm {
             return Err(FormError::ResumeWithoutFolder);
         }
         let out = if self.out.trim().is_empty() { fresh_out() } else { PathBuf::from(self.out.trim()) };
-        let ruleset = Some(self.ruleset.trim().to_string()).filter(|r| !r.is_empty());
+        // Against ghosts, every game keeps its replay's ruleset.
+        let ruleset = Some(self.ruleset.trim().to_string()).filter(|r| !r.is_empty() && !self.vs_ghosts);
         let built = ArenaSpec::builder(self.algos.clone(), out)
             .opponents(opponents)
             .games(games)

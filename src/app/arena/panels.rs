@@ -61,7 +61,10 @@ impl ArenaTab {
         let mut out = Vec::new();
         ui.label(egui::RichText::new("Algos").strong());
         if self.form.algos.is_empty() {
-            ui.weak("No algos yet: add two or more folders");
+            ui.weak(match self.form.vs_ghosts {
+                true => "No algo yet: add the one that meets the ghosts",
+                false => "No algos yet: add two or more folders",
+            });
         }
         for (i, a) in self.form.algos.iter().enumerate() {
             ui.horizontal(|ui| {
@@ -103,9 +106,12 @@ impl ArenaTab {
     /// Games, jobs and the time limits.
     fn match_fields(&mut self, ui: &mut Ui) {
         egui::Grid::new("arena-form").num_columns(2).show(ui, |ui| {
-            let l = ui.label("Games per pairing");
-            ui.add(egui::TextEdit::singleline(&mut self.form.games).desired_width(60.0)).labelled_by(l.id);
-            ui.end_row();
+            // Against ghosts every game is played once.
+            if !self.form.vs_ghosts {
+                let l = ui.label("Games per pairing");
+                ui.add(egui::TextEdit::singleline(&mut self.form.games).desired_width(60.0)).labelled_by(l.id);
+                ui.end_row();
+            }
             let l = ui.label("Jobs");
             ui.add(egui::TextEdit::singleline(&mut self.form.jobs).desired_width(60.0))
                 .labelled_by(l.id)
@@ -186,13 +192,17 @@ impl ArenaTab {
     /// Ruleset, output folder, resume.
     fn output_fields(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
         let mut out = Vec::new();
-        egui::ComboBox::from_label("Ruleset").selected_text(self.form.ruleset.clone()).show_ui(ui, |ui| {
-            for (slug, description, _) in PRESETS {
-                if ui.selectable_label(self.form.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
-                    self.form.ruleset = slug.to_string();
+        if self.form.vs_ghosts {
+            ui.weak("Each game is played once, under its replay's own ruleset");
+        } else {
+            egui::ComboBox::from_label("Ruleset").selected_text(self.form.ruleset.clone()).show_ui(ui, |ui| {
+                for (slug, description, _) in PRESETS {
+                    if ui.selectable_label(self.form.ruleset == *slug, *slug).on_hover_text(*description).clicked() {
+                        self.form.ruleset = slug.to_string();
+                    }
                 }
-            }
-        });
+            });
+        }
         let l = ui.label("Output folder");
         ui.horizontal(|ui| {
             ui.add(

@@ -68,38 +68,37 @@ fn filters(view: &mut LibraryView, ui: &mut egui::Ui) {
     let rulesets = view.rt.library.as_ref().map(rulesets_of).unwrap_or_default();
     let f = &mut view.filter;
     ui.horizontal(|ui| {
-        egui::ComboBox::from_label("Result").width(90.0).selected_text(f.outcome.map_or("any", |o| o.name())).show_ui(
-            ui,
-            |ui| {
-                ui.selectable_value(&mut f.outcome, None, "any");
-                for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
-                    ui.selectable_value(&mut f.outcome, Some(o), o.name());
-                }
-            },
-        );
-        egui::ComboBox::from_label("End").width(90.0).selected_text(f.end.map_or("any", |e| e.name())).show_ui(
-            ui,
-            |ui| {
-                ui.selectable_value(&mut f.end, None, "any");
-                for e in EndKind::ALL {
-                    ui.selectable_value(&mut f.end, Some(e), e.name());
-                }
-            },
-        );
-        egui::ComboBox::from_label("Ruleset")
-            .width(110.0)
-            .selected_text(f.ruleset.as_deref().unwrap_or("any"))
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut f.ruleset, None, "any");
-                for r in rulesets {
-                    ui.selectable_value(&mut f.ruleset, Some(r.clone()), r);
-                }
-            });
+        labelled_combo(ui, "Result", 90.0, f.outcome.map_or("any", |o| o.name()), |ui| {
+            ui.selectable_value(&mut f.outcome, None, "any");
+            for o in [Outcome::Win, Outcome::Loss, Outcome::Unfinished] {
+                ui.selectable_value(&mut f.outcome, Some(o), o.name());
+            }
+        });
+        labelled_combo(ui, "End", 90.0, f.end.map_or("any", |e| e.name()), |ui| {
+            ui.selectable_value(&mut f.end, None, "any");
+            for e in EndKind::ALL {
+                ui.selectable_value(&mut f.end, Some(e), e.name());
+            }
+        });
+        let shown = f.ruleset.clone().unwrap_or_else(|| "any".into());
+        labelled_combo(ui, "Ruleset", 110.0, &shown, |ui| {
+            ui.selectable_value(&mut f.ruleset, None, "any");
+            for r in rulesets {
+                ui.selectable_value(&mut f.ruleset, Some(r.clone()), r);
+            }
+        });
         let label = ui.label("Turns from");
         ui.add(egui::TextEdit::singleline(&mut f.min_turns).desired_width(32.0)).labelled_by(label.id);
         let label = ui.label("to");
         ui.add(egui::TextEdit::singleline(&mut f.max_turns).desired_width(32.0)).labelled_by(label.id);
     });
+}
+
+/// A combo box with its label before it, as the text fields of the row have theirs.
+fn labelled_combo(ui: &mut egui::Ui, label: &str, width: f32, selected: &str, items: impl FnOnce(&mut egui::Ui)) {
+    let l = ui.label(label);
+    let combo = egui::ComboBox::from_id_salt(label).width(width).selected_text(selected).show_ui(ui, items);
+    combo.response.labelled_by(l.id);
 }
 
 fn rulesets_of(library: &terminal_core::library::Library) -> Vec<String> {

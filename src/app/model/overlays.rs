@@ -36,6 +36,24 @@ pub struct DebugOverlays {
     pub annotations: bool,
 }
 
+impl DebugOverlays {
+    /// The label shown only when the replay's algos annotated it.
+    pub const ANNOTATIONS: &'static str = "Algo annotations";
+
+    /// Every toggle and its label, in the order the Debugger lists them: a new overlay is its
+    /// field, its default and its row here (and its drawing).
+    pub fn toggles(&mut self) -> [(&'static str, &mut bool); 6] {
+        [
+            ("Unit paths", &mut self.paths),
+            ("Moved-from tiles", &mut self.moved_from),
+            ("Attack lines", &mut self.attacks),
+            ("Shield events", &mut self.shields),
+            ("Deaths / breaches / blasts", &mut self.markers),
+            (Self::ANNOTATIONS, &mut self.annotations),
+        ]
+    }
+}
+
 impl Default for DebugOverlays {
     fn default() -> Self {
         DebugOverlays { paths: true, moved_from: true, attacks: true, shields: true, markers: true, annotations: true }

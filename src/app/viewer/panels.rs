@@ -6,7 +6,7 @@
 use super::whatif_panel;
 use super::{SPEEDS, Viewer, ViewerAction};
 use crate::app::command::UiCommand;
-use crate::app::model::EventKind;
+use crate::app::model::{DebugOverlays, EventKind};
 use egui::Ui;
 use terminal_core::engine::Player;
 
@@ -236,14 +236,11 @@ pub fn compare_header(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
 
 /// The overlays' checkboxes; the algos' annotations only where they are drawn (a replay's
 /// board, not the tries compared).
-fn overlay_toggles(ui: &mut Ui, o: &mut crate::app::model::DebugOverlays, annotations: bool) {
-    ui.checkbox(&mut o.paths, "Unit paths");
-    ui.checkbox(&mut o.moved_from, "Moved-from tiles");
-    ui.checkbox(&mut o.attacks, "Attack lines");
-    ui.checkbox(&mut o.shields, "Shield events");
-    ui.checkbox(&mut o.markers, "Deaths / breaches / blasts");
-    if annotations {
-        ui.checkbox(&mut o.annotations, "Algo annotations");
+fn overlay_toggles(ui: &mut Ui, o: &mut DebugOverlays, annotations: bool) {
+    for (label, on) in o.toggles() {
+        if annotations || label != DebugOverlays::ANNOTATIONS {
+            ui.checkbox(on, label);
+        }
     }
 }
 

@@ -107,7 +107,7 @@ pub struct UnitTrack {
 }
 
 /// Sums over a run.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
 pub struct Totals {
     pub attacks: usize,
     /// Attacks with at least one breach.
