@@ -13,9 +13,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = os.path.join(HERE, "..", "..", "..", "shared", "configs", "special-2025.json")
+# The shared configs sit beside the repository (../shared); TERMINAL_SHARED names them elsewhere.
+SHARED = os.environ.get("TERMINAL_SHARED", os.path.join(HERE, "..", "..", "..", "shared"))
+CONFIG = os.path.join(SHARED, "configs", "special-2025.json")
 if not os.path.exists(CONFIG):
-    CONFIG = "/work/shared/configs/special-2025.json"
+    sys.exit(f"selftest: no config at {CONFIG}: put the shared folder beside the repository "
+             "or set TERMINAL_SHARED")
 
 EVENTS = {k: [] for k in ("selfDestruct", "breach", "damage", "shield", "move",
                            "spawn", "death", "attack", "melee")}
