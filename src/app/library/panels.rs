@@ -129,10 +129,10 @@ pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, 
 }
 
 fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: &mut Vec<LibraryAction>) {
-    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
+    let Some(sums) = &view.rt.sums else { return };
     let heat = match view.heat {
-        HeatKind::BreachesOnMe => query::breach_heat(&library.games, &view.rt.shown, &p.me),
-        HeatKind::OpponentSpawns => query::spawn_heat(&library.games, &view.rt.shown, &p.me),
+        HeatKind::BreachesOnMe => &sums.breaches,
+        HeatKind::OpponentSpawns => &sums.spawns,
     };
     // The diamond fills a square: as wide as the panel, but leaving room for the lists below.
     let side = ui.available_width().min(380.0);
@@ -142,7 +142,7 @@ fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: 
     let frame = board::begin(&mut child, &mut board_view, Palette::new(cx.dark()));
     let max = heat.iter().flatten().fold(0.0f32, |m, v| m.max(*v));
     for t in all_tiles() {
-        let v = heat_at(&heat, t);
+        let v = heat_at(heat, t);
         if v > 0.0 {
             let a = (40.0 + 200.0 * (v / max).sqrt()) as u8;
             frame.fill_tile(t, Color32::from_rgba_unmultiplied(230, 60, 200, a));
@@ -154,8 +154,8 @@ fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: 
     }
     if let Some(t) = frame.hovered {
         let what = match view.heat {
-            HeatKind::BreachesOnMe => format!("{:.0} HP lost", heat_at(&heat, t)),
-            HeatKind::OpponentSpawns => format!("{:.0} units spawned", heat_at(&heat, t)),
+            HeatKind::BreachesOnMe => format!("{:.0} HP lost", heat_at(heat, t)),
+            HeatKind::OpponentSpawns => format!("{:.0} units spawned", heat_at(heat, t)),
         };
         frame.response.clone().on_hover_text(format!("{},{}: {what}", t.x, t.y));
         if frame.response.clicked() {
@@ -185,8 +185,8 @@ fn tile_games(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<LibraryAc
 }
 
 fn hp_curve(view: &LibraryView, ui: &mut egui::Ui) {
-    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
-    let curve = query::hp_curve(&library.games, &view.rt.shown, &p.me);
+    let (Some(sums), Some(p)) = (&view.rt.sums, &view.rt.perspective) else { return };
+    let curve = &sums.hp_curve;
     if curve.is_empty() {
         return;
     }
@@ -198,8 +198,8 @@ fn hp_curve(view: &LibraryView, ui: &mut egui::Ui) {
 }
 
 fn opponents(view: &LibraryView, ui: &mut egui::Ui) {
-    let (Some(library), Some(p)) = (&view.rt.library, &view.rt.perspective) else { return };
-    let rows = query::by_opponent(&library.games, &view.rt.shown, &p.me);
+    let Some(sums) = &view.rt.sums else { return };
+    let rows = &sums.opponents;
     if rows.is_empty() {
         return;
     }
