@@ -24,6 +24,7 @@ pub(crate) const DEFAULT_FILE_SIZE: u64 = 64 << 20;
 /// A file in the folder that holds an algo saying that the algos in that folder share
 /// files (this project's `tests/algos/lib`): a confined algo directly in it may read the
 /// whole folder, never write it.
+#[cfg(unix)]
 pub(crate) const SHARED_MARKER: &str = ".algos-share-this-folder";
 
 /// How a seat's algo is confined. `Default` is confinement on, with the defaults above.
