@@ -177,7 +177,7 @@ impl ArenaForm {
             .resume(resume)
             .soft_ms(soft_ms)
             .max_ms(max_ms)
-            .sprt(self.sprt.then(|| self.sprt_params.clone()))
+            .sprt((self.sprt && !self.vs_ghosts).then(|| self.sprt_params.clone()))
             .confine(if self.confine { Confinement::default() } else { Confinement::off() })
             .build()?;
         let order = built.spec.plan.entrants.iter().map(|e| e.label.clone()).collect();

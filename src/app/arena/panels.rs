@@ -172,9 +172,12 @@ impl ArenaTab {
             });
         }
         ui.checkbox(&mut self.form.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
-        ui.checkbox(&mut self.form.sprt, "SPRT early stop")
-            .on_hover_text("Two algos: stop when one is better with the confidence asked");
-        if self.form.sprt {
+        // The SPRT compares two algos: against ghosts there is one.
+        if !self.form.vs_ghosts {
+            ui.checkbox(&mut self.form.sprt, "SPRT early stop")
+                .on_hover_text("Two algos: stop when one is better with the confidence asked");
+        }
+        if self.form.sprt && !self.form.vs_ghosts {
             let l = ui.label("SPRT Elo0,Elo1,α,β");
             ui.add(egui::TextEdit::singleline(&mut self.form.sprt_params).desired_width(160.0))
                 .labelled_by(l.id)
