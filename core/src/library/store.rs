@@ -133,22 +133,61 @@ pub struct DamagedFile {
 pub(super) fn load_all(conn: &Connection, db: &Path) -> Result<(Vec<IndexedGame>, Vec<DamagedFile>), LibraryError> {
     let mut games = load_games(conn).map_err(sql(db))?;
     let at: HashMap<i64, usize> = games.iter().enumerate().map(|(k, g)| (g.id, k)).collect();
-    let mut turns = conn.prepare("SELECT * FROM turns ORDER BY file_id, turn, player").map_err(sql(db))?;
-    let mut rows = turns.query([]).map_err(sql(db))?;
-    while let Some(r) = rows.next().map_err(sql(db))? {
-        let t = TurnState {
-            turn: r.get(1).map_err(sql(db))?,
-            player: r.get(2).map_err(sql(db))?,
-            hp: r.get(3).map_err(sql(db))?,
-            sp: r.get(4).map_err(sql(db))?,
-            mp: r.get(5).map_err(sql(db))?,
-            structure_value: r.get(6).map_err(sql(db))?,
-        };
-        if let Some(&k) = at.get(&r.get(0).map_err(sql(db))?) {
-            games[k].record.turn_states.push(t);
-        }
-    }
-    load_spawns_and_breaches(conn, &at, &mut games).map_err(sql(db))?;
+    let turns = "SELECT * FROM turns ORDER BY file_id, turn, player";
+    attach_rows(
+        conn,
+        turns,
+        &at,
+        &mut games,
+        |g, t| g.turn_states.push(t),
+        |r| {
+            Ok(TurnState {
+                turn: r.get(1)?,
+                player: r.get(2)?,
+                hp: r.get(3)?,
+                sp: r.get(4)?,
+                mp: r.get(5)?,
+                structure_value: r.get(6)?,
+            })
+        },
+    )
+    .map_err(sql(db))?;
+    attach_rows(
+        conn,
+        "SELECT * FROM spawns ORDER BY rowid",
+        &at,
+        &mut games,
+        |g, s| g.spawns.push(s),
+        |r| {
+            Ok(SpawnCount {
+                turn: r.get(1)?,
+                player: r.get(2)?,
+                unit_type: r.get(3)?,
+                x: r.get(4)?,
+                y: r.get(5)?,
+                count: r.get(6)?,
+            })
+        },
+    )
+    .map_err(sql(db))?;
+    attach_rows(
+        conn,
+        "SELECT * FROM breaches ORDER BY rowid",
+        &at,
+        &mut games,
+        |g, b| g.breaches.push(b),
+        |r| {
+            Ok(BreachTotal {
+                turn: r.get(1)?,
+                player: r.get(2)?,
+                x: r.get(3)?,
+                y: r.get(4)?,
+                damage: r.get(5)?,
+                count: r.get(6)?,
+            })
+        },
+    )
+    .map_err(sql(db))?;
     let mut stmt =
         conn.prepare("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path").map_err(sql(db))?;
     let damaged = stmt
@@ -184,39 +223,22 @@ fn load_games(conn: &Connection) -> rusqlite::Result<Vec<IndexedGame>> {
     rows.collect()
 }
 
-fn load_spawns_and_breaches(
+/// The rows of a per-game table (`file_id` first), in the order `query` gives them, each
+/// made by `read` and handed to its game's record by `add`.
+fn attach_rows<T>(
     conn: &Connection,
+    query: &str,
     at: &HashMap<i64, usize>,
     games: &mut [IndexedGame],
+    add: impl Fn(&mut GameRecord, T),
+    read: impl Fn(&rusqlite::Row) -> rusqlite::Result<T>,
 ) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare("SELECT * FROM spawns ORDER BY rowid")?;
+    let mut stmt = conn.prepare(query)?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
-        let s = SpawnCount {
-            turn: r.get(1)?,
-            player: r.get(2)?,
-            unit_type: r.get(3)?,
-            x: r.get(4)?,
-            y: r.get(5)?,
-            count: r.get(6)?,
-        };
+        let item = read(r)?;
         if let Some(&k) = at.get(&r.get(0)?) {
-            games[k].record.spawns.push(s);
-        }
-    }
-    let mut stmt = conn.prepare("SELECT * FROM breaches ORDER BY rowid")?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        let b = BreachTotal {
-            turn: r.get(1)?,
-            player: r.get(2)?,
-            x: r.get(3)?,
-            y: r.get(4)?,
-            damage: r.get(5)?,
-            count: r.get(6)?,
-        };
-        if let Some(&k) = at.get(&r.get(0)?) {
-            games[k].record.breaches.push(b);
+            add(&mut games[k].record, item);
         }
     }
     Ok(())

@@ -241,25 +241,26 @@ impl LibraryView {
 
     /// The games shown, as ghosts for the Arena: the opponents of "me" in them.
     fn send_to_arena(&mut self) -> Vec<Command> {
-        let (Some(library), Some(p)) = (&self.rt.library, &self.rt.perspective) else { return Vec::new() };
+        let Some((label, files)) = self.shown_files() else { return Vec::new() };
+        let Some(p) = &self.rt.perspective else { return Vec::new() };
+        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me: p.me.clone() })]
+    }
+
+    /// The files of the games shown, and a label for them; says so when none is shown.
+    fn shown_files(&mut self) -> Option<(String, Vec<PathBuf>)> {
+        let library = self.rt.library.as_ref()?;
         if self.rt.shown.is_empty() {
             self.rt.message = "No game shown to send".into();
-            return Vec::new();
+            return None;
         }
         let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
-        let label = format!("{} games from the Library", self.rt.shown.len());
-        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me: p.me.clone() })]
+        Some((format!("{} games from the Library", self.rt.shown.len()), files))
     }
 
     /// The games shown, as the Layout lab's attacks.
     fn send_to_lab(&mut self) -> Vec<Command> {
+        let Some((label, files)) = self.shown_files() else { return Vec::new() };
         let Some(library) = &self.rt.library else { return Vec::new() };
-        if self.rt.shown.is_empty() {
-            self.rt.message = "No game shown to send".into();
-            return Vec::new();
-        }
-        let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
-        let label = format!("{} games from the Library", self.rt.shown.len());
         let index = self.rt.db_used.clone().map(|db| (db, library.root.clone()));
         vec![Command::Studio(StudioCommand::LabAttacks { label, files, index })]
     }
