@@ -26,7 +26,11 @@ fn summary_of(mut frame: Frame) -> Frame {
 /// Every line the scanner accepts gives the frame `parse_frame` gives, and the death flag
 /// the typed reader gives; a summary, the same frame without its action units.
 fn agrees(line: &str) -> bool {
-    let mut scanner = Scanner::default();
+    agrees_after(&mut Scanner::default(), line)
+}
+
+/// As `agrees`, with a scanner that keeps the lists of the lines it read before.
+fn agrees_after<'a>(scanner: &mut Scanner<'a>, line: &'a str) -> bool {
     let full = scanner.frame(line, false);
     let full_agrees = full.as_ref().is_none_or(|(fast, flag)| {
         Some(fast) == slow(line).as_ref() && parse_frame_line(line).is_none_or(|(_, typed_flag)| typed_flag == *flag)
@@ -61,9 +65,18 @@ fn real_frame_lines(per_ruleset: usize) -> Vec<(String, String)> {
 fn real_replays_of_every_ruleset_scan_as_parse_frame_reads_them() {
     let lines = real_frame_lines(3);
     let mut scanned = 0;
+    // One scanner per file, as the reader keeps it: lists seen in earlier frames are copied.
+    let mut kept = (String::new(), Scanner::default());
     for (file, line) in &lines {
         assert!(agrees(line), "{file}: {}", &line[..line.len().min(200)]);
-        scanned += usize::from(Scanner::default().frame(line, false).is_some());
+        if kept.0 != *file {
+            kept = (file.clone(), Scanner::default());
+        }
+        let fast = kept.1.frame(line, false);
+        if let Some((frame, _)) = &fast {
+            assert_eq!(Some(frame), slow(line).as_ref(), "{file}: a kept scanner: {}", &line[..line.len().min(200)]);
+        }
+        scanned += usize::from(fast.is_some());
     }
     assert!(lines.len() > 5_000, "only {} frame lines read", lines.len());
     // The end frames (`endStats`) and a few odd 2018 lines go the typed way.
@@ -223,6 +236,10 @@ proptest! {
             line.replace_range(at..end, PIECES[piece]);
         }
         prop_assert!(agrees(&line), "{}", line);
+        // After the line it was made from, whose lists the scanner keeps.
+        let mut primed = Scanner::default();
+        prop_assert!(primed.frame(FRAME, false).is_some() && primed.frame(FRAME, true).is_some());
+        prop_assert!(agrees_after(&mut primed, &line), "after FRAME: {}", line);
     }
 
     /// Numbers of every size and form read as serde_json reads them.
