@@ -182,3 +182,23 @@ fn the_games_shown_become_ghosts_for_the_arena() {
         assert_eq!(terminal_core::verify::ruleset_name(&read.config), "live-2022", "{}", replay.display());
     }
 }
+
+/// A game "me" did not play has no seat for the algo to take: it is not sent as a ghost.
+#[test]
+fn only_the_games_i_played_become_ghosts() {
+    let (folder, index_dir) = replays(2);
+    let other = crate::common::corpus::replay(
+        "live-2022/archen2019__terminal-ai__p1-29-02-2020-11-39-59-1582994399525-906230231.replay.gz",
+    );
+    std::fs::copy(&other, folder.path().join("other.replay.gz")).unwrap_or_else(|e| panic!("{}: {e}", other.display()));
+    let mut h = indexed(folder.path(), index_dir.path());
+    assert_eq!(h.state().library().perspective().map(|p| p.me.as_str()), Some("algo_0"));
+    assert_eq!(h.state().library().shown().len(), 3, "the three games are shown");
+    h.get_by_label("Send to Arena as ghosts").click();
+    h.run();
+    let ghosts =
+        h.state().arena().form().ghosts().unwrap_or_else(|| panic!("no ghosts: {}", h.state().arena().message()));
+    assert_eq!(ghosts.files.len(), 2, "{:?}", ghosts.files);
+    assert!(ghosts.files.iter().all(|f| !f.ends_with("other.replay.gz")), "{:?}", ghosts.files);
+    assert!(h.query_by_label("Ghosts: the opponents of algo_0 in 2 games from the Library").is_some());
+}

@@ -239,27 +239,36 @@ impl LibraryView {
         Some(Command::Studio(StudioCommand::OpenReplayAt { replay: library.root.join(&game.file), turn }))
     }
 
-    /// The games shown, as ghosts for the Arena: the opponents of "me" in them.
+    /// The games shown that "me" played, as ghosts for the Arena: the opponents of "me" in
+    /// them (a game "me" did not play has no seat to take).
     fn send_to_arena(&mut self) -> Vec<Command> {
-        let Some((label, files)) = self.shown_files() else { return Vec::new() };
-        let Some(p) = &self.rt.perspective else { return Vec::new() };
-        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me: p.me.clone() })]
+        let Some(me) = self.rt.perspective.as_ref().map(|p| p.me.clone()) else { return Vec::new() };
+        let Some((label, files)) = self.shown_files(Some(&me)) else { return Vec::new() };
+        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me })]
     }
 
-    /// The files of the games shown, and a label for them; says so when none is shown.
-    fn shown_files(&mut self) -> Option<(String, Vec<PathBuf>)> {
+    /// The files of the games shown (of those `me` played, if given), and a label for them;
+    /// says so when there is none.
+    fn shown_files(&mut self, me: Option<&str>) -> Option<(String, Vec<PathBuf>)> {
         let library = self.rt.library.as_ref()?;
-        if self.rt.shown.is_empty() {
-            self.rt.message = "No game shown to send".into();
+        let games = self.rt.shown.iter().map(|&k| &library.games[k]);
+        let files: Vec<PathBuf> = games
+            .filter(|g| me.is_none_or(|me| g.record.seat_of(me).is_some()))
+            .map(|g| library.root.join(&g.file))
+            .collect();
+        if files.is_empty() {
+            self.rt.message = match me {
+                Some(me) if !self.rt.shown.is_empty() => format!("None of the games shown has {me} in it"),
+                _ => "No game shown to send".into(),
+            };
             return None;
         }
-        let files = self.rt.shown.iter().map(|&k| library.root.join(&library.games[k].file)).collect();
-        Some((format!("{} games from the Library", self.rt.shown.len()), files))
+        Some((format!("{} games from the Library", files.len()), files))
     }
 
     /// The games shown, as the Layout lab's attacks.
     fn send_to_lab(&mut self) -> Vec<Command> {
-        let Some((label, files)) = self.shown_files() else { return Vec::new() };
+        let Some((label, files)) = self.shown_files(None) else { return Vec::new() };
         let Some(library) = &self.rt.library else { return Vec::new() };
         let index = self.rt.db_used.clone().map(|db| (db, library.root.clone()));
         vec![Command::Studio(StudioCommand::LabAttacks { label, files, index })]
