@@ -41,10 +41,11 @@ fn what_if(replay: &Replay, turn: i32, attacker: Player, deploy: Vec<Command>) -
     let start = replay.turn_starts().into_iter().find(|&s| replay.frames[s].turn_info.turn == turn);
     let start = start.unwrap_or_else(|| panic!("no turn {turn}"));
     let (game, inputs) = game_at_turn_frame(replay, &config, start, &ids, None).unwrap_or_else(|e| panic!("{e}"));
+    // As the Debugger's "Try" of a candidate asks for it: deploy lines replaced, builds kept.
     let mut spec = WhatIfSpec::default();
     let (a, d) = (attacker.index(), attacker.opponent().index());
-    spec.commands[a] = Some(inputs.lines[a].0.iter().copied().chain(deploy).collect());
-    spec.commands[d] = Some(inputs.lines[d].0.clone());
+    spec.deploys[a] = Some(deploy);
+    spec.deploys[d] = Some(Vec::new());
     let t = whatif::run(&game, Some(&inputs), &spec, "planner").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(t.summary.rejected, [0, 0], "turn {turn}: the what-if refused commands");
     let hp = game.player(attacker.opponent()).stats.hp;

@@ -37,6 +37,9 @@ pub struct WhatIfSpec {
     pub structures: [Vec<StructureEdit>; 2],
     /// Per player: the commands of the turn; `None` keeps what the replay did (nothing for a layout).
     pub commands: [Option<Vec<Command>>; 2],
+    /// Per player whose `commands` are `None`: the turn's deploy line in place of the recorded
+    /// one, the recorded builds kept (the attack planner's candidates are tried this way).
+    pub deploys: [Option<Vec<Command>>; 2],
 }
 
 /// Outcome of a try; index = player. Damage and destruction are what the player dealt.
@@ -210,7 +213,10 @@ pub fn run(
     let config = Arc::clone(&g.config);
     let lines: [(Vec<Command>, Vec<Command>); 2] = Player::both().map(|p| match &spec.commands[p.index()] {
         Some(list) => split_lines(&config, list),
-        None => replay_inputs.map(|i| i.lines[p.index()].clone()).unwrap_or_default(),
+        None => {
+            let (builds, recorded) = replay_inputs.map(|i| i.lines[p.index()].clone()).unwrap_or_default();
+            (builds, spec.deploys[p.index()].clone().unwrap_or(recorded))
+        }
     });
     if let Some(inputs) = replay_inputs {
         g.early_2020 = inputs.early_2020;

@@ -57,6 +57,7 @@ impl Viewer {
         for e in events {
             self.handle(e);
         }
+        self.poll_plan();
     }
 
     pub(super) fn handle(&mut self, e: Event) {
@@ -76,6 +77,7 @@ impl Viewer {
                 if std::mem::take(&mut self.whatif.watch_next_try) {
                     self.watch_try(self.whatif.tries.len() - 1);
                 }
+                self.compare_planned_try();
             }
             Event::LiveUpdate(s) => self.on_live_update(*s),
             Event::Progress { .. } => {}
@@ -91,6 +93,7 @@ impl Viewer {
 
     fn on_loaded(&mut self, s: ReplaySummary) {
         self.take_opened();
+        self.planner.reset();
         self.message = format!(
             "{}: {} vs {}, {} turns, {} frames{}{}",
             s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),

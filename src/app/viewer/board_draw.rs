@@ -56,6 +56,9 @@ impl Viewer {
             frame.draw_path(&threat.path, Stroke::new((g.tile * 0.2).clamp(2.0, 5.0), pal.highlight));
             crate::app::board::threat::draw_marks(&frame, threat);
         }
+        if let Some(outcome) = self.planner.hovered() {
+            draw_planned(&frame, outcome, pal.player(self.planner.result_seat()));
+        }
         labels.paint(&frame.painter);
         self.board.labels = labels.into_placed();
         // The algos' annotations.
@@ -142,6 +145,21 @@ impl Viewer {
         } else {
             None
         }
+    }
+}
+
+/// A planned attack's units' walks, the tiles where it breached and the structures it
+/// destroyed.
+fn draw_planned(frame: &board::BoardFrame, outcome: &terminal_core::layout::stress::AttackOutcome, color: Color32) {
+    let width = (frame.geometry.tile * 0.18).clamp(1.5, 4.0);
+    for track in &outcome.unit_paths {
+        frame.draw_path(&track.tiles, Stroke::new(width, color));
+    }
+    for (tile, _) in &outcome.breach_tiles {
+        frame.fill_tile(*tile, color.gamma_multiply(0.45));
+    }
+    for tile in &outcome.lost_tiles {
+        frame.tile_label(*tile, "x", color);
     }
 }
 

@@ -13,6 +13,8 @@ mod board_draw;
 mod inspect;
 mod live;
 pub mod panels;
+mod plan;
+mod plan_panel;
 mod playback;
 mod played_draw;
 mod prefs;
@@ -125,6 +127,20 @@ pub enum ViewerAction {
     ShowRightPanel(bool),
     /// Hide both side panels, or show both again.
     ToggleSidePanels,
+    /// Search the strongest deploys of the planner's seat on the shown turn.
+    PlanAttack,
+    /// Stop the search.
+    StopPlan,
+    /// The seat the planner attacks for.
+    SetPlanSeat(Player),
+    /// The MP the planner gives the attacker (`None`: what it had that turn).
+    SetPlanMp(Option<f32>),
+    /// Groups per deploy at most (1 to 3).
+    SetPlanGroups(usize),
+    /// The candidate whose walks the board draws (index in the list).
+    HoverCandidate(Option<usize>),
+    /// Run this candidate as a what-if beside the turn as played.
+    TryCandidate(usize),
 }
 
 /// The viewer: what it keeps between runs ([`ViewerPrefs`]) and its runtime state, one
@@ -138,6 +154,7 @@ pub struct Viewer {
     playback: Playback,
     board: BoardState,
     whatif: WhatIfState,
+    planner: plan::AttackPlanner,
     stats: FrameStats,
     /// The viewer's last word (shown in its header).
     message: String,
@@ -452,6 +469,13 @@ impl Viewer {
             ViewerAction::RunWhatIf => self.run_whatif(),
             ViewerAction::WatchTry(index) => self.watch_try(index),
             ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
+            ViewerAction::PlanAttack => self.plan_attack(),
+            ViewerAction::StopPlan => self.stop_plan(),
+            ViewerAction::SetPlanSeat(p) => self.planner.seat = p,
+            ViewerAction::SetPlanMp(mp) => self.planner.mp = mp,
+            ViewerAction::SetPlanGroups(n) => self.planner.max_groups = n.clamp(1, 3),
+            ViewerAction::HoverCandidate(i) => self.hover_candidate(i),
+            ViewerAction::TryCandidate(i) => self.try_candidate(i),
             other => self.apply_setting(other),
         }
         Vec::new()

@@ -64,7 +64,7 @@ impl Viewer {
                 }
             }
         };
-        let spec = Box::new(WhatIfSpec { structures, commands });
+        let spec = Box::new(WhatIfSpec { structures, commands, ..WhatIfSpec::default() });
         self.request(Request::RunWhatIf { source, spec, label: w.describe() });
     }
 

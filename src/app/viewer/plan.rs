@@ -1,0 +1,323 @@
+//! The attack planner in the Debugger: the strongest deploys of one seat on the shown turn of
+//! a replay, searched on a thread of its own (cancellable, with progress); a hovered
+//! candidate's walks drawn on the board; a candidate tried as a what-if beside the turn as
+//! played.
+
+use super::Viewer;
+use crossbeam_channel::{Receiver, Sender, bounded};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use terminal_core::engine::Player;
+use terminal_core::layout::stress::AttackOutcome;
+use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
+use terminal_core::session::whatif::WhatIfSpec;
+use terminal_core::session::{Request, WhatIfSource};
+
+/// Candidates the panel lists, best first.
+pub(super) const LISTED: usize = 10;
+
+/// The label of a try of the turn as it was played.
+const AS_PLAYED: &str = "as played";
+
+/// The planner's settings and its last search.
+pub(super) struct AttackPlanner {
+    pub(super) seat: Player,
+    /// MP given in place of what the seat has that turn.
+    pub(super) mp: Option<f32>,
+    /// Groups per deploy at most (1 to 3).
+    pub(super) max_groups: usize,
+    job: Option<PlanJob>,
+    pub(super) progress: Option<PlanProgress>,
+    pub(super) result: Option<PlannedTurn>,
+    /// The hovered candidate and its outcome with every unit's walk.
+    hovered: Option<(usize, AttackOutcome)>,
+    /// Tries to open side by side once both are back: the turn as played and a candidate.
+    compare_after: Option<(usize, usize)>,
+    /// Why the last search could not run.
+    pub(super) error: Option<String>,
+}
+
+impl Default for AttackPlanner {
+    fn default() -> Self {
+        AttackPlanner {
+            seat: Player::One,
+            mp: None,
+            max_groups: 3,
+            job: None,
+            progress: None,
+            result: None,
+            hovered: None,
+            compare_after: None,
+            error: None,
+        }
+    }
+}
+
+/// A search's answer for one turn and seat.
+pub(super) struct PlannedTurn {
+    pub(super) turn: i32,
+    pub(super) seat: Player,
+    pub(super) board: PlanBoard,
+    /// The best candidates, best first (at most [`LISTED`]).
+    pub(super) candidates: Vec<Candidate>,
+    /// Deploys the engine ran.
+    pub(super) evaluated: usize,
+    pub(super) seconds: f64,
+}
+
+struct PlanJob {
+    events: Receiver<PlanEvent>,
+    cancel: Arc<AtomicBool>,
+}
+
+enum PlanEvent {
+    Progress(PlanProgress),
+    Done(Box<Result<PlannedTurn, String>>),
+}
+
+impl AttackPlanner {
+    pub(super) fn is_running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The seat of the last search's attacker (the planner's seat before any).
+    pub(super) fn result_seat(&self) -> Player {
+        self.result.as_ref().map_or(self.seat, |r| r.seat)
+    }
+
+    pub(super) fn hovered_index(&self) -> Option<usize> {
+        self.hovered.as_ref().map(|(i, _)| *i)
+    }
+
+    /// Forgets the search (a new replay is shown): a running one is stopped.
+    pub(super) fn reset(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.cancel.store(true, Ordering::Relaxed);
+        }
+        (self.progress, self.result, self.hovered, self.compare_after, self.error) = (None, None, None, None, None);
+    }
+
+    /// The hovered candidate's outcome with its walks, if one is hovered.
+    pub(super) fn hovered(&self) -> Option<&AttackOutcome> {
+        self.hovered.as_ref().map(|(_, o)| o)
+    }
+}
+
+/// The search of one turn, on the calling thread: the replay read, the board prepared, every
+/// deploy run.
+fn search(
+    path: &std::path::Path,
+    turn: i32,
+    seat: Player,
+    mp: Option<f32>,
+    request: &PlanRequest,
+    tx: &Sender<PlanEvent>,
+    cancel: &AtomicBool,
+) -> Result<PlannedTurn, String> {
+    let started = Instant::now();
+    let replay = terminal_core::replay::read_replay(path).map_err(|e| e.to_string())?;
+    let board = PlanBoard::from_replay(&replay, turn, seat).map_err(|e| e.to_string())?;
+    let board = match mp {
+        Some(mp) => board.with_mp(mp),
+        None => board,
+    };
+    // Progress is dropped when the panel is behind: only the newest matters.
+    let progress = |p: PlanProgress| {
+        let _ = tx.try_send(PlanEvent::Progress(p));
+    };
+    let plan = planner::plan(&board, request, &progress, cancel).map_err(|e| e.to_string())?;
+    let evaluated = plan.evaluated.iter().sum();
+    let candidates = plan.top(LISTED).to_vec();
+    Ok(PlannedTurn { turn, seat, board, candidates, evaluated, seconds: started.elapsed().as_secs_f64() })
+}
+
+impl Viewer {
+    /// Searches the strongest deploys of the planner's seat on the shown turn.
+    pub(super) fn plan_attack(&mut self) {
+        let (Some(path), Some(turn)) = (self.shown.path.clone(), self.turn()) else {
+            self.planner.error = Some("Open a replay and go to a turn first".into());
+            return;
+        };
+        if self.shown.live {
+            self.planner.error = Some("A live match is still being written: plan on its replay once it ends".into());
+            return;
+        }
+        self.stop_plan();
+        let planner = &mut self.planner;
+        let (seat, mp) = (planner.seat, planner.mp);
+        let request = PlanRequest { max_groups: planner.max_groups.clamp(1, 3), ..PlanRequest::default() };
+        let (tx, rx) = bounded(64);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&cancel);
+        let spawned = std::thread::Builder::new().name("attack-planner".into()).spawn(move || {
+            let result = search(&path, turn, seat, mp, &request, &tx, &stop);
+            // A full channel must not lose the answer: wait for room.
+            let _ = tx.send(PlanEvent::Done(Box::new(result)));
+        });
+        (planner.result, planner.hovered, planner.progress) = (None, None, None);
+        match spawned {
+            Ok(_) => {
+                planner.error = None;
+                planner.job = Some(PlanJob { events: rx, cancel });
+                self.message = format!("Planning player {}'s attack on turn {turn}…", seat.number());
+            }
+            Err(e) => planner.error = Some(format!("cannot start the planner's thread: {e}")),
+        }
+    }
+
+    /// Stops a running search (its thread ends within one deploy).
+    pub(super) fn stop_plan(&mut self) {
+        if let Some(job) = self.planner.job.take() {
+            job.cancel.store(true, Ordering::Relaxed);
+            self.planner.progress = None;
+            self.message = "Planning stopped".into();
+        }
+    }
+
+    /// Takes what the planner's thread sent.
+    pub(super) fn poll_plan(&mut self) {
+        let Some(job) = &self.planner.job else { return };
+        let (events, disconnected) = drain(&job.events);
+        for e in events {
+            match e {
+                PlanEvent::Progress(p) => self.planner.progress = Some(p),
+                PlanEvent::Done(result) => {
+                    self.planner.job = None;
+                    self.planner.progress = None;
+                    match *result {
+                        Ok(done) => {
+                            self.message = planned_message(&done);
+                            self.planner.result = Some(done);
+                        }
+                        Err(e) => self.planner.error = Some(e),
+                    }
+                }
+            }
+        }
+        if disconnected && self.planner.job.is_some() {
+            self.planner.job = None;
+            self.planner.error = Some("the planner's thread ended without an answer".into());
+        }
+    }
+
+    /// Draws the walks of candidate `index` (worked out once), or none.
+    pub(super) fn hover_candidate(&mut self, index: Option<usize>) {
+        let planner = &mut self.planner;
+        let Some(index) = index else {
+            planner.hovered = None;
+            return;
+        };
+        if planner.hovered.as_ref().is_some_and(|(i, _)| *i == index) {
+            return;
+        }
+        let Some(done) = &planner.result else { return };
+        let Some(candidate) = done.candidates.get(index) else { return };
+        let outcome = done.board.evaluate(&candidate.deploy(), true, &mut None);
+        planner.hovered = Some((index, outcome));
+    }
+
+    /// Tries candidate `index` as a what-if of its turn (both players' builds as recorded,
+    /// the attacker deploying the candidate, the defender nothing, as the planner counts),
+    /// and opens it side by side with the turn as played.
+    pub(super) fn try_candidate(&mut self, index: usize) {
+        let Some(done) = &self.planner.result else { return };
+        let Some(candidate) = done.candidates.get(index) else { return };
+        let (turn, seat) = (done.turn, done.seat);
+        let mut spec = WhatIfSpec::default();
+        spec.deploys[seat.index()] = Some(candidate.deploy());
+        spec.deploys[seat.opponent().index()] = Some(Vec::new());
+        let label = format!("plan #{}: {}", index + 1, self.describe_groups(candidate));
+        let as_played = self.whatif.tries.iter().position(|t| t.turn == turn && t.label == AS_PLAYED);
+        let next = self.whatif.tries.len();
+        let a = as_played.unwrap_or_else(|| {
+            let source = WhatIfSource::ReplayTurn(turn);
+            self.request(Request::RunWhatIf { source, spec: Box::default(), label: AS_PLAYED.into() });
+            next
+        });
+        let b = if as_played.is_some() { next } else { next + 1 };
+        self.whatif.tries_pov = seat;
+        self.planner.compare_after = Some((a, b));
+        let source = WhatIfSource::ReplayTurn(turn);
+        self.request(Request::RunWhatIf { source, spec: Box::new(spec), label });
+    }
+
+    /// Once the tries a candidate asked for are back, opens them side by side.
+    pub(super) fn compare_planned_try(&mut self) {
+        if let Some((a, b)) = self.planner.compare_after
+            && b < self.whatif.tries.len()
+        {
+            self.planner.compare_after = None;
+            self.whatif.compare_pick = [a, b];
+            self.compare_tries(a, b);
+        }
+    }
+
+    /// "8 Scout at (13, 0) + 2 Demolisher at (14, 0)".
+    pub fn describe_groups(&self, c: &Candidate) -> String {
+        let legacy = self.is_legacy();
+        let groups: Vec<String> = c
+            .groups
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} {} at ({}, {})",
+                    g.count,
+                    super::unit_name(g.unit_type as usize, legacy),
+                    g.tile.x,
+                    g.tile.y
+                )
+            })
+            .collect();
+        groups.join(" + ")
+    }
+}
+
+/// What the thread sent so far, and whether it has ended.
+fn drain(events: &Receiver<PlanEvent>) -> (Vec<PlanEvent>, bool) {
+    let mut got = Vec::new();
+    loop {
+        match events.try_recv() {
+            Ok(e) => got.push(e),
+            Err(crossbeam_channel::TryRecvError::Empty) => return (got, false),
+            Err(crossbeam_channel::TryRecvError::Disconnected) => return (got, true),
+        }
+    }
+}
+
+fn planned_message(done: &PlannedTurn) -> String {
+    match done.candidates.first() {
+        Some(best) => format!(
+            "Planned player {}'s attack on turn {}: {} deploys run in {:.1} s, the best deals {:.0} HP",
+            done.seat.number(),
+            done.turn,
+            done.evaluated,
+            done.seconds,
+            best.damage
+        ),
+        None => format!("Turn {}: player {} can deploy nothing with its MP", done.turn, done.seat.number()),
+    }
+}
+
+/// What the planner shows, read by the studio's other parts and its tests.
+impl Viewer {
+    /// A search is running.
+    pub fn is_planning(&self) -> bool {
+        self.planner.is_running()
+    }
+
+    /// The last search's turn, attacker and best candidates (best first).
+    pub fn planned(&self) -> Option<(i32, Player, &[Candidate])> {
+        self.planner.result.as_ref().map(|r| (r.turn, r.seat, r.candidates.as_slice()))
+    }
+
+    /// Why the last search could not run.
+    pub fn plan_error(&self) -> Option<&str> {
+        self.planner.error.as_deref()
+    }
+
+    /// The candidate whose walks the board draws, and its outcome.
+    pub fn planned_hover(&self) -> Option<(usize, &AttackOutcome)> {
+        self.planner.hovered.as_ref().map(|(i, o)| (*i, o))
+    }
+}

@@ -1,0 +1,122 @@
+//! The Debugger's attack planner section: the attacking seat, its MP and the groups a deploy
+//! may have; the search with its progress; the best candidates (hovering one draws its
+//! units' walks on the board, "Try" runs it as a what-if beside the turn as played).
+
+use super::plan::AttackPlanner;
+use super::{Viewer, ViewerAction};
+use egui::Ui;
+use terminal_core::engine::Player;
+
+/// The planner section of the right-hand panel.
+pub(super) fn planner(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+    let mut out = Vec::new();
+    let p = &v.planner;
+    settings(ui, p, &mut out);
+    let can = v.turn().is_some() && v.shown.path.is_some() && !v.shown.live;
+    if p.is_running() {
+        ui.horizontal(|ui| {
+            if ui.button("Stop planning").clicked() {
+                out.push(ViewerAction::StopPlan);
+            }
+            ui.spinner();
+        });
+        if let Some(progress) = p.progress {
+            let stage = ["singles", "pairs", "triples"].get(progress.stage.saturating_sub(1)).copied().unwrap_or("");
+            let fraction = progress.done as f32 / progress.total.max(1) as f32;
+            let text = format!("{stage}: {} of {} deploys", progress.done, progress.total);
+            ui.add(egui::ProgressBar::new(fraction).text(text));
+        }
+        // The thread's answer arrives without any input: look again soon.
+        ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+    } else {
+        let hint = "Search this turn's strongest deploys of the attacker: every single group, then pairs and triples";
+        if ui.add_enabled(can, egui::Button::new("Plan attack")).on_hover_text(hint).clicked() {
+            out.push(ViewerAction::PlanAttack);
+        }
+    }
+    if let Some(e) = &p.error {
+        ui.colored_label(ui.visuals().warn_fg_color, e);
+    }
+    candidates(ui, v, &mut out);
+    out
+}
+
+/// The attacker, its MP and the groups per deploy.
+fn settings(ui: &mut Ui, p: &AttackPlanner, out: &mut Vec<ViewerAction>) {
+    let mut seat = p.seat;
+    ui.horizontal(|ui| {
+        ui.label("Attacker");
+        for s in Player::both() {
+            ui.selectable_value(&mut seat, s, format!("Player {}", s.number()));
+        }
+    });
+    if seat != p.seat {
+        out.push(ViewerAction::SetPlanSeat(seat));
+    }
+    ui.horizontal(|ui| {
+        let mut other = p.mp.is_some();
+        if ui.checkbox(&mut other, "Other MP").on_hover_text("Unticked: the MP the attacker had that turn").changed() {
+            out.push(ViewerAction::SetPlanMp(other.then_some(p.mp.unwrap_or(10.0))));
+        }
+        if let Some(mut mp) = p.mp {
+            let drag = ui.add(egui::DragValue::new(&mut mp).range(0.0..=200.0).speed(0.5).suffix(" MP"));
+            if drag.changed() {
+                out.push(ViewerAction::SetPlanMp(Some(mp)));
+            }
+        }
+    });
+    let mut groups = p.max_groups;
+    ui.horizontal(|ui| {
+        ui.label("Groups per deploy");
+        for n in 1..=3 {
+            ui.selectable_value(&mut groups, n, n.to_string());
+        }
+    });
+    if groups != p.max_groups {
+        out.push(ViewerAction::SetPlanGroups(groups));
+    }
+}
+
+/// The best candidates of the last search: what each sends, what it does, "Try".
+fn candidates(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
+    let Some(done) = &v.planner.result else { return };
+    ui.label(format!(
+        "Turn {}: player {} attacking with {:.1} MP ({} deploys run, {:.1} s)",
+        done.turn,
+        done.seat.number(),
+        done.board.mp(),
+        done.evaluated,
+        done.seconds
+    ));
+    if done.candidates.is_empty() {
+        ui.weak("Nothing to deploy with this MP.");
+        return;
+    }
+    ui.weak("HP damage first, then the SP of structures destroyed, then MP kept · hover: the walks");
+    let mut hovered = None;
+    for (i, c) in done.candidates.iter().enumerate() {
+        ui.separator();
+        let row = ui.horizontal_wrapped(|ui| {
+            let tried = ui.button("Try").on_hover_text("Run it as a what-if, side by side with the turn as played");
+            if tried.clicked() {
+                out.push(ViewerAction::TryCandidate(i));
+            }
+            ui.strong(format!("#{}", i + 1));
+            ui.label(v.describe_groups(c));
+        });
+        let figures = ui.weak(format!(
+            "{:.0} HP · {} structure{} destroyed ({:.1} SP) · {:.1} MP",
+            c.damage,
+            c.structures_destroyed,
+            if c.structures_destroyed == 1 { "" } else { "s" },
+            c.sp_destroyed,
+            c.mp_spent
+        ));
+        if row.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row.response.rect) {
+            hovered = Some(i);
+        }
+    }
+    if hovered != v.planner.hovered_index() {
+        out.push(ViewerAction::HoverCandidate(hovered));
+    }
+}

@@ -1,0 +1,55 @@
+//! The attack planner in the Debugger, driven like a user: plan a recorded turn, hover a
+//! candidate to see its walks, try it beside the turn as played.
+
+use egui_kittest::kittest::Queryable;
+
+use crate::common::corpus::{BUSY, replay};
+use crate::common::harness::step_until;
+use crate::common::viewer::{harness, open_at};
+use terminal_core::engine::geometry::Player;
+
+#[test]
+fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
+    let mut h = harness(false);
+    open_at(&mut h, replay(BUSY), 6, 0);
+    h.get_by_label("Player 1").click();
+    h.run();
+    h.get_by_label("Plan attack").click();
+    // The spinner repaints while the search runs: steps, not runs.
+    h.step();
+    step_until(&mut h, 120, "the planner's search", |a| !a.viewer().is_planning());
+    let v = h.state().viewer();
+    assert_eq!(v.plan_error(), None);
+    let (turn, seat, candidates) = v.planned().unwrap_or_else(|| panic!("no plan: {}", v.message()));
+    assert_eq!((turn, seat), (6, Player::One));
+    assert!(candidates.len() >= 3, "{} candidates", candidates.len());
+    assert!(candidates.windows(2).all(|w| w[0].rank(&w[1]).is_le()), "best first");
+    let best = candidates[0].clone();
+    let described = v.describe_groups(&best);
+
+    // Hovering the best candidate draws its units' walks.
+    h.get_by_label(&described).hover();
+    h.run();
+    h.run();
+    let (index, outcome) = h.state().viewer().planned_hover().unwrap_or_else(|| panic!("nothing hovered"));
+    assert_eq!(index, 0);
+    let units: u32 = best.groups.iter().map(|g| g.count).sum();
+    assert_eq!(outcome.unit_paths.len(), units as usize, "one walk a unit");
+    assert_eq!(outcome.breaches, best.breaches);
+
+    // "Try" runs it as a what-if and opens it beside the turn as played.
+    h.get_all_by_label("Try").next().unwrap_or_else(|| panic!("no Try button")).click();
+    h.run();
+    step_until(&mut h, 60, "the two tries", |a| a.viewer().compare().is_some());
+    let v = h.state().viewer();
+    let tries = v.tries();
+    assert_eq!(tries.len(), 2, "{}", v.message());
+    assert_eq!(tries[0].label, "as played");
+    assert!(tries[1].label.starts_with("plan #1: "), "{}", tries[1].label);
+    // The engine's what-if ends as the planner predicted.
+    let s = &tries[1].summary;
+    assert_eq!((s.breaches[0], s.hp_damage[0]), (best.breaches, best.damage), "{described}");
+    assert!((s.sp_destroyed[0] - best.sp_destroyed).abs() < 1e-3, "{} vs {}", s.sp_destroyed[0], best.sp_destroyed);
+    assert_eq!(s.rejected, [0, 0]);
+    assert!(h.query_by_label("A: What-if try 1: as played").is_some());
+}
