@@ -468,3 +468,45 @@ fn plays_messages_never_move_the_board_and_go_when_stale() {
     let message = h.state().play().message().to_string();
     assert!(message.starts_with("Match over") || message.starts_with("The match ended"), "{message}");
 }
+
+/// The planner on your turn: its best deploys go into your plan with one click and, sent, the
+/// match's turn ends as it predicted (an idle opponent builds nothing the planner could not
+/// know of).
+#[test]
+fn the_planners_best_attack_goes_into_your_turn_and_plays_as_predicted() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio_clocked(matches_written_to(out.path()), LARGE, 0.125);
+    open_play(&mut h);
+    you_against(&mut h, "py-idle");
+    wait_for_turn(&mut h, 0);
+    pick_tool(&mut h, "Turret");
+    click_tile(&mut h, Tile::new(13, 6));
+    h.get_by_label("Plan attack").click();
+    h.step();
+    step_until(&mut h, 120, "the planner's search", |a| !a.play().viewer().is_planning());
+    let v = h.state().play().viewer();
+    let (turn, seat, candidates) = v.planned().unwrap_or_else(|| panic!("no plan: {:?}", v.plan_error()));
+    assert_eq!((turn, seat), (0, Player::One));
+    let best = candidates.first().cloned().unwrap_or_else(|| panic!("no candidate"));
+    assert!(best.damage > 0.0, "an empty board lets every unit through: {best:?}");
+    h.get_all_by_label("Use").next().unwrap_or_else(|| panic!("no Use button")).click();
+    h.run_ok();
+    let (build, deploy) = h.state().play().planned_commands().expect("a plan");
+    assert_eq!(build.len(), 1, "the turret stays");
+    assert_eq!(deploy, best.deploy(), "the plan's deploys are the candidate's");
+
+    h.get_by_label("End turn").click();
+    h.step();
+    wait_for_turn(&mut h, 1);
+    let replay_path = h.state().play().running().and_then(|m| m.replay_path().map(Path::to_path_buf)).expect("replay");
+    let r = read_replay(&replay_path).expect("the replay so far");
+    let breaches: Vec<_> = r
+        .frames
+        .iter()
+        .filter(|f| f.turn_info.turn == 0)
+        .flat_map(|f| f.events.breach.iter())
+        .filter(|b| b.owner == Player::One)
+        .collect();
+    let damage: f32 = breaches.iter().map(|b| b.damage).sum();
+    assert_eq!((breaches.len() as u32, damage), (best.breaches, best.damage), "the turn as played in the match");
+}

@@ -57,6 +57,40 @@ pub fn check_turn(
     build: &[Command],
     deploy: &[Command],
 ) -> Result<TurnCheck, crate::verify::rebuild::RebuildError> {
+    let (game, rejected, before) = game_after(config, frame, player, build, deploy)?;
+    let after = game.player(player).stats;
+    Ok(TurnCheck {
+        rejected,
+        sp: before.sp,
+        mp: before.mp,
+        sp_spent: before.sp - after.sp,
+        mp_spent: before.mp - after.mp,
+    })
+}
+
+/// The game of a turn frame after `player`'s builds (the other seat's are not known yet):
+/// the board the attack planner searches on a person's turn. The builds the engine refuses
+/// are left out.
+pub fn game_after_builds(
+    config: &std::sync::Arc<crate::engine::Config>,
+    frame: &crate::engine::frame::Frame,
+    player: crate::engine::geometry::Player,
+    build: &[Command],
+) -> Result<crate::engine::game::Game, crate::verify::rebuild::RebuildError> {
+    game_after(config, frame, player, build, &[]).map(|(game, _, _)| game)
+}
+
+/// The game of a turn frame with `player`'s commands applied, what the engine refused, and
+/// the player's stats before.
+type Applied = (crate::engine::game::Game, Vec<(Command, crate::engine::game::Rejection)>, crate::engine::frame::Stats);
+
+fn game_after(
+    config: &std::sync::Arc<crate::engine::Config>,
+    frame: &crate::engine::frame::Frame,
+    player: crate::engine::geometry::Player,
+    build: &[Command],
+    deploy: &[Command],
+) -> Result<Applied, crate::verify::rebuild::RebuildError> {
     let max_id = crate::verify::rebuild::max_id_in(frame);
     let mut game = crate::verify::rebuild::game_from_turn_frame(config, frame, max_id)?;
     let before = game.player(player).stats;
@@ -64,12 +98,6 @@ pub fn check_turn(
     let mut lines: [(&[Command], &[Command]); 2] = [(&none, &none), (&none, &none)];
     lines[player.index()] = (build, deploy);
     let [r1, r2] = game.apply_turn_commands(lines);
-    let after = game.player(player).stats;
-    Ok(TurnCheck {
-        rejected: if player.index() == 0 { r1 } else { r2 },
-        sp: before.sp,
-        mp: before.mp,
-        sp_spent: before.sp - after.sp,
-        mp_spent: before.mp - after.mp,
-    })
+    let rejected = if player.index() == 0 { r1 } else { r2 };
+    Ok((game, rejected, before))
 }

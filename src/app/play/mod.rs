@@ -82,6 +82,9 @@ pub enum PlayAction {
     ToThePresent,
     /// Play this turn's action phase again on the board.
     ReplayTurn(i32),
+    /// The attack planner on your turn: `PlanAttack` searches from your plan's builds,
+    /// `TryCandidate` puts a candidate's deploys in the plan, the rest is the viewer's.
+    Planner(ViewerAction),
 }
 
 /// Why the form's match cannot start, in the form's words.
@@ -534,6 +537,9 @@ impl PlayView {
                 return out;
             }
             PlayAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
+            PlayAction::Planner(ViewerAction::PlanAttack) => self.plan_your_attack(),
+            PlayAction::Planner(ViewerAction::TryCandidate(i)) => self.use_candidate(i),
+            PlayAction::Planner(other) => return self.viewer.apply(other),
         }
         Vec::new()
     }

@@ -6,6 +6,7 @@
 use super::{LiveMatch, PlayAction, PlayView, SeatKind, refusals, status};
 use crate::app::board::threat as board_threat;
 use crate::app::model::{LivePace, Tool};
+use crate::app::viewer::plan_panel::PlannerIn;
 use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::config::unit_name;
@@ -276,6 +277,12 @@ fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: 
         if ui.button(RichText::new("End turn").strong()).on_hover_text(end).clicked() {
             out.push(PlayAction::EndTurn);
         }
+    });
+    ui.separator();
+    egui::CollapsingHeader::new("Attack planner").default_open(true).show(ui, |ui| {
+        ui.weak("Your strongest deploys against the opponent's structures as they stand, after your builds");
+        let asked = crate::app::viewer::plan_panel::planner(ui, &v.viewer, PlannerIn::YourTurn);
+        out.extend(asked.into_iter().map(PlayAction::Planner));
     });
 }
 

@@ -5,6 +5,7 @@
 
 use super::PlayView;
 use super::refusals;
+use crate::app::viewer::PlanSource;
 use crate::app::viewer::whatif_board::BoardWhatIf;
 use terminal_core::engine::Command as EngineCommand;
 use terminal_core::engine::geometry::Player;
@@ -163,6 +164,47 @@ impl PlayView {
             }
             None => self.message = "Nothing to undo in this turn".into(),
         }
+    }
+
+    /// Searches your strongest attack from the plan's builds (the opponent's builds of this
+    /// turn are not known: its structures as they stand).
+    pub(super) fn plan_your_attack(&mut self) {
+        let Some(m) = self.running.as_ref() else { return };
+        let (Some((turn, seat)), Some(frame)) = (m.planning, &m.turn_frame) else {
+            self.message = "It is not your turn".into();
+            return;
+        };
+        let (build, _) = self.planned_commands().unwrap_or_default();
+        match terminal_core::runner::human::game_after_builds(&m.config, frame, seat, &build) {
+            Ok(game) => self.viewer.start_plan(PlanSource::Game(Box::new(game)), turn, seat),
+            Err(e) => self.message = format!("Cannot plan on this turn: {e}"),
+        }
+    }
+
+    /// Puts candidate `index`'s deploys in the turn's plan, in place of its deploys.
+    pub(super) fn use_candidate(&mut self, index: usize) {
+        let Some((turn, seat, candidates)) = self.viewer.planned() else { return };
+        let Some(candidate) = candidates.get(index) else { return };
+        let planning = self.running.as_ref().and_then(|m| m.planning);
+        if planning != Some((turn, seat)) {
+            self.message = format!("That plan was for turn {turn}: plan this turn again");
+            return;
+        }
+        let Some(mut w) = self.viewer.board_whatif().cloned() else {
+            self.message = "Back to your turn first: your plan is set aside".into();
+            return;
+        };
+        let described = self.viewer.describe_groups(candidate);
+        w.deploys[seat.index()] = candidate
+            .deploy()
+            .iter()
+            .filter_map(|c| match c.kind {
+                terminal_core::engine::CommandKind::Spawn(t) => Some((t, c.tile)),
+                _ => None,
+            })
+            .collect();
+        self.viewer.set_board_whatif(Some(w));
+        self.message = format!("Plan #{} in your turn: {described}", index + 1);
     }
 
     /// The planned turn's commands (true-board), for the panel and tests.

@@ -137,6 +137,9 @@ impl Viewer {
                 Stroke::new(2.0, pal.player(path.owner).gamma_multiply(0.9)),
             );
         }
+        if let Some(outcome) = self.planner.hovered() {
+            draw_planned(&frame, outcome, pal.player(self.planner.result_seat()));
+        }
         super::played_draw::legend(ui, &frame, w);
         frame.draw_hover(pal.text);
         let undo = frame.response.secondary_clicked();

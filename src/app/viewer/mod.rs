@@ -14,7 +14,7 @@ mod inspect;
 mod live;
 pub mod panels;
 mod plan;
-mod plan_panel;
+pub mod plan_panel;
 mod playback;
 mod played_draw;
 mod prefs;
@@ -27,6 +27,7 @@ pub mod whatif_budget;
 mod whatif_panel;
 
 pub use inspect::{LogEntry, unit_name};
+pub use plan::PlanSource;
 pub use playback::{BASE_FPS, SPEEDS, action_for};
 pub use played_draw::LEGEND as PLAYED_LEGEND;
 pub use prefs::ViewerPrefs;

@@ -327,8 +327,9 @@ pub fn debugger_side(ui: &mut Ui, v: &Viewer, bottom: f32) -> Vec<ViewerAction> 
         .show(ui, |ui| whatif_panel::whatif(ui, v))
         .body_returned
         .unwrap_or_default();
-    let planned =
-        egui::CollapsingHeader::new("Attack planner").default_open(true).show(ui, |ui| plan_panel::planner(ui, v));
+    let planned = egui::CollapsingHeader::new("Attack planner")
+        .default_open(true)
+        .show(ui, |ui| plan_panel::planner(ui, v, plan_panel::PlannerIn::Debugger));
     out.extend(planned.body_returned.unwrap_or_default());
     egui::CollapsingHeader::new("Event log").default_open(true).show(ui, |ui| {
         let log = v.event_log();

@@ -5,10 +5,12 @@
 
 use super::Viewer;
 use crossbeam_channel::{Receiver, Sender, bounded};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use terminal_core::engine::Player;
+use terminal_core::engine::game::Game;
 use terminal_core::layout::stress::AttackOutcome;
 use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
 use terminal_core::session::whatif::WhatIfSpec;
@@ -104,10 +106,18 @@ impl AttackPlanner {
     }
 }
 
-/// The search of one turn, on the calling thread: the replay read, the board prepared, every
+/// The board a search starts from.
+pub enum PlanSource {
+    /// A turn of a replay file, as the Layout lab takes it.
+    ReplayTurn(PathBuf),
+    /// A game in its deploy phase (a person's turn in Play, their builds made).
+    Game(Box<Game>),
+}
+
+/// The search of one turn, on the calling thread: the board prepared (a replay read), every
 /// deploy run.
 fn search(
-    path: &std::path::Path,
+    source: &PlanSource,
     turn: i32,
     seat: Player,
     mp: Option<f32>,
@@ -116,8 +126,13 @@ fn search(
     cancel: &AtomicBool,
 ) -> Result<PlannedTurn, String> {
     let started = Instant::now();
-    let replay = terminal_core::replay::read_replay(path).map_err(|e| e.to_string())?;
-    let board = PlanBoard::from_replay(&replay, turn, seat).map_err(|e| e.to_string())?;
+    let board = match source {
+        PlanSource::ReplayTurn(path) => {
+            let replay = terminal_core::replay::read_replay(path).map_err(|e| e.to_string())?;
+            PlanBoard::from_replay(&replay, turn, seat).map_err(|e| e.to_string())?
+        }
+        PlanSource::Game(game) => PlanBoard::from_game(game, seat, &format!("turn {turn}")),
+    };
     let board = match mp {
         Some(mp) => board.with_mp(mp),
         None => board,
@@ -143,15 +158,22 @@ impl Viewer {
             self.planner.error = Some("A live match is still being written: plan on its replay once it ends".into());
             return;
         }
+        self.start_plan(PlanSource::ReplayTurn(path), turn, self.planner.seat);
+    }
+
+    /// Searches the strongest deploys of `seat` from `source` at `turn`, on a thread of its
+    /// own; the panel shows its progress and its answer.
+    pub fn start_plan(&mut self, source: PlanSource, turn: i32, seat: Player) {
         self.stop_plan();
         let planner = &mut self.planner;
-        let (seat, mp) = (planner.seat, planner.mp);
+        planner.seat = seat;
+        let mp = planner.mp;
         let request = PlanRequest { max_groups: planner.max_groups.clamp(1, 3), ..PlanRequest::default() };
         let (tx, rx) = bounded(64);
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
         let spawned = std::thread::Builder::new().name("attack-planner".into()).spawn(move || {
-            let result = search(&path, turn, seat, mp, &request, &tx, &stop);
+            let result = search(&source, turn, seat, mp, &request, &tx, &stop);
             // A full channel must not lose the answer: wait for room.
             let _ = tx.send(PlanEvent::Done(Box::new(result)));
         });

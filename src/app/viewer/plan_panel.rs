@@ -7,12 +7,26 @@ use super::{Viewer, ViewerAction};
 use egui::Ui;
 use terminal_core::engine::Player;
 
-/// The planner section of the right-hand panel.
-pub(super) fn planner(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
+/// Where the planner is shown.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum PlannerIn {
+    /// A replay's turn in the Debugger: either seat, any MP; a candidate is tried as a what-if.
+    Debugger,
+    /// A person's turn in Play: their seat and MP; a candidate goes into the turn's plan.
+    YourTurn,
+}
+
+/// The planner section: in the Debugger's right-hand panel, or in Play's turn panel.
+pub fn planner(ui: &mut Ui, v: &Viewer, place: PlannerIn) -> Vec<ViewerAction> {
     let mut out = Vec::new();
     let p = &v.planner;
-    settings(ui, p, &mut out);
-    let can = v.turn().is_some() && v.shown.path.is_some() && !v.shown.live;
+    let can = match place {
+        PlannerIn::Debugger => {
+            settings(ui, p, &mut out);
+            v.turn().is_some() && v.shown.path.is_some() && !v.shown.live
+        }
+        PlannerIn::YourTurn => true,
+    };
     if p.is_running() {
         ui.horizontal(|ui| {
             if ui.button("Stop planning").clicked() {
@@ -37,7 +51,7 @@ pub(super) fn planner(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
     if let Some(e) = &p.error {
         ui.colored_label(ui.visuals().warn_fg_color, e);
     }
-    candidates(ui, v, &mut out);
+    candidates(ui, v, place, &mut out);
     out
 }
 
@@ -77,8 +91,8 @@ fn settings(ui: &mut Ui, p: &AttackPlanner, out: &mut Vec<ViewerAction>) {
     }
 }
 
-/// The best candidates of the last search: what each sends, what it does, "Try".
-fn candidates(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
+/// The best candidates of the last search: what each sends, what it does, "Try" or "Use".
+fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAction>) {
     let Some(done) = &v.planner.result else { return };
     ui.label(format!(
         "Turn {}: player {} attacking with {:.1} MP ({} deploys run, {:.1} s)",
@@ -97,8 +111,11 @@ fn candidates(ui: &mut Ui, v: &Viewer, out: &mut Vec<ViewerAction>) {
     for (i, c) in done.candidates.iter().enumerate() {
         ui.separator();
         let row = ui.horizontal_wrapped(|ui| {
-            let tried = ui.button("Try").on_hover_text("Run it as a what-if, side by side with the turn as played");
-            if tried.clicked() {
+            let (button, hint) = match place {
+                PlannerIn::Debugger => ("Try", "Run it as a what-if, side by side with the turn as played"),
+                PlannerIn::YourTurn => ("Use", "Put these deploys in your turn's plan, in place of its deploys"),
+            };
+            if ui.button(button).on_hover_text(hint).clicked() {
                 out.push(ViewerAction::TryCandidate(i));
             }
             ui.strong(format!("#{}", i + 1));
