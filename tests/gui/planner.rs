@@ -12,7 +12,9 @@ use terminal_core::engine::geometry::Player;
 fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
     let mut h = harness(false);
     open_at(&mut h, replay(BUSY), 6, 0);
-    h.get_by_label("Player 1").click();
+    h.get_by_label("Plan attack…").click();
+    h.run();
+    h.get_by_label("Player 1 attacks").click();
     h.run();
     h.get_by_label("Plan attack").click();
     // The spinner repaints while the search runs: steps, not runs.

@@ -128,6 +128,8 @@ pub enum ViewerAction {
     ShowRightPanel(bool),
     /// Hide both side panels, or show both again.
     ToggleSidePanels,
+    /// Show (or hide) the attack planner's section in the Debugger.
+    ShowPlanner(bool),
     /// Search the strongest deploys of the planner's seat on the shown turn.
     PlanAttack,
     /// Stop the search.
@@ -470,6 +472,7 @@ impl Viewer {
             ViewerAction::RunWhatIf => self.run_whatif(),
             ViewerAction::WatchTry(index) => self.watch_try(index),
             ViewerAction::CompareTries(a, b) => self.compare_tries(a, b),
+            ViewerAction::ShowPlanner(show) => self.planner.open = show,
             ViewerAction::PlanAttack => self.plan_attack(),
             ViewerAction::StopPlan => self.stop_plan(),
             ViewerAction::SetPlanSeat(p) => self.planner.seat = p,

@@ -3,8 +3,8 @@
 //! viewer and return what the user asked for as [`ViewerAction`]s, applied after the
 //! frame's UI.
 
+use super::whatif_panel;
 use super::{SPEEDS, Viewer, ViewerAction};
-use super::{plan_panel, whatif_panel};
 use crate::app::command::UiCommand;
 use crate::app::model::{DebugOverlays, EventKind};
 use egui::Ui;
@@ -322,15 +322,11 @@ pub fn debugger_side(ui: &mut Ui, v: &Viewer, bottom: f32) -> Vec<ViewerAction> 
             ui.label(egui::RichText::new(text).monospace());
         }
     });
-    let mut out = egui::CollapsingHeader::new("What-if")
+    let out = egui::CollapsingHeader::new("What-if")
         .default_open(true)
         .show(ui, |ui| whatif_panel::whatif(ui, v))
         .body_returned
         .unwrap_or_default();
-    let planned = egui::CollapsingHeader::new("Attack planner")
-        .default_open(true)
-        .show(ui, |ui| plan_panel::planner(ui, v, plan_panel::PlannerIn::Debugger));
-    out.extend(planned.body_returned.unwrap_or_default());
     egui::CollapsingHeader::new("Event log").default_open(true).show(ui, |ui| {
         let log = v.event_log();
         ui.label(format!("{} events", log.len()));

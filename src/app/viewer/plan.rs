@@ -24,6 +24,8 @@ const AS_PLAYED: &str = "as played";
 
 /// The planner's settings and its last search.
 pub(super) struct AttackPlanner {
+    /// The Debugger shows the planner's section.
+    pub(super) open: bool,
     pub(super) seat: Player,
     /// MP given in place of what the seat has that turn.
     pub(super) mp: Option<f32>,
@@ -43,6 +45,7 @@ pub(super) struct AttackPlanner {
 impl Default for AttackPlanner {
     fn default() -> Self {
         AttackPlanner {
+            open: false,
             seat: Player::One,
             mp: None,
             max_groups: 3,

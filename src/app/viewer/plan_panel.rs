@@ -59,9 +59,8 @@ pub fn planner(ui: &mut Ui, v: &Viewer, place: PlannerIn) -> Vec<ViewerAction> {
 fn settings(ui: &mut Ui, p: &AttackPlanner, out: &mut Vec<ViewerAction>) {
     let mut seat = p.seat;
     ui.horizontal(|ui| {
-        ui.label("Attacker");
         for s in Player::both() {
-            ui.selectable_value(&mut seat, s, format!("Player {}", s.number()));
+            ui.selectable_value(&mut seat, s, format!("Player {} attacks", s.number()));
         }
     });
     if seat != p.seat {

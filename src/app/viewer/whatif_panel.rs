@@ -17,8 +17,20 @@ pub(super) fn whatif(ui: &mut Ui, v: &Viewer) -> Vec<ViewerAction> {
                 out.push(ViewerAction::EditWhatIfOnBoard);
             }
             ui.weak("Change structures and deploys of either player on the board, from this turn's start.");
-            if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
-                out.push(ViewerAction::RunWhatIf);
+            ui.horizontal_wrapped(|ui| {
+                if ui.add_enabled(can, egui::Button::new("Run what-if on this turn")).clicked() {
+                    out.push(ViewerAction::RunWhatIf);
+                }
+                let hint = "The strongest deploys of a seat on this turn, searched by the engine";
+                let planner_open = v.planner.open;
+                if ui.selectable_label(planner_open, "Plan attack…").on_hover_text(hint).clicked() {
+                    out.push(ViewerAction::ShowPlanner(!planner_open));
+                }
+            });
+            if v.planner.open {
+                ui.separator();
+                out.extend(super::plan_panel::planner(ui, v, super::plan_panel::PlannerIn::Debugger));
+                ui.separator();
             }
         }
         Some(w) if w.seat.is_some() => {
