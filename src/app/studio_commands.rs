@@ -26,6 +26,10 @@ impl StudioApp {
                 self.state.view = View::Debugger;
                 self.state.viewer.open_attack_whatif(&replay, turn, attacker, *attack_try, self.ctx.as_ref());
             }
+            StudioCommand::RunAttackTry { attacker, attack_try } => {
+                self.state.view = View::Debugger;
+                self.state.viewer.open_layout_attack(attacker, *attack_try, self.ctx.as_ref());
+            }
             StudioCommand::OpenReplayAt { replay, turn } => {
                 self.state.remember(&replay);
                 self.state.view = View::Debugger;

@@ -303,6 +303,35 @@ fn hovering_a_tile_tells_its_heat_in_the_panel() {
 
 /// The lab at 1000×700: heatmap marks without crowded numbers, the suggested changes drawn
 /// over them, the worst attacks with whole replay names.
+/// "Attack this layout": the planner's strongest attack at each MP, and one opened in the
+/// Debugger plays as the panel said.
+#[test]
+fn the_layouts_searched_attacks_open_in_the_debugger_as_predicted() {
+    let folder = replay_folder("live-2022", 0, 2);
+    let mut h = lab_on_funnel(folder.path());
+    h.get_by_label("Attack this layout").click();
+    h.step();
+    step_until(&mut h, 240, "the searches", |a| !a.editor_view().lab().is_planning());
+    let lab = h.state().editor_view().lab();
+    let plans = lab.plans().unwrap_or_else(|| panic!("no searched attacks: {}", lab.message));
+    let mps: Vec<f32> = plans.by_mp.iter().map(|p| p.mp).collect();
+    assert_eq!(mps, [5.0, 10.0, 15.0, 20.0]);
+    assert!(plans.by_mp.iter().all(|p| !p.best.is_empty()), "every MP buys some attack");
+    let best = plans.by_mp[1].best[0].clone();
+    assert!(best.mp_spent <= 10.0, "{best:?}");
+    assert!(has_label_containing(&h, "Worst searched attacks"));
+
+    h.get_by_label_contains("10 MP: ").click();
+    h.run();
+    assert_eq!(h.state().view(), View::Debugger);
+    step_until(&mut h, 60, "the try", |a| !a.viewer().tries().is_empty());
+    let t = &h.state().viewer().tries()[0];
+    assert!(t.label.starts_with("planned at 10 MP: "), "{}", t.label);
+    let attacker = h.state().editor().player.opponent().index();
+    assert_eq!((t.summary.breaches[attacker], t.summary.hp_damage[attacker]), (best.breaches, best.damage));
+    assert_eq!(t.summary.rejected, [0, 0]);
+}
+
 #[test]
 fn snapshot_the_lab_at_1000x700() {
     // A relative path, the same on every machine: the field shows it in the picture.

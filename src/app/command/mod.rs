@@ -84,6 +84,12 @@ pub enum StudioCommand {
         attacker: Player,
         attack_try: Box<terminal_core::layout::stress::AttackTry>,
     },
+    /// Run an attack against a layout in the Debugger as a what-if try, and watch it (the
+    /// Layout lab's searched attacks).
+    RunAttackTry {
+        attacker: Player,
+        attack_try: Box<terminal_core::layout::stress::AttackTry>,
+    },
     /// Open a replay in the Debugger at the turn frame of `turn`.
     OpenReplayAt {
         replay: PathBuf,

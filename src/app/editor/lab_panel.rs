@@ -56,6 +56,7 @@ impl LabState {
         }
         out.extend(self.mismatch_section(ui, ruleset));
         out.extend(self.report_section(ui, editor, ruleset, hovered));
+        out.extend(self.plans_section(ui, editor));
         out.extend(self.compare_section(ui));
         out.extend(self.suggestion_section(ui, editor));
         out
@@ -104,6 +105,52 @@ impl LabState {
             let button = egui::Button::new(text).wrap();
             if ui.add(button).on_hover_text(hint).clicked() {
                 out.push(LabAction::OpenAttack(i));
+            }
+        }
+        out
+    }
+
+    /// "Attack this layout": the strongest searched attack at each MP (the worst recorded
+    /// ones are above), each opening in the Debugger as a what-if.
+    fn plans_section(&self, ui: &mut Ui, editor: &Editor) -> Vec<LabAction> {
+        let mut out = Vec::new();
+        ui.separator();
+        let attacker = editor.player.opponent().number();
+        ui.horizontal(|ui| {
+            let hint = format!("The attack planner against this layout, player {attacker} attacking");
+            let idle = !self.is_planning();
+            if ui.add_enabled(idle, egui::Button::new("Attack this layout")).on_hover_text(hint).clicked() {
+                out.push(LabAction::PlanAttacks);
+            }
+            if !idle {
+                ui.spinner();
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+            }
+        });
+        let Some(plans) = &self.plans else { return out };
+        if plans.layout != editor.layout || plans.seat != editor.player {
+            let stale = "Stale: searched on another layout or seat (Attack this layout again)";
+            ui.label(RichText::new(stale).color(STALE));
+        }
+        ui.label(RichText::new("Worst searched attacks").strong());
+        let legacy = editor.config.legacy;
+        for (row, planned) in plans.by_mp.iter().enumerate() {
+            let Some(best) = planned.best.first() else {
+                ui.label(format!("{:.0} MP: nothing to deploy", planned.mp));
+                continue;
+            };
+            let hp = if best.breaches == 0 { "no HP".to_string() } else { format!("−{:.0} HP", best.damage) };
+            let text = format!(
+                "{:.0} MP: {hp} ({} breaches), {} structures lost ({:.1} SP)\n{}",
+                planned.mp,
+                best.breaches,
+                best.structures_destroyed,
+                best.sp_destroyed,
+                crate::app::viewer::describe_groups(best, legacy)
+            );
+            let hint = "Open it in the Debugger as a what-if against this layout";
+            if ui.add(egui::Button::new(text).wrap()).on_hover_text(hint).clicked() {
+                out.push(LabAction::OpenPlanned(row, 0));
             }
         }
         out

@@ -6,6 +6,7 @@
 
 use super::Editor;
 use super::lab::{self, AttackKey, LabError, LabJob, LabRequest, LabResult};
+use super::lab_planner::{LayoutPlans, PLANNED_MP, PlansJob};
 use crate::app::command::{Command, EditorCommand, StudioCommand};
 use crate::app::model::Edit;
 use std::path::PathBuf;
@@ -33,6 +34,10 @@ pub enum LabAction {
     RunAnyRuleset,
     /// Read the folder's attacks again, not the replays chosen in the Library.
     UseFolder,
+    /// Search the strongest attacks on the layout at each MP of `PLANNED_MP`.
+    PlanAttacks,
+    /// Open searched attack `k` of MP row `row` in the Debugger as a what-if try.
+    OpenPlanned(usize, usize),
 }
 
 /// One finished stress run: what it tested, over which attacks.
@@ -118,6 +123,9 @@ pub struct LabState {
     pub(super) suggestion: Option<LabSuggestion>,
     /// The editor generation the results belong to.
     generation: u64,
+    /// "Attack this layout": the search running, and the last one's answer.
+    pub(super) plans_job: Option<PlansJob>,
+    pub(super) plans: Option<LayoutPlans>,
     /// The folder's rulesets when it held no attack of the studio's (the panel offers both ways out).
     pub(super) mismatch: Option<Vec<(String, usize)>>,
     /// A run to start as soon as the studio's ruleset is this one.
@@ -144,6 +152,8 @@ impl Default for LabState {
             generation: 0,
             mismatch: None,
             run_under: None,
+            plans_job: None,
+            plans: None,
             message: String::new(),
         }
     }
@@ -281,6 +291,7 @@ impl LabState {
 
     /// Takes a finished job's result.
     pub fn poll(&mut self) {
+        self.poll_plans();
         let Some(result) = self.job.as_ref().and_then(|j| j.poll()) else { return };
         self.job = None;
         let Some((key, seat, layout)) = self.job_for.take() else { return };
@@ -402,8 +413,57 @@ impl LabState {
                 self.any_ruleset = true;
                 self.start(editor, ruleset, None, window);
             }
+            LabAction::PlanAttacks => self.plan_attacks(editor),
+            LabAction::OpenPlanned(row, k) => return self.open_planned(row, k, editor),
         }
         Vec::new()
+    }
+
+    /// Starts "Attack this layout" on the editor's layout, its active seat defending.
+    fn plan_attacks(&mut self, editor: &Editor) {
+        if let Some(job) = self.plans_job.take() {
+            job.cancel();
+        }
+        let config = Arc::new(editor.config.clone());
+        match PlansJob::start(editor.layout.clone(), editor.player, config) {
+            Ok(job) => {
+                self.plans_job = Some(job);
+                self.message = format!("Searching attacks on the layout at {} MP…", mp_list());
+            }
+            Err(e) => self.message = format!("Attack this layout: could not start its thread: {e}"),
+        }
+    }
+
+    fn poll_plans(&mut self) {
+        let Some(result) = self.plans_job.as_ref().and_then(PlansJob::poll) else { return };
+        self.plans_job = None;
+        match result {
+            Ok(plans) => {
+                self.message = format!("Searched attacks on the layout at {} MP", mp_list());
+                self.plans = Some(plans);
+            }
+            Err(e) => self.message = format!("Attack this layout: {e}"),
+        }
+    }
+
+    /// Searched attack `k` at MP row `row`, run in the Debugger against the layout.
+    fn open_planned(&mut self, row: usize, k: usize, editor: &Editor) -> Vec<Command> {
+        let Some(plans) = &self.plans else { return Vec::new() };
+        let legacy = editor.config.legacy;
+        let describe = |c: &terminal_core::planner::Candidate| crate::app::viewer::describe_groups(c, legacy);
+        let Some(attack_try) = plans.attack_try(row, k, describe) else { return Vec::new() };
+        let attacker = plans.seat.opponent();
+        vec![Command::Studio(StudioCommand::RunAttackTry { attacker, attack_try: Box::new(attack_try) })]
+    }
+
+    /// A search of the layout is running.
+    pub fn is_planning(&self) -> bool {
+        self.plans_job.is_some()
+    }
+
+    /// The last search of the layout.
+    pub fn plans(&self) -> Option<&LayoutPlans> {
+        self.plans.as_ref()
     }
 
     /// Step `i` as an edit of the seat it was suggested for, one undo step; refused when the
@@ -460,6 +520,13 @@ impl LabState {
     pub fn suggested_tiles(&self) -> impl Iterator<Item = (Tile, &Step)> {
         self.suggestion.iter().flat_map(|s| s.suggestion.steps.iter().map(|st| (st.change.tile(), st)))
     }
+}
+
+/// "5, 10, 15 and 20".
+fn mp_list() -> String {
+    let mp: Vec<String> = PLANNED_MP.iter().map(|m| format!("{m:.0}")).collect();
+    let (last, rest) = mp.split_last().map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
+    format!("{} and {last}", rest.join(", "))
 }
 
 /// The run's totals in one line.

@@ -9,6 +9,7 @@ pub mod lab;
 mod lab_board;
 pub mod lab_compare;
 pub mod lab_panel;
+pub mod lab_planner;
 pub mod lab_state;
 pub mod panels;
 mod status_bar;

@@ -27,7 +27,7 @@ pub mod whatif_budget;
 mod whatif_panel;
 
 pub use inspect::{LogEntry, unit_name};
-pub use plan::PlanSource;
+pub use plan::{PlanSource, describe_groups};
 pub use playback::{BASE_FPS, SPEEDS, action_for};
 pub use played_draw::LEGEND as PLAYED_LEGEND;
 pub use prefs::ViewerPrefs;

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use terminal_core::engine::Player;
 use terminal_core::engine::game::Game;
-use terminal_core::layout::stress::AttackOutcome;
+use terminal_core::layout::stress::{AttackOutcome, AttackTry};
 use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
 use terminal_core::session::whatif::WhatIfSpec;
 use terminal_core::session::{Request, WhatIfSource};
@@ -278,24 +278,28 @@ impl Viewer {
         }
     }
 
-    /// "8 Scout at (13, 0) + 2 Demolisher at (14, 0)".
+    /// "8 scout at (13, 0) + 2 demolisher at (14, 0)".
     pub fn describe_groups(&self, c: &Candidate) -> String {
-        let legacy = self.is_legacy();
-        let groups: Vec<String> = c
-            .groups
-            .iter()
-            .map(|g| {
-                format!(
-                    "{} {} at ({}, {})",
-                    g.count,
-                    super::unit_name(g.unit_type as usize, legacy),
-                    g.tile.x,
-                    g.tile.y
-                )
-            })
-            .collect();
-        groups.join(" + ")
+        describe_groups(c, self.is_legacy())
     }
+
+    /// Runs a try against a layout (the Layout lab's searched attacks) and watches it.
+    pub fn open_layout_attack(&mut self, attacker: Player, attack: AttackTry, ctx: Option<&egui::Context>) {
+        self.ensure_backend(ctx);
+        self.run_attack_try(attacker, attack);
+    }
+}
+
+/// "8 scout at (13, 0) + 2 demolisher at (14, 0)": a candidate's groups, true-board tiles.
+pub fn describe_groups(c: &Candidate, legacy: bool) -> String {
+    let groups: Vec<String> = c
+        .groups
+        .iter()
+        .map(|g| {
+            format!("{} {} at ({}, {})", g.count, super::unit_name(g.unit_type as usize, legacy), g.tile.x, g.tile.y)
+        })
+        .collect();
+    groups.join(" + ")
 }
 
 /// What the thread sent so far, and whether it has ended.

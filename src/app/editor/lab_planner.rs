@@ -1,0 +1,93 @@
+//! "Attack this layout": the attack planner against the editor's layout at 5, 10, 15 and
+//! 20 MP, on a thread of its own, shown beside the worst recorded attacks of the lab's run;
+//! each searched attack opens in the Debugger as a what-if try.
+
+use crossbeam_channel::{Receiver, TryRecvError, bounded};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use terminal_core::engine::Config;
+use terminal_core::engine::geometry::Player;
+use terminal_core::layout::Layout;
+use terminal_core::layout::stress::{AttackTry, HpModel};
+use terminal_core::planner::{self, Candidate, PlanBoard, PlanRequest};
+
+/// The MP the layout is attacked with: an early, a middling, a saved-up and a big turn.
+pub const PLANNED_MP: [f32; 4] = [5.0, 10.0, 15.0, 20.0];
+
+/// Candidates kept per MP, best first.
+const KEPT: usize = 3;
+
+/// The searched attacks of one MP.
+pub struct PlannedMp {
+    pub mp: f32,
+    board: PlanBoard,
+    /// The best candidates, best first.
+    pub best: Vec<Candidate>,
+}
+
+/// The searches of one layout, for one defending seat.
+pub struct LayoutPlans {
+    pub layout: Layout,
+    pub seat: Player,
+    pub by_mp: Vec<PlannedMp>,
+}
+
+impl LayoutPlans {
+    /// Candidate `k` of MP row `row` as a try against the layout (HP without limit, as the
+    /// planner counts it).
+    pub fn attack_try(&self, row: usize, k: usize, describe: impl Fn(&Candidate) -> String) -> Option<AttackTry> {
+        let planned = self.by_mp.get(row)?;
+        let candidate = planned.best.get(k)?;
+        let board = &planned.board;
+        let mut attack_try = board.attack().what_if_try(board.defence(), HpModel::Unlimited);
+        attack_try.spec.commands[board.attacker().index()] = Some(candidate.deploy());
+        attack_try.label = format!("planned at {} MP: {}", planned.mp, describe(candidate));
+        Some(attack_try)
+    }
+}
+
+/// A search running on its thread.
+pub struct PlansJob {
+    done: Receiver<Result<LayoutPlans, String>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl PlansJob {
+    /// Searches `layout` attacked by the opponent of `seat` at every MP of [`PLANNED_MP`].
+    pub fn start(layout: Layout, seat: Player, config: Arc<Config>) -> std::io::Result<PlansJob> {
+        let (tx, rx) = bounded(1);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&cancel);
+        std::thread::Builder::new().name("layout-planner".into()).spawn(move || {
+            let _ = tx.send(search(layout, seat, &config, &stop));
+        })?;
+        Ok(PlansJob { done: rx, cancel })
+    }
+
+    /// The answer, once there is one.
+    pub fn poll(&self) -> Option<Result<LayoutPlans, String>> {
+        match self.done.try_recv() {
+            Ok(result) => Some(result),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the planner's thread ended without an answer".into())),
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+fn search(layout: Layout, seat: Player, config: &Arc<Config>, cancel: &AtomicBool) -> Result<LayoutPlans, String> {
+    if config.legacy {
+        return Err("the planner runs current-format rulesets only".into());
+    }
+    let attacker = seat.opponent();
+    let mut by_mp = Vec::with_capacity(PLANNED_MP.len());
+    for mp in PLANNED_MP {
+        let board = PlanBoard::from_layout(&layout, config, attacker, mp);
+        let plan = planner::plan(&board, &PlanRequest::default(), &|_| {}, cancel).map_err(|e| e.to_string())?;
+        by_mp.push(PlannedMp { mp, best: plan.top(KEPT).to_vec(), board });
+    }
+    Ok(LayoutPlans { layout, seat, by_mp })
+}
