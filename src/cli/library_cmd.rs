@@ -129,21 +129,25 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
     for &k in kept {
         let g = &library.games[k];
         let seen = seen_from(g, &me.me);
-        let (seat, opponent) = match seen {
-            Some(s) => (s.seat, s.opponent.to_string()),
-            None => (0, format!("{} vs {}", g.record.players[0], g.record.players[1])),
+        // A game "me" did not play has no side of mine: its HP columns say so.
+        let (opponent, my_hp, their_hp) = match seen {
+            Some(s) => {
+                let hp = |p: usize| format!("{:.1}", g.record.final_hp[p]);
+                (s.opponent.to_string(), hp(s.seat), hp(1 - s.seat))
+            }
+            None => (format!("{} vs {}", g.record.players[0], g.record.players[1]), "-".into(), "-".into()),
         };
         writeln!(
             out,
-            "{:<48} {:<14} {:<22} {:<10} {:>5}  {:<10} {:>6.1} {:>6.1}",
+            "{:<48} {:<14} {:<22} {:<10} {:>5}  {:<10} {:>6} {:>6}",
             clip_start(&g.file, 48),
             clip(&g.record.ruleset, 14),
             clip(&opponent, 22),
             result_word(seen),
             g.record.turns,
             g.record.end.name(),
-            g.record.final_hp[seat],
-            g.record.final_hp[1 - seat],
+            my_hp,
+            their_hp,
         )?;
     }
     writeln!(out, "\n{} of {} games shown", kept.len(), library.games.len())?;

@@ -68,6 +68,25 @@ fn the_table_names_me_and_sums_up_by_opponent() {
     assert!(err.contains("replays, index"), "{err}");
 }
 
+/// A game "me" did not play shows both names, no result and no HP of mine.
+#[test]
+fn a_game_i_did_not_play_shows_no_side_of_mine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mine = terminal_core::verify::collect_replays(&[replay("live-2022")]);
+    let other = replay("live-2022/archen2019__terminal-ai__p1-29-02-2020-11-39-59-1582994399525-906230231.replay.gz");
+    for (i, f) in mine.iter().take(2).chain([&other]).enumerate() {
+        std::fs::copy(f, dir.path().join(format!("{i}.replay.gz"))).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    let db = tempfile::tempdir().expect("temp dir");
+    let (code, out, err) = library(dir.path(), &db.path().join("lib.sqlite"), &["--me", "algo_0"]);
+    assert_eq!(code, Some(0), "{err}");
+    let row =
+        out.lines().find(|l| l.starts_with("2.replay.gz")).unwrap_or_else(|| panic!("no row of 2.replay.gz: {out}"));
+    assert!(row.contains("python-algo vs test-a"), "{row}");
+    let tail: Vec<&str> = row.split_whitespace().rev().take(2).collect();
+    assert_eq!(tail, ["-", "-"], "{row}");
+}
+
 #[test]
 fn a_killed_run_leaves_an_index_the_next_run_completes() {
     let dir = replays();
