@@ -9,6 +9,7 @@ use crate::arena::ghosts::{GhostChoice, GhostGame, Skipped, ghost_games};
 use crate::arena::plan::Entrant;
 use crate::engine::config::Config;
 use crate::engine::geometry::Player;
+use crate::runner::GHOST_PREFIX;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -93,12 +94,14 @@ pub fn ghost_opponents(
     Ok((out, skipped))
 }
 
+/// A ghost by the replay's full path, so the same file is the same opponent from any folder.
 fn ghost_opponent(g: &GhostGame, config: Arc<Config>) -> Result<OpponentGame, VersionsError> {
     let name = g.replay.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| g.label.clone());
+    let replay = crate::arena::builder::absolute(&g.replay);
     Ok(OpponentGame {
         label: name,
-        identity: replay_identity(&g.replay, g.ghost)?,
-        seat_arg: PathBuf::from(format!("ghost:{}:{}", g.replay.display(), g.ghost.number())),
+        identity: replay_identity(&replay, g.ghost)?,
+        seat_arg: PathBuf::from(format!("{GHOST_PREFIX}{}:{}", replay.display(), g.ghost.number())),
         seat: g.ghost.opponent(),
         config,
     })
