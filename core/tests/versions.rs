@@ -13,6 +13,9 @@ mod corpus;
 const GHOSTS: &str = "special-2025";
 /// How many of them (the first by name), to keep the test short.
 const GHOST_COUNT: usize = 6;
+/// The games against the same opponents per version: every ghost, and `py-idle` (run from its
+/// own folder) from both seats.
+const OPPONENT_GAMES: usize = GHOST_COUNT + 2;
 
 /// Writes `tests/algos/py-turn-switch` into `dir` as a self-contained algo (its helpers
 /// beside it), with its two settings edited as a player edits a line.
@@ -50,6 +53,7 @@ fn ghosts(dir: &Path) -> PathBuf {
 fn spec(algo: &Path, data: &Path, ghosts: &Path) -> RegressSpec {
     let mut spec = RegressSpec::new(algo, VersionStore::in_data_dir(data));
     spec.ghosts = vec![ghosts.to_path_buf()];
+    spec.vs = vec![corpus::algo("py-idle")];
     spec.games = 4;
     spec.jobs = 2;
     spec
@@ -82,7 +86,9 @@ fn versions_part_at_the_turn_they_changed_and_only_the_new_games_are_played() {
     let (r2, _) = regress(spec(&algo, &data, &ghost_dir));
     assert!(r2.saved, "the changed folder is saved as a version");
     assert_eq!(r2.base.hash, v1.version.hash, "the base is the newest other version");
-    assert_eq!((r2.played.new, r2.played.base, r2.played.repeat), (GHOST_COUNT, GHOST_COUNT, 1));
+    assert_eq!((r2.played.new, r2.played.base, r2.played.repeat), (OPPONENT_GAMES, OPPONENT_GAMES, 1));
+    let idle: Vec<u8> = r2.games.iter().filter(|g| g.opponent == "py-idle").map(|g| g.seat).collect();
+    assert_eq!(idle, [1, 2], "an algo opponent is met from both seats");
     let regressions: Vec<_> = r2.flipped().into_iter().filter(|g| g.flipped == Some(Flip::Regression)).collect();
     assert!(!regressions.is_empty(), "the builder wins some ghost games the seller loses: {:#?}", r2.games);
     for g in &regressions {
@@ -99,9 +105,9 @@ fn versions_part_at_the_turn_they_changed_and_only_the_new_games_are_played() {
     write_algo(&algo, Some(20), false);
     let (r3, to_play) = regress(spec(&algo, &data, &ghost_dir));
     assert_eq!(r3.base.hash, r2.new.hash);
-    assert_eq!((r3.played.new, r3.played.base, r3.played.repeat), (GHOST_COUNT, 0, 1), "{:?}", r3.played);
-    assert_eq!(to_play[1], GHOST_COUNT + 1, "the opponents stage planned the new version's games only");
-    assert_eq!(r3.played.total(), r3.played.head_to_head + GHOST_COUNT + 1);
+    assert_eq!((r3.played.new, r3.played.base, r3.played.repeat), (OPPONENT_GAMES, 0, 1), "{:?}", r3.played);
+    assert_eq!(to_play[1], OPPONENT_GAMES + 1, "the opponents stage planned the new version's games only");
+    assert_eq!(r3.played.total(), r3.played.head_to_head + OPPONENT_GAMES + 1);
     let fixes: Vec<_> = r3.flipped().into_iter().filter(|g| g.flipped == Some(Flip::Fix)).collect();
     assert!(!fixes.is_empty(), "{:#?}", r3.games);
     assert!(fixes.iter().all(|g| g.divergence.as_ref().map(|d| d.turn) == Some(3)), "{fixes:#?}");

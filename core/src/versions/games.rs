@@ -107,16 +107,23 @@ fn ghost_opponent(g: &GhostGame, config: Arc<Config>) -> Result<OpponentGame, Ve
     })
 }
 
-/// An algo both versions play, saved as a version of its own (so a changed opponent is
-/// another opponent), from both seats.
-pub fn algo_opponents(version: &Version, name: &str, config: &Arc<Config>) -> [OpponentGame; 2] {
-    Player::both().map(|seat| OpponentGame {
-        label: name.to_string(),
-        identity: format!("algo:{}", version.hash),
-        seat_arg: version.path.clone(),
+/// An algo both versions play, from both seats: known by the hash of its folder's content (a
+/// changed opponent is another opponent), and run from its own folder, as the arena runs it
+/// (an opponent may share files with the folders beside it).
+pub fn algo_opponents(folder: &Path, config: &Arc<Config>) -> Result<[OpponentGame; 2], VersionsError> {
+    if !folder.is_dir() {
+        return Err(VersionsError::NotAFolder(folder.to_path_buf()));
+    }
+    let hash = super::store::folder_content(folder)?.hash;
+    let path = crate::arena::builder::absolute(folder);
+    let label = crate::arena::algo_label(&path);
+    Ok(Player::both().map(|seat| OpponentGame {
+        label: label.clone(),
+        identity: format!("algo:{hash}"),
+        seat_arg: path.clone(),
         seat,
         config: Arc::clone(config),
-    })
+    }))
 }
 
 /// The two versions as arena entrants: labels that say which is which.

@@ -265,8 +265,7 @@ impl<'a> Run<'a> {
         config.check_simulated()?;
         for path in &spec.vs {
             crate::runner::check_algo_arg(path)?;
-            let v = spec.store.save(path, None)?.version;
-            opponents.extend(algo_opponents(&v, &crate::arena::algo_label(path), &config));
+            opponents.extend(algo_opponents(path, &config)?);
         }
         let run_dir = spec.store.root().join("games").join(format!("{}-{}", &saved.version.hash[..8], now_ms()));
         Ok(Run {
