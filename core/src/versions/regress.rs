@@ -66,8 +66,9 @@ pub struct RegressSpec {
 }
 
 impl RegressSpec {
-    /// A comparison of `algo` with its newest other version, kept in `store`: 20 head-to-head
-    /// games at most under the pair SPRT's Terminal bounds, the noise check on.
+    /// A comparison of `algo` with its newest other version, kept in `store`: 24 head-to-head
+    /// games at most (enough for the pair SPRT's Terminal bounds to decide a clean sweep either
+    /// way), the noise check on.
     pub fn new(algo: impl Into<PathBuf>, store: VersionStore) -> RegressSpec {
         RegressSpec {
             algo: algo.into(),
@@ -76,7 +77,7 @@ impl RegressSpec {
             ghosts: Vec::new(),
             ghost_choice: GhostChoice::Seat(Player::Two),
             vs: Vec::new(),
-            games: 20,
+            games: 24,
             jobs: 0,
             sprt: SprtParams::terminal_pairs(),
             ruleset: None,

@@ -152,10 +152,10 @@ impl HeadToHead {
         }
     }
 
-    /// `better`, `worse` or `undecided`.
+    /// `not worse` (H1), `worse` (H0) or `undecided` (the games ran out first).
     pub fn verdict(&self) -> &'static str {
         match self.decision {
-            SprtDecision::AcceptH1 => "better",
+            SprtDecision::AcceptH1 => "not worse",
             SprtDecision::AcceptH0 => "worse",
             SprtDecision::Continue => "undecided",
         }
