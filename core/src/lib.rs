@@ -18,6 +18,8 @@ pub mod runner;
 pub mod session;
 pub mod side_by_side;
 pub mod verify;
+#[cfg(feature = "library")]
+pub mod versions;
 
 #[cfg(test)]
 mod test_prerequisites;

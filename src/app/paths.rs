@@ -6,10 +6,17 @@ use std::path::{Path, PathBuf};
 /// The name eframe stores the settings under; the data folder is named after it too.
 pub const APP_ID: &str = "terminal-studio";
 
-/// The studio's data folder (on Linux `~/.local/share/terminal-studio`, on Windows under
-/// `%APPDATA%`, on macOS under `Application Support`), or one in the temp folder when the
-/// platform has none.
+/// Names another data folder: tests use a temporary one, and a player may keep the studio's
+/// files (library indexes, saved versions, their games) on another disk.
+pub const DATA_DIR_VAR: &str = "TERMINAL_STUDIO_DATA_DIR";
+
+/// The studio's data folder: [`DATA_DIR_VAR`] when set, else on Linux
+/// `~/.local/share/terminal-studio`, on Windows under `%APPDATA%`, on macOS under
+/// `Application Support`, or one in the temp folder when the platform has none.
 pub fn data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
     eframe::storage_dir(APP_ID).unwrap_or_else(|| std::env::temp_dir().join(APP_ID))
 }
 

@@ -15,6 +15,7 @@ use terminal_core::library::LibraryError;
 use terminal_core::replay::ReplayError;
 use terminal_core::runner::{GhostError, LocateError, RunnerError};
 use terminal_core::verify::rebuild::RebuildError;
+use terminal_core::versions::VersionsError;
 
 /// Done: the command did what was asked.
 pub const EXIT_DONE: u8 = 0;
@@ -86,6 +87,8 @@ pub enum CliError {
     Write { doing: &'static str, path: PathBuf, source: std::io::Error },
     #[error(transparent)]
     Library(terminal_core::library::LibraryError),
+    #[error(transparent)]
+    Versions(#[from] VersionsError),
     /// The arguments do not make sense together; the text says which.
     #[error("{0}")]
     Usage(&'static str),
@@ -110,6 +113,7 @@ impl CliError {
                 LibraryError::NotAFolder { .. } | LibraryError::NewerSchema { .. } => EXIT_USAGE,
                 LibraryError::Sqlite { .. } | LibraryError::Io { .. } | LibraryError::Attacks(_) => EXIT_FOUND,
             },
+            CliError::Versions(e) => versions_status(e),
             CliError::Arena(e) => match e {
                 ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,
                 ArenaError::Io { .. } | ArenaError::Record(_) | ArenaError::Thread { .. } | ArenaError::Panicked(_) => {
@@ -129,6 +133,31 @@ impl CliError {
             | CliError::NoReplays { .. }
             | CliError::Usage(_) => EXIT_USAGE,
         }
+    }
+}
+
+/// Bad input (a missing folder, an unknown version, a ruleset or ghosts that cannot be used)
+/// against a failure while running (files, the cache, the games).
+fn versions_status(e: &VersionsError) -> u8 {
+    match e {
+        VersionsError::NotAFolder(_)
+        | VersionsError::NoSuchVersion { .. }
+        | VersionsError::AmbiguousVersion { .. }
+        | VersionsError::NoBase { .. }
+        | VersionsError::Ruleset(_)
+        | VersionsError::Unsimulated(_)
+        | VersionsError::Ghosts(_)
+        | VersionsError::NoPlayableGhosts(_)
+        | VersionsError::Algo(_)
+        | VersionsError::Sprt(_) => EXIT_USAGE,
+        VersionsError::Io { .. }
+        | VersionsError::List { .. }
+        | VersionsError::Cache { .. }
+        | VersionsError::CachedRecord { .. }
+        | VersionsError::Replay { .. }
+        | VersionsError::Arena(_)
+        | VersionsError::Thread(_)
+        | VersionsError::Panicked(_) => EXIT_FOUND,
     }
 }
 

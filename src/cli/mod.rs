@@ -27,10 +27,12 @@ pub mod error;
 mod library_cmd;
 mod limits;
 mod match_cmd;
+mod regress_cmd;
 mod show_cmd;
 mod signals;
 mod stress_cmd;
 mod verify_cmd;
+mod versions_cmd;
 
 pub use error::{CliError, Outcome};
 
@@ -90,6 +92,13 @@ pub enum Command {
     /// Index a folder of replays (incrementally, into SQLite) and sum it up from one player's
     /// side: every game, results by opponent, where the opponents breached.
     Library(library_cmd::LibraryArgs),
+    /// Save an algo folder as a version (an immutable copy named by its content's hash), or
+    /// list its saved versions.
+    Versions(versions_cmd::VersionsArgs),
+    /// Compare an algo with a saved version of it: head to head (game pairs, stopped by an
+    /// SPRT) and against the same ghosts and algos, with the games whose result flipped and
+    /// the first turn the two versions played differently.
+    Regress(regress_cmd::RegressArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -181,6 +190,8 @@ impl Command {
             Command::Stress(args) => stress_cmd::run(&args),
             Command::Attack(args) => attack_cmd::run(&args),
             Command::Library(args) => library_cmd::run(&args),
+            Command::Versions(args) => versions_cmd::run(&args),
+            Command::Regress(args) => regress_cmd::run(&args),
             Command::Gui(OpenArgs { file }) => Ok(open_studio(file)),
             Command::View(ViewArgs { file }) => Ok(open_studio(Some(file))),
         }

@@ -12,6 +12,7 @@ mod lying_replay;
 mod match_cmd;
 mod module_layers;
 mod parse;
+mod regress;
 mod show;
 mod stress;
 mod truncated;

@@ -6,7 +6,7 @@
 //! atomic writes), `pool` (worker threads, the collector, cancel / pause, resume), `events`
 //! (what the GUI receives), `stats` (Wilson, per-algo and per-pairing tallies, Bradley–Terry
 //! Elo with bootstrap: every figure a report shows, worked out once), `sprt` (the early
-//! stop), `report` (CSV and text table), `jobfile` (the command lines of a plan run
+//! stop; `pentanomial` the same test over game pairs, and the Elo of pairs), `report` (CSV and text table), `jobfile` (the command lines of a plan run
 //! elsewhere), `merge` (result files combined), `ghosts` (a gauntlet against recorded
 //! players).
 
@@ -17,6 +17,7 @@ pub mod files;
 pub mod ghosts;
 pub mod jobfile;
 pub mod merge;
+pub mod pentanomial;
 pub mod plan;
 pub mod pool;
 pub mod record;
@@ -27,6 +28,7 @@ pub mod stats;
 pub use builder::{ArenaBuilder, ArenaSpecError, BuiltArena, Opponents};
 pub use error::{ArenaError, PlanError, SprtParseError};
 pub use events::{ArenaEvent, ArenaOutcome, SprtStatus, StopReason};
+pub use pentanomial::{EloEstimate, PairCounts};
 pub use plan::{Entrant, Format, Job, Plan};
 pub use pool::{ArenaHandle, ArenaSpec, RESULTS_FILE, default_jobs, run_arena, start_arena};
 pub use record::{MatchRecord, RecordHead, SeatRecord, algo_label};

@@ -61,7 +61,11 @@ impl SprtParams {
     }
 
     pub(crate) fn decide(&self, wins: u32, losses: u32) -> SprtDecision {
-        let llr = self.llr(wins, losses);
+        self.decision_at(self.llr(wins, losses))
+    }
+
+    /// The decision a log-likelihood ratio reaches against the bounds.
+    pub(crate) fn decision_at(&self, llr: f64) -> SprtDecision {
         let (lo, hi) = self.bounds();
         if llr >= hi {
             SprtDecision::AcceptH1
