@@ -8,6 +8,9 @@ use terminal_core::versions::{Flip, RegressEvent, RegressReport, RegressSpec, St
 
 #[path = "../../tests/common/corpus.rs"]
 mod corpus;
+#[path = "../../tests/common/switch_algo.rs"]
+mod switch_algo;
+use switch_algo::write_algo;
 
 /// The recorded games the versions meet: the recorded player 2 of each replays as a ghost.
 const GHOSTS: &str = "special-2025";
@@ -16,26 +19,6 @@ const GHOST_COUNT: usize = 6;
 /// The games against the same opponents per version: every ghost, and `py-idle` (run from its
 /// own folder) from both seats.
 const OPPONENT_GAMES: usize = GHOST_COUNT + 2;
-
-/// Writes `tests/algos/py-turn-switch` into `dir` as a self-contained algo (its helpers
-/// beside it), with its two settings edited as a player edits a line.
-fn write_algo(dir: &Path, change_from_turn: Option<u32>, noisy: bool) {
-    std::fs::create_dir_all(dir).expect("the algo's folder");
-    let source = corpus::algo("py-turn-switch");
-    let lib = corpus::root().join("tests/algos/lib");
-    for (from, name) in
-        [(lib.join("terminal_algo.py"), "terminal_algo.py"), (lib.join("strategies.py"), "strategies.py")]
-    {
-        std::fs::copy(&from, dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
-    }
-    std::fs::copy(source.join("run.sh"), dir.join("run.sh")).expect("run.sh");
-    let text = std::fs::read_to_string(source.join("algo.py")).expect("algo.py");
-    let change = change_from_turn.map_or("None".to_string(), |k| k.to_string());
-    let text = text
-        .replace("CHANGE_FROM_TURN = None", &format!("CHANGE_FROM_TURN = {change}"))
-        .replace("NOISY = False", if noisy { "NOISY = True" } else { "NOISY = False" });
-    std::fs::write(dir.join("algo.py"), text).expect("algo.py written");
-}
 
 /// The first replays of the ghosts' folder, copied into `dir` (so the test names its own set).
 fn ghosts(dir: &Path) -> PathBuf {

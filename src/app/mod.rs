@@ -25,6 +25,7 @@ pub mod status_line;
 mod studio_commands;
 pub mod top_bar;
 pub mod unsaved_prompt;
+pub mod versions;
 pub mod view;
 pub mod viewer;
 mod window;
@@ -144,6 +145,10 @@ impl StudioApp {
 
     pub fn library(&self) -> &library::LibraryView {
         &self.state.library
+    }
+
+    pub fn versions(&self) -> &versions::VersionsView {
+        &self.state.versions
     }
 
     pub fn play(&self) -> &play::PlayView {
@@ -271,7 +276,7 @@ impl StudioApp {
 
     /// A view and what it is given for a frame.
     fn view_and_context(&mut self, view: View) -> (&mut dyn StudioView, ViewContext<'_>) {
-        let State { editor, viewer, arena, play, library, ruleset, theme, .. } = &mut self.state;
+        let State { editor, viewer, arena, play, library, versions, ruleset, theme, .. } = &mut self.state;
         let cx = ViewContext {
             view,
             window: self.ctx.as_ref(),
@@ -286,6 +291,7 @@ impl StudioApp {
             View::Arena => arena,
             View::Play => play,
             View::Library => library,
+            View::Versions => versions,
         };
         (v, cx)
     }

@@ -8,6 +8,7 @@ use super::editor::EditorView;
 use super::library::LibraryView;
 use super::model::{Theme, View};
 use super::play::PlayView;
+use super::versions::VersionsView;
 use super::viewer::Viewer;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ pub struct State {
     pub arena: ArenaTab,
     /// The replay library: its folder, "me" and filter are kept; the games are read again.
     pub library: LibraryView,
+    /// The Versions view: the algo, its opponents and the verdicts are kept.
+    pub versions: VersionsView,
     /// Live matches are not kept.
     #[serde(skip)]
     pub play: PlayView,
@@ -48,6 +51,7 @@ impl Default for State {
             viewer: Viewer::default(),
             arena: ArenaTab::default(),
             library: LibraryView::default(),
+            versions: VersionsView::default(),
             play: PlayView::default(),
         }
     }

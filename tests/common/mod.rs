@@ -6,4 +6,5 @@ pub mod harness;
 pub mod lying;
 pub mod matches;
 pub mod processes;
+pub mod switch_algo;
 pub mod viewer;

@@ -50,7 +50,8 @@ fn lab_on_funnel(folder: &Path) -> Harness {
 fn run_stress(h: &mut Harness) {
     let before = h.state().editor_view().lab().run().map(|r| r.report.totals);
     h.get_by_label("Run stress test").click();
-    h.run();
+    // The progress bar repaints while the run lasts (longer on a loaded machine): steps.
+    h.step();
     step_until(h, 240, "the stress test", |a| {
         let lab = &a.editor_view().lab();
         !lab.is_running()
@@ -61,7 +62,7 @@ fn run_stress(h: &mut Harness) {
 fn suggest(h: &mut Harness, budget: &str) {
     type_into(h, "Budget (SP)", budget);
     h.get_by_label("Suggest").click();
-    h.run();
+    h.step();
     step_until(h, 300, "the suggestion", |a| a.editor_view().lab().suggestion().is_some());
     let lab = &h.state().editor_view().lab();
     assert!(lab.suggestion().is_some_and(|s| !s.steps.is_empty()), "{}", lab.message);

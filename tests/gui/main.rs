@@ -15,5 +15,6 @@ mod play;
 mod play_stories;
 mod robustness;
 mod settings;
+mod versions;
 mod viewer;
 mod what_if;

@@ -162,6 +162,11 @@ impl RegressHandle {
         self.cancel.cancel();
     }
 
+    /// The run has ended (its report is ready for `wait`).
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
     pub fn wait(self) -> Result<RegressReport, VersionsError> {
         self.thread.join().map_err(|p| VersionsError::Panicked(crate::panics::panic_text(p.as_ref())))?
     }

@@ -11,10 +11,12 @@ pub enum View {
     Arena,
     Play,
     Library,
+    Versions,
 }
 
 impl View {
-    pub const ALL: [View; 6] = [View::Editor, View::Debugger, View::Replays, View::Arena, View::Play, View::Library];
+    pub const ALL: [View; 7] =
+        [View::Editor, View::Debugger, View::Replays, View::Arena, View::Play, View::Library, View::Versions];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -24,6 +26,7 @@ impl View {
             View::Arena => "Arena",
             View::Play => "Play",
             View::Library => "Library",
+            View::Versions => "Versions",
         }
     }
 
