@@ -229,7 +229,8 @@ fn a_folder_of_another_ruleset_says_what_it_holds_and_offers_both_ways_out() {
     h.run();
     type_into(&mut h, "Attacks from", &folder.path().display().to_string());
     h.get_by_label("Run stress test").click();
-    h.run();
+    // A background job: its progress repaints, so steps.
+    h.step();
     step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab().is_running());
     let message = h.state().editor_view().lab().message.clone();
     assert!(message.contains("3 replays of live-2022"), "{message}");
@@ -250,7 +251,8 @@ fn a_folder_of_another_ruleset_says_what_it_holds_and_offers_both_ways_out() {
 
     // The other way out: the same attacks run under the studio's ruleset.
     h.get_by_label("Run stress test").click();
-    h.run();
+    // A background job: its progress repaints, so steps.
+    h.step();
     step_until(&mut h, 60, "the refusal", |a| !a.editor_view().lab().is_running());
     h.get_by_label("Run these attacks under base-s6").click();
     h.run();

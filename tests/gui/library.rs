@@ -33,7 +33,8 @@ fn indexed(folder: &Path, index_dir: &Path) -> Harness {
     assert_eq!(h.state().state().view, View::Library);
     type_into(&mut h, "Folder", &folder.display().to_string());
     h.get_by_label("Index").click();
-    h.run();
+    // A background job: its progress repaints, so steps.
+    h.step();
     step_until(&mut h, 120, "indexing", |a| !a.library().is_indexing() && a.library().library().is_some());
     h
 }
@@ -133,7 +134,8 @@ fn the_layout_lab_keeps_the_attacks_of_library_games_in_the_index() {
         h.get_by_label("Layout lab").click();
         h.run();
         h.get_by_label("Run stress test").click();
-        h.run();
+        // A background job: its progress repaints, so steps.
+        h.step();
         step_until(&mut h, 240, "the stress test", |a| {
             let lab = &a.editor_view().lab();
             !lab.is_running() && lab.run().is_some()
@@ -168,7 +170,8 @@ fn the_games_shown_become_ghosts_for_the_arena() {
     h.get_by_label("Add").click();
     h.run();
     h.get_by_label("Start").click();
-    h.run();
+    // A background job: its progress repaints, so steps.
+    h.step();
     assert!(h.state().arena().is_running(), "{}", h.state().arena().message());
     step_until(&mut h, 120, "the games against ghosts", |a| a.arena().outcome().is_some());
     let records = h.state().arena().records();
