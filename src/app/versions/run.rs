@@ -83,18 +83,16 @@ impl VersionsView {
     /// Takes the comparison's events; at its end, its report (or why it failed).
     pub(super) fn poll_run(&mut self) {
         let Some(job) = &self.rt.job else { return };
+        // Asked before the events are taken: a run that had ended has sent them all.
+        let ended = job.is_finished();
         let events: Vec<RegressEvent> = job.events.try_iter().collect();
         for e in events {
             self.take_event(e);
         }
-        let ended = self.rt.job.as_ref().is_some_and(|j| j.is_finished());
         if !ended {
             return;
         }
         let Some(job) = self.rt.job.take() else { return };
-        for e in job.events.try_iter().collect::<Vec<_>>() {
-            self.take_event(e);
-        }
         match job.wait() {
             Ok(report) => self.finished(report),
             Err(e) => self.rt.message = format!("The comparison failed: {e}"),
@@ -126,17 +124,17 @@ impl VersionsView {
     }
 
     fn finished(&mut self, report: RegressReport) {
-        let h = &report.head_to_head;
-        let (base_wins, new_wins) = report.wins();
+        let verdict = VersionVerdict::of(&report);
+        let (new_wins, base_wins) = verdict.same_opponents;
         self.rt.message = format!(
             "{} against {}: {} head to head; the same opponents won {new_wins} (base {base_wins}); {} flipped{}",
             report.new.name(),
-            report.base.name(),
-            h.verdict(),
+            verdict.base,
+            verdict.verdict,
             report.flipped().len(),
             if report.cancelled { " (stopped early)" } else { "" }
         );
-        self.verdicts.insert(report.new.hash.clone(), VersionVerdict::of(&report));
+        self.verdicts.insert(report.new.hash.clone(), verdict);
         self.rt.report = Some(report);
     }
 }

@@ -4,6 +4,7 @@
 //! played.
 
 use super::Viewer;
+use super::whatif::AS_PLAYED;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,9 +19,6 @@ use terminal_core::session::{Request, WhatIfSource};
 
 /// Candidates the panel lists, best first.
 pub(super) const LISTED: usize = 10;
-
-/// The label of a try of the turn as it was played.
-const AS_PLAYED: &str = "as played";
 
 /// The planner's settings and its last search.
 pub(super) struct AttackPlanner {
@@ -97,10 +95,16 @@ impl AttackPlanner {
 
     /// Forgets the search (a new replay is shown): a running one is stopped.
     pub(super) fn reset(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.cancel.store(true, Ordering::Relaxed);
-        }
+        self.cancel_job();
         (self.progress, self.result, self.hovered, self.compare_after, self.error) = (None, None, None, None, None);
+    }
+
+    /// Stops the running search, if any (its thread ends within one deploy); true if there was one.
+    fn cancel_job(&mut self) -> bool {
+        let Some(job) = self.job.take() else { return false };
+        job.cancel.store(true, Ordering::Relaxed);
+        self.progress = None;
+        true
     }
 
     /// The hovered candidate's outcome with its walks, if one is hovered.
@@ -193,9 +197,7 @@ impl Viewer {
 
     /// Stops a running search (its thread ends within one deploy).
     pub(super) fn stop_plan(&mut self) {
-        if let Some(job) = self.planner.job.take() {
-            job.cancel.store(true, Ordering::Relaxed);
-            self.planner.progress = None;
+        if self.planner.cancel_job() {
             self.message = "Planning stopped".into();
         }
     }

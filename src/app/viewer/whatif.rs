@@ -2,8 +2,13 @@
 //! running it as one request, watching a try and comparing two side by side.
 
 use super::{Viewer, whatif_board};
+
 use terminal_core::engine::Player;
 use terminal_core::session::Request;
+
+/// The label of a try of the turn as it was played (the attack planner's tries are
+/// compared with the one of their turn).
+pub(super) const AS_PLAYED: &str = "as played";
 
 impl Viewer {
     /// "What-if try N: <label>", the on-screen title of a watched try.
@@ -40,7 +45,7 @@ impl Viewer {
         use terminal_core::session::WhatIfSource;
         use terminal_core::session::whatif::WhatIfSpec;
         let Some(w) = self.whatif.board_whatif.clone() else {
-            let (spec, label) = (Box::default(), "as played".to_string());
+            let (spec, label) = (Box::default(), AS_PLAYED.to_string());
             self.request(Request::RunWhatIf { source: WhatIfSource::CurrentTurn, spec, label });
             return;
         };
