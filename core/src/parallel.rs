@@ -1,5 +1,6 @@
 //! Work spread over threads (`std::thread::scope`): each thread takes the next index, keeps
-//! its own scratch state (a reused game) and stops when the cancel flag is set.
+//! its own scratch state (a reused game) and stops when the cancel flag is set. One job runs
+//! on the calling thread: no thread is started (the browser has none).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -13,9 +14,24 @@ pub(crate) fn parallel_map<S: Default, T: Send>(
     progress: &(dyn Fn(usize, usize) + Sync),
     work: impl Fn(usize, &mut S) -> T + Sync,
 ) -> Vec<Option<T>> {
+    let mut slots: Vec<Option<T>> = (0..count).map(|_| None).collect();
+    if jobs <= 1 || count <= 1 {
+        let mut scratch = S::default();
+        for (k, slot) in slots.iter_mut().enumerate() {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            // As a worker thread would: a panic leaves this slot and the rest empty.
+            let Ok(t) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(k, &mut scratch))) else {
+                break;
+            };
+            *slot = Some(t);
+            progress(k + 1, count);
+        }
+        return slots;
+    }
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let mut slots: Vec<Option<T>> = (0..count).map(|_| None).collect();
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs.clamp(1, count.max(1)))
             .map(|_| {

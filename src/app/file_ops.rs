@@ -87,7 +87,7 @@ impl StudioApp {
         if is_replay(path) {
             return self.apply_file(FileCommand::ImportReplay(path.to_path_buf()));
         }
-        if !path.exists() && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+        if !terminal_core::files::is_file(path) && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
             // A layout to be: start it empty, saved there by Save.
             let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let editor = &mut self.state.editor.editor;

@@ -5,9 +5,45 @@
 use super::command::{Command, FileAction, FileCommand};
 use std::path::{Path, PathBuf};
 
+/// What a file dialog answered.
+enum Answer {
+    Path(PathBuf),
+    /// It will answer later, with a command of its own (the browser's picker).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    Later,
+    /// No path: closed, or no dialog.
+    Nothing,
+}
+
+impl From<Option<PathBuf>> for Answer {
+    fn from(p: Option<PathBuf>) -> Answer {
+        p.map_or(Answer::Nothing, Answer::Path)
+    }
+}
+
 /// The native dialog for an action, starting at `suggested` (its folder, or itself when a
 /// folder is asked for).
-fn native_dialog(action: FileAction, suggested: &Path) -> Option<PathBuf> {
+#[cfg(not(target_arch = "wasm32"))]
+fn native_dialog(action: FileAction, suggested: &Path) -> Answer {
+    native_dialog_path(action, suggested).into()
+}
+
+/// The browser's: a file to open comes from the page's picker, later; a file to write goes
+/// to the page's files under the name offered, and from there to a download.
+#[cfg(target_arch = "wasm32")]
+fn native_dialog(action: FileAction, suggested: &Path) -> Answer {
+    if action.writes() {
+        crate::app::browser::storage::download_next_write(suggested);
+        return Answer::Path(suggested.to_path_buf());
+    }
+    match crate::app::browser::picker::pick(action) {
+        Ok(()) => Answer::Later,
+        Err(_) => Answer::Nothing,
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn native_dialog_path(action: FileAction, suggested: &Path) -> Option<PathBuf> {
     let start = if action.wants_folder() { Some(suggested) } else { suggested.parent() };
     let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
     let mut d = rfd::FileDialog::new().set_title(action.title());
@@ -26,14 +62,21 @@ fn native_dialog(action: FileAction, suggested: &Path) -> Option<PathBuf> {
 }
 
 /// The native dialog for one replay of a comparison.
+#[cfg(not(target_arch = "wasm32"))]
 fn native_replay_dialog(title: &str) -> Option<PathBuf> {
     rfd::FileDialog::new().set_title(title).add_filter("Replay", &["replay", "gz"]).pick_file()
+}
+
+/// The browser compares replays in the desktop's arena only: the paths are typed.
+#[cfg(target_arch = "wasm32")]
+fn native_replay_dialog(_title: &str) -> Option<PathBuf> {
+    None
 }
 
 /// Whether a native file dialog can answer: on Linux and the BSDs rfd asks the desktop portal
 /// over the session bus, which a minimal window manager, WSL or a remote desktop may lack.
 pub fn native_dialogs_available() -> bool {
-    if cfg!(any(target_os = "windows", target_os = "macos")) {
+    if cfg!(any(target_os = "windows", target_os = "macos", target_arch = "wasm32")) {
         return true;
     }
     std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty())
@@ -76,8 +119,11 @@ impl FilePrompt {
 pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Option<FilePrompt>) -> Option<Command> {
     let note = if native {
         match native_dialog(action, &suggested) {
-            Some(p) => return Some(action.command(p)),
-            None => "The file dialog gave no path (closed, or no desktop portal): type one here.".to_string(),
+            Answer::Path(p) => return Some(action.command(p)),
+            Answer::Later => return None,
+            Answer::Nothing => {
+                "The file dialog gave no path (closed, or no desktop portal): type one here.".to_string()
+            }
         }
     } else {
         "No file dialog on this desktop (no portal on the session bus): type the path.".to_string()

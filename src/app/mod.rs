@@ -4,18 +4,26 @@
 //! [`Command`]s the frame produced.
 //!
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
-//! be asked, the command table) → `board` (the board-drawing toolkit) → `compare_view`,
-//! `file_prompt`, `unsaved_prompt`, `status_line`, `top_bar`, `view` → the views (`editor`,
-//! `viewer`, `play`,
-//! `arena`) → `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
+//! be asked, the command table) → `paths`, `background` (where long work runs), `browser`
+//! (the web page's edges, in the browser build) → `board` (the board-drawing toolkit) →
+//! `compare_view`, `file_prompt`, `unsaved_prompt`, `status_line`, `top_bar`, `view`,
+//! `desktop_only` → the views (`editor`, `viewer`, `play`, `arena`, `library`, `versions`) →
+//! `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
 
 pub mod arena;
+pub mod background;
 pub mod board;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 pub mod command;
 pub mod compare_view;
+#[cfg(target_arch = "wasm32")]
+pub mod desktop_only;
 pub mod editor;
+mod eframe_app;
 mod file_ops;
 pub mod file_prompt;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod library;
 pub mod model;
 pub mod paths;
@@ -25,11 +33,14 @@ pub mod status_line;
 mod studio_commands;
 pub mod top_bar;
 pub mod unsaved_prompt;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod versions;
 pub mod view;
 pub mod viewer;
+#[cfg(not(target_arch = "wasm32"))]
 mod window;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use window::run;
 
 use board::icons::IconTextures;
@@ -86,6 +97,9 @@ struct Runtime {
     native_dialogs: bool,
     /// A layout waiting to be opened over unsaved changes, asked about.
     unsaved: Option<unsaved_prompt::UnsavedPrompt>,
+    /// Shown in place of the views that need the desktop.
+    #[cfg(target_arch = "wasm32")]
+    desktop_only: desktop_only::DesktopOnly,
 }
 
 /// The whole app.
@@ -116,6 +130,8 @@ impl StudioApp {
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
             unsaved: None,
+            #[cfg(target_arch = "wasm32")]
+            desktop_only: desktop_only::DesktopOnly,
         };
         StudioApp { state, ctx: None, rt }
     }
@@ -143,10 +159,12 @@ impl StudioApp {
         &self.state.arena
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn library(&self) -> &library::LibraryView {
         &self.state.library
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn versions(&self) -> &versions::VersionsView {
         &self.state.versions
     }
@@ -180,6 +198,15 @@ impl StudioApp {
             View::Debugger | View::Replays => self.state.viewer.message(),
             View::Play => self.state.play.message(),
             view => self.rt.messages.get(&view).map_or("", String::as_str),
+        }
+    }
+
+    /// Puts a line in the status line of the view shown.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn say(&mut self, message: String) {
+        match self.state.view {
+            View::Debugger | View::Replays => self.state.viewer.set_message(message),
+            _ => *self.message_mut() = message,
         }
     }
 
@@ -231,6 +258,11 @@ impl StudioApp {
             self.apply(c);
         }
         let mut commands = dropped_files(&ctx);
+        #[cfg(target_arch = "wasm32")]
+        {
+            crate::app::browser::files_in::dropped(&ctx);
+            commands.extend(crate::app::browser::inbox::take());
+        }
         let shown = self.state.view;
         for view in View::ALL.into_iter().filter(|v| *v != shown) {
             // A live match is read whatever the view: it never waits on a hidden tab.
@@ -248,7 +280,13 @@ impl StudioApp {
         for c in commands {
             self.apply(c);
         }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(m) = crate::app::browser::inbox::take_message() {
+            self.say(m);
+        }
         self.finish_frame(&ctx);
+        #[cfg(target_arch = "wasm32")]
+        crate::app::browser::automation::publish(self);
     }
 
     /// Theme and icons, once they are needed.
@@ -276,7 +314,10 @@ impl StudioApp {
 
     /// A view and what it is given for a frame.
     fn view_and_context(&mut self, view: View) -> (&mut dyn StudioView, ViewContext<'_>) {
+        #[cfg(not(target_arch = "wasm32"))]
         let State { editor, viewer, arena, play, library, versions, ruleset, theme, .. } = &mut self.state;
+        #[cfg(target_arch = "wasm32")]
+        let State { editor, viewer, ruleset, theme, .. } = &mut self.state;
         let cx = ViewContext {
             view,
             window: self.ctx.as_ref(),
@@ -288,10 +329,16 @@ impl StudioApp {
         let v: &mut dyn StudioView = match view {
             View::Editor => editor,
             View::Debugger | View::Replays => viewer,
-            View::Arena => arena,
+            #[cfg(not(target_arch = "wasm32"))]
             View::Play => play,
+            #[cfg(not(target_arch = "wasm32"))]
+            View::Arena => arena,
+            #[cfg(not(target_arch = "wasm32"))]
             View::Library => library,
+            #[cfg(not(target_arch = "wasm32"))]
             View::Versions => versions,
+            #[cfg(target_arch = "wasm32")]
+            View::Play | View::Arena | View::Library | View::Versions => &mut self.rt.desktop_only,
         };
         (v, cx)
     }
@@ -340,6 +387,9 @@ pub(crate) fn default_config() -> terminal_core::engine::Config {
         .expect("the rulesets embedded in the binary parse (unit-tested in engine::presets)")
 }
 
+/// The files dropped on the window, opened by their paths (in the browser they have none:
+/// `web::files_in` reads them).
+#[cfg(not(target_arch = "wasm32"))]
 fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
     ctx.input(|i| {
         i.raw
@@ -350,4 +400,9 @@ fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
             .map(|p| Command::File(command::FileCommand::Open(p)))
             .collect()
     })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn dropped_files(_ctx: &egui::Context) -> Vec<Command> {
+    Vec::new()
 }

@@ -12,12 +12,25 @@ pub const DATA_DIR_VAR: &str = "TERMINAL_STUDIO_DATA_DIR";
 
 /// The studio's data folder: [`DATA_DIR_VAR`] when set, else on Linux
 /// `~/.local/share/terminal-studio`, on Windows under `%APPDATA%`, on macOS under
-/// `Application Support`, or one in the temp folder when the platform has none.
+/// `Application Support`, or one in the temp folder when the platform has none; in the
+/// browser, `/browser/data` among the page's files.
 pub fn data_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    eframe::storage_dir(APP_ID).unwrap_or_else(|| std::env::temp_dir().join(APP_ID))
+    #[cfg(not(target_arch = "wasm32"))]
+    return eframe::storage_dir(APP_ID).unwrap_or_else(|| std::env::temp_dir().join(APP_ID));
+    #[cfg(target_arch = "wasm32")]
+    return Path::new(BROWSER_ROOT).join("data");
+}
+
+/// In the browser, where the page's files live (in memory: `terminal_core::files::memory`).
+pub const BROWSER_ROOT: &str = "/browser";
+
+/// In the browser, where the replays the user gives the page go (dropped, picked, linked):
+/// the Layout lab's folder there.
+pub fn browser_replays_dir() -> PathBuf {
+    Path::new(BROWSER_ROOT).join("replays")
 }
 
 /// Where the editor's autosave lives.
@@ -37,6 +50,9 @@ pub fn arena_dir() -> PathBuf {
 
 /// `layouts/` when run from a folder that has one, else the working folder.
 pub fn layouts_dir() -> PathBuf {
+    if cfg!(target_arch = "wasm32") {
+        return Path::new(BROWSER_ROOT).join("layouts");
+    }
     let here = PathBuf::from("layouts");
     if here.is_dir() { here } else { std::env::current_dir().unwrap_or_default() }
 }

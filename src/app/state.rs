@@ -5,9 +5,11 @@
 
 use super::arena::ArenaTab;
 use super::editor::EditorView;
+#[cfg(not(target_arch = "wasm32"))]
 use super::library::LibraryView;
 use super::model::{Theme, View};
 use super::play::PlayView;
+#[cfg(not(target_arch = "wasm32"))]
 use super::versions::VersionsView;
 use super::viewer::Viewer;
 use serde::{Deserialize, Serialize};
@@ -32,8 +34,10 @@ pub struct State {
     pub viewer: Viewer,
     pub arena: ArenaTab,
     /// The replay library: its folder, "me" and filter are kept; the games are read again.
+    #[cfg(not(target_arch = "wasm32"))]
     pub library: LibraryView,
     /// The Versions view: the algo, its opponents and the verdicts are kept.
+    #[cfg(not(target_arch = "wasm32"))]
     pub versions: VersionsView,
     /// Live matches are not kept.
     #[serde(skip)]
@@ -50,7 +54,9 @@ impl Default for State {
             editor: EditorView::default(),
             viewer: Viewer::default(),
             arena: ArenaTab::default(),
+            #[cfg(not(target_arch = "wasm32"))]
             library: LibraryView::default(),
+            #[cfg(not(target_arch = "wasm32"))]
             versions: VersionsView::default(),
             play: PlayView::default(),
         }

@@ -1,54 +1,12 @@
-//! The studio in a window of its own (eframe): the renderer, the kept state, the autosave at exit.
+//! The studio in a window of its own (eframe): the renderer, the window, what it opens with.
 
 use super::StudioApp;
 use super::paths;
-use super::state::{KEY, State};
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 use terminal_core::files::is_replay;
-
-impl eframe::App for StudioApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        self.show(ui);
-    }
-
-    /// The panel colour, so views may skip painting it (fill rate matters under llvmpipe).
-    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
-        visuals.panel_fill.to_normalized_gamma_f32()
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, KEY, &self.state);
-        // Called at exit too, when no window is left to show a message in.
-        if let Err(e) = self.state.editor.editor.autosave() {
-            eprintln!("terminal-studio: the layout's autosave failed: {e}");
-        }
-    }
-}
-
-impl StudioApp {
-    /// Restores the autosaved layout (after a crash or an unsaved exit), if there is one.
-    pub fn recover_autosave(&mut self) {
-        let editor = &mut self.state.editor.editor;
-        let Some(path) = editor.autosave_path.clone() else {
-            return;
-        };
-        if !path.exists() {
-            return;
-        }
-        match terminal_core::layout::files::load_layout(&path) {
-            Ok(l) if !l.is_empty() => {
-                editor.set_layout(l, None);
-                editor.dirty = true;
-                *self.message_mut() = format!("Recovered the autosave ({})", path.display());
-            }
-            Ok(_) => {}
-            Err(e) => *self.message_mut() = format!("Autosave not recovered: {e}"),
-        }
-    }
-}
 
 /// The renderer: `TERMINAL_STUDIO_RENDERER=glow|wgpu`, else glow. Under software rendering
 /// (Mesa's llvmpipe, e.g. a VM or Xvfb) glow draws the debugger 4–5× faster than wgpu on
@@ -104,10 +62,7 @@ fn open_window(renderer: eframe::Renderer, file: Option<PathBuf>, started: Rc<Ce
         options,
         Box::new(move |cc| {
             started.set(true);
-            let state: State = cc.storage.and_then(|s| eframe::get_value(s, KEY)).unwrap_or_default();
-            let mut app = StudioApp::new(state, Some(paths::autosave_path()));
-            app.ctx = Some(cc.egui_ctx.clone());
-            app.state.viewer.set_panels_on_clear_color(true);
+            let mut app = StudioApp::for_window(cc);
             match &file {
                 Some(f) if is_replay(f) => app.open_replay(f),
                 Some(f) => app.open(f),

@@ -210,8 +210,8 @@ impl Config {
 
     /// Loads a config file from disk, naming the file in any error.
     pub fn load(path: &std::path::Path) -> Result<Config, ConfigLoadError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|source| ConfigLoadError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_to_string(path)
+            .map_err(|source| ConfigLoadError::Io { path: path.to_path_buf(), source })?;
         Config::from_json_str(&text).map_err(|source| ConfigLoadError::Invalid { path: path.to_path_buf(), source })
     }
 

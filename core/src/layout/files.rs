@@ -24,8 +24,8 @@ pub fn save_layout(path: &Path, layout: &Layout) -> Result<(), LayoutFileError> 
 }
 
 pub fn load_layout(path: &Path) -> Result<Layout, LayoutFileError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| LayoutFileError::Io { path: path.to_path_buf(), source })?;
+    let text = crate::files::read_to_string(path)
+        .map_err(|source| LayoutFileError::Io { path: path.to_path_buf(), source })?;
     Layout::from_json(&text).map_err(|source| LayoutFileError::Invalid { path: path.to_path_buf(), source })
 }
 

@@ -138,7 +138,7 @@ pub fn read_replay_summary(path: &Path) -> Result<Replay, ReplayError> {
 
 /// Reads a `.replay` or `.replay.gz` file, keeping `detail`.
 pub fn read_replay_with(path: &Path, detail: Detail) -> Result<Replay, ReplayError> {
-    let bytes = std::fs::read(path).map_err(|e| ReplayError {
+    let bytes = crate::files::read(path).map_err(|e| ReplayError {
         file: path.display().to_string(),
         line: None,
         field: String::new(),

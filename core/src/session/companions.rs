@@ -60,7 +60,7 @@ fn candidates(replay: &Path, suffix: &str) -> Vec<PathBuf> {
 
 fn read_first(replay: &Path, suffix: &str) -> Option<(PathBuf, String)> {
     candidates(replay, suffix).into_iter().find_map(|p| {
-        let bytes = std::fs::read(&p).ok()?;
+        let bytes = crate::files::read(&p).ok()?;
         Some((p, String::from_utf8_lossy(&bytes).into_owned()))
     })
 }

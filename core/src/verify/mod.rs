@@ -233,13 +233,12 @@ fn check_next_turn_frame(game: &mut crate::engine::Game, next: &Frame, last_info
 pub fn collect_replays(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        if crate::files::is_dir(p) {
             let mut stack = vec![p.clone()];
             while let Some(dir) = stack.pop() {
-                let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-                for e in entries.flatten() {
-                    let path = e.path();
-                    if path.is_dir() {
+                let Ok(entries) = crate::files::list_dir(&dir) else { continue };
+                for path in entries {
+                    if crate::files::is_dir(&path) {
                         stack.push(path);
                     } else if crate::files::is_replay(&path) {
                         out.push(path);

@@ -149,6 +149,14 @@ impl FileAction {
         }
     }
 
+    /// Whether the action writes the file (else it reads it).
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            FileAction::SaveLayoutAs | FileAction::ExportPython | FileAction::ExportPng | FileAction::ArenaOutput
+        )
+    }
+
     /// Whether a folder is asked for, not a file.
     pub fn wants_folder(self) -> bool {
         matches!(self, FileAction::ArenaAlgo | FileAction::ArenaOutput)

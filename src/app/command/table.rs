@@ -46,6 +46,7 @@ pub enum UiCommand {
     InterceptorTool,
     EndTurn,
     UndoTurnEdit,
+    RunStressTest,
 }
 
 /// Where a command applies: the views whose keys and menus offer it.
@@ -207,12 +208,14 @@ const DEMOLISHER_TOOL: CommandInfo = row("Demolisher tool", "Deploy demolishers"
 const INTERCEPTOR_TOOL: CommandInfo = row("Interceptor tool", "Deploy interceptors", &[key(Key::Num6)], Play, None);
 const END_TURN: CommandInfo = row("End turn", "Send your planned turn to the match", &[key(Key::Enter)], Play, None);
 const UNDO_TURN_EDIT: CommandInfo = row("Undo", "Take the last edit of your turn back", &[ctrl(Key::Z)], Play, None);
+const RUN_STRESS_TEST: CommandInfo =
+    row("Run stress test", "The Layout lab: every attack of its replays against this layout", &[], Editor, Some(Edit));
 
 impl UiCommand {
     /// Every command, in the order of the variants: menus and the help list them so. A new
     /// command goes at the end of the enum and of this list (a const check below holds the
     /// order; `info` does not compile without its row).
-    pub const ALL: [UiCommand; 38] = [
+    pub const ALL: [UiCommand; 39] = [
         UiCommand::NewLayout,
         UiCommand::OpenLayout,
         UiCommand::Save,
@@ -251,6 +254,7 @@ impl UiCommand {
         UiCommand::InterceptorTool,
         UiCommand::EndTurn,
         UiCommand::UndoTurnEdit,
+        UiCommand::RunStressTest,
     ];
 
     /// The command's row: label, tooltip, keys, scope and menu. A command without its row
@@ -295,6 +299,7 @@ impl UiCommand {
             UiCommand::InterceptorTool => &INTERCEPTOR_TOOL,
             UiCommand::EndTurn => &END_TURN,
             UiCommand::UndoTurnEdit => &UNDO_TURN_EDIT,
+            UiCommand::RunStressTest => &RUN_STRESS_TEST,
         }
     }
 

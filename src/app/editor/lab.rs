@@ -28,6 +28,7 @@ pub enum LabError {
     Attacks(#[from] AttackError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[cfg(not(target_arch = "wasm32"))]
     #[error(transparent)]
     Index(#[from] terminal_core::library::LibraryError),
     #[error("the lab's thread stopped without a result (a bug)")]
@@ -128,7 +129,7 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
         result: rx,
     };
     let (cancel, done, total) = (job.cancel.clone(), job.done.clone(), job.total.clone());
-    std::thread::Builder::new().name("layout-lab".into()).spawn(move || {
+    crate::app::background::spawn("layout-lab", move || {
         let repaint = request.repaint.clone();
         let progress = |d: usize, t: usize| {
             done.store(d, Ordering::Relaxed);
@@ -151,7 +152,7 @@ fn work(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &AtomicBool,
 ) -> Result<LabResult, LabError> {
-    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let jobs = crate::app::background::jobs();
     let attacks = match request.cached {
         Some(a) => a,
         None => Arc::new(read_attacks(&request.key, request.index.as_ref(), &request.config, jobs, progress, cancel)?),
@@ -193,7 +194,8 @@ fn read_attacks(
         Some(chosen) => chosen.to_vec(),
         None => {
             // A folder that cannot be read says why; the walk below skips what it cannot read.
-            std::fs::read_dir(folder).map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
+            terminal_core::files::list_dir(folder)
+                .map_err(|source| LabError::Folder { folder: folder.to_path_buf(), source })?;
             terminal_core::verify::collect_replays(&[folder.to_path_buf()])
         }
     };
@@ -201,11 +203,13 @@ fn read_attacks(
         return Err(LabError::NoReplays(folder.to_path_buf()));
     }
     let filter = AttackFilter { config: Arc::clone(config), any_ruleset: key.any_ruleset };
+    // The browser has no library index: its replays are read each time.
     let set = match index {
+        #[cfg(not(target_arch = "wasm32"))]
         Some((db, root)) => {
             terminal_core::library::load_attacks_indexed(db, root, &files, &filter, jobs, progress, cancel)?
         }
-        None => load_attacks(&files, &filter, jobs, progress, cancel)?,
+        _ => load_attacks(&files, &filter, jobs, progress, cancel)?,
     };
     if cancel.load(Ordering::Relaxed) {
         return Err(LabError::Run(RunError::Cancelled));

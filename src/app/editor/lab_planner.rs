@@ -58,7 +58,7 @@ impl PlansJob {
         let (tx, rx) = bounded(1);
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
-        std::thread::Builder::new().name("layout-planner".into()).spawn(move || {
+        crate::app::background::spawn("layout-planner", move || {
             let _ = tx.send(search(layout, seat, &config, &stop));
         })?;
         Ok(PlansJob { done: rx, cancel })

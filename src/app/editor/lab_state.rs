@@ -236,6 +236,9 @@ impl LabState {
 
     /// The folder offered at first: the shared corpus's folder of the ruleset, if it is there.
     fn default_folder(ruleset: &str) -> String {
+        if cfg!(target_arch = "wasm32") {
+            return crate::app::paths::browser_replays_dir().display().to_string();
+        }
         let shared = PathBuf::from("..").join("shared").join("replays").join(ruleset);
         if shared.is_dir() { shared.display().to_string() } else { "replays".into() }
     }
@@ -349,8 +352,11 @@ impl LabState {
         self.job_for = Some((key.clone(), editor.player, editor.layout.clone()));
         let index = match &self.selection {
             Some(_) => self.selection_index.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
             None => terminal_core::library::LibraryIndex::existing_db(&crate::app::paths::data_dir(), &key.folder)
                 .map(|db| (db, key.folder.clone())),
+            #[cfg(target_arch = "wasm32")]
+            None => None,
         };
         let request = LabRequest {
             key,

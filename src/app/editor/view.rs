@@ -4,10 +4,10 @@
 
 use super::Editor;
 use super::canvas::{self, Stroke};
-use super::lab_state::LabState;
+use super::lab_state::{LabAction, LabState};
 use crate::app::board::BoardGeometry;
-use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, UiCommand};
-use crate::app::model::{BoardView, Edit, NO_UPGRADES, Overlays, Tool};
+use crate::app::command::{Command, EditorCommand, FileAction, FileCommand, StudioCommand, UiCommand};
+use crate::app::model::{BoardView, Edit, NO_UPGRADES, Overlays, Tool, View};
 use crate::app::view::{StudioView, ViewContext};
 use egui::Ui;
 use serde::{Deserialize, Serialize};
@@ -237,6 +237,13 @@ impl StudioView for EditorView {
                 }];
             }
             UiCommand::SaveAs => return vec![Command::File(FileCommand::Ask(FileAction::SaveLayoutAs))],
+            // From another view's menu: the editor comes forward, where the run shows.
+            UiCommand::RunStressTest => {
+                self.prefs.lab_shown = true;
+                let mut out = vec![Command::Studio(StudioCommand::SetView(View::Editor))];
+                out.extend(self.lab.apply(LabAction::Run, &self.editor, cx.ruleset, cx.window));
+                return out;
+            }
             other => *cx.message = format!("{} is not an editor command", other.info().label),
         }
         Vec::new()

@@ -3,9 +3,9 @@
 
 use super::Viewer;
 use crate::app::board::frame_draw::MARKER_FRAMES;
-use std::time::Instant;
 use terminal_core::session::summary::ReplaySummary;
 use terminal_core::session::{Event, FrameView, Request, Session, SessionHandle};
+use web_time::Instant;
 
 pub(super) enum Backend {
     Thread(SessionHandle),
@@ -17,7 +17,8 @@ impl Viewer {
         if self.session.backend.is_some() {
             return;
         }
-        if self.session.inline || ctx.is_none() {
+        // The browser has no threads: its session answers inline.
+        if self.session.inline || ctx.is_none() || cfg!(target_arch = "wasm32") {
             self.session.backend = Some(Backend::Inline(Box::new(Session::inline())));
             return;
         }

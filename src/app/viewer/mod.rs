@@ -40,7 +40,6 @@ use super::model::{DebugOverlays, EventKind, PlotMetric};
 use backend::Backend;
 use egui::{Color32, Ui};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::session::FrameView;
 use terminal_core::session::Request;
@@ -48,6 +47,7 @@ use terminal_core::session::companions::{self, Companions};
 use terminal_core::session::debug::Marker;
 use terminal_core::session::summary::ReplaySummary;
 use terminal_core::session::whatif::WhatIfTry;
+use web_time::Instant;
 
 /// What the viewer's panels, board and keys ask for. The panels and the board return these
 /// and [`Viewer::apply`] carries them out after the frame's UI, so that no panel changes what

@@ -9,13 +9,13 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 use terminal_core::engine::Player;
 use terminal_core::engine::game::Game;
 use terminal_core::layout::stress::{AttackOutcome, AttackTry};
 use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
 use terminal_core::session::whatif::WhatIfSpec;
 use terminal_core::session::{Request, WhatIfSource};
+use web_time::Instant;
 
 /// Candidates the panel lists, best first.
 pub(super) const LISTED: usize = 10;
@@ -144,9 +144,12 @@ fn search(
         Some(mp) => board.with_mp(mp),
         None => board,
     };
-    // Progress is dropped when the panel is behind: only the newest matters.
+    // Progress is dropped when the panel is behind (only the newest matters), and leaves
+    // the last place to the answer: run inline (the browser), nobody empties the channel.
     let progress = |p: PlanProgress| {
-        let _ = tx.try_send(PlanEvent::Progress(p));
+        if tx.len() + 1 < tx.capacity().unwrap_or(usize::MAX) {
+            let _ = tx.try_send(PlanEvent::Progress(p));
+        }
     };
     let plan = planner::plan(&board, request, &progress, cancel).map_err(|e| e.to_string())?;
     let evaluated = plan.evaluated.iter().sum();
@@ -179,7 +182,7 @@ impl Viewer {
         let (tx, rx) = bounded(64);
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
-        let spawned = std::thread::Builder::new().name("attack-planner".into()).spawn(move || {
+        let spawned = crate::app::background::spawn("attack-planner", move || {
             let result = search(&source, turn, seat, mp, &request, &tx, &stop);
             // A full channel must not lose the answer: wait for room.
             let _ = tx.send(PlanEvent::Done(Box::new(result)));

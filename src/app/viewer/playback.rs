@@ -3,9 +3,9 @@
 
 use super::{Viewer, ViewerAction};
 use crate::app::command::UiCommand;
-use std::time::Instant;
 use terminal_core::session::Request;
 use terminal_core::side_by_side::SideBySide;
+use web_time::Instant;
 
 /// Playback speeds offered.
 pub const SPEEDS: [f32; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];

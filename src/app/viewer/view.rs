@@ -73,6 +73,11 @@ impl Viewer {
         (self.shown.live, self.shown.follow_live)
     }
 
+    /// Replaces the Debugger's status line (what the page says of a file it was given).
+    pub fn set_message(&mut self, message: String) {
+        self.message = message;
+    }
+
     pub fn message(&self) -> &str {
         &self.message
     }

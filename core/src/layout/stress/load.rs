@@ -76,7 +76,7 @@ fn skip_reason(config: &Config, legacy_format: bool, filter: &AttackFilter) -> O
 /// a readable config line: the full read then says what is wrong.
 fn config_line(path: &Path) -> Option<Config> {
     use std::io::BufRead;
-    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    let mut file = std::io::BufReader::new(crate::files::open_read(path).ok()?);
     let gzip = file.fill_buf().ok()?.starts_with(&[0x1f, 0x8b]);
     let reader: Box<dyn BufRead> = if gzip {
         Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))

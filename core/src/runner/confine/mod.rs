@@ -120,6 +120,8 @@ impl SeatPlan {
         let procs = format!("processes not limited{}", limits::nproc_note());
         #[cfg(windows)]
         let procs = format!("{} processes (the Job Object)", p.max_processes);
+        #[cfg(not(any(unix, windows)))]
+        let procs = "processes not limited (no processes here)";
         format!(
             "limits: memory {} per process, {procs}, {} open files, files up to {}, {cpu}",
             bytes(p.memory),

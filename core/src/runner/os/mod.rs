@@ -18,6 +18,11 @@ mod windows;
 #[cfg(windows)]
 pub use windows::*;
 
+#[cfg(not(any(unix, windows)))]
+mod none;
+#[cfg(not(any(unix, windows)))]
+pub use none::*;
+
 /// The command that starts an algo's script, and how it runs it, in words (the match log
 /// says it: which interpreter ran the script).
 #[derive(Debug)]

@@ -1,13 +1,70 @@
-//! File helpers every part shares: atomic writes and recognising replay files by name.
+//! File helpers every part shares: reading and atomic writes, recognising replay files by
+//! name. Every file the core reads or writes on the user's word goes through here, so that
+//! where there is no file system (the browser) the files live in memory
+//! ([`memory`]) and everything that names a file by its path works unchanged.
+
+pub mod memory;
 
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Whether files live in memory ([`memory`]) rather than on disk: in the browser.
+pub const IN_MEMORY: bool = cfg!(target_arch = "wasm32");
+
+/// A whole file's bytes.
+pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    if IN_MEMORY {
+        return memory::read(path).map(|b| b.to_vec());
+    }
+    std::fs::read(path)
+}
+
+/// A whole text file.
+pub fn read_to_string(path: &Path) -> std::io::Result<String> {
+    if IN_MEMORY {
+        let bytes = memory::read(path)?;
+        return String::from_utf8(bytes.to_vec())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()));
+    }
+    std::fs::read_to_string(path)
+}
+
+/// A file to read as a stream (in memory: its bytes, shared).
+pub fn open_read(path: &Path) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+    if IN_MEMORY {
+        return Ok(Box::new(std::io::Cursor::new(memory::read(path)?)));
+    }
+    Ok(Box::new(File::open(path)?))
+}
+
+/// Whether a file is there.
+pub fn is_file(path: &Path) -> bool {
+    if IN_MEMORY { memory::read(path).is_ok() } else { path.is_file() }
+}
+
+/// Whether a folder is there (in memory: a folder holds at least one file).
+pub fn is_dir(path: &Path) -> bool {
+    if IN_MEMORY { memory::is_dir(path) } else { path.is_dir() }
+}
+
+/// What a folder holds, files and folders, in no particular order.
+pub fn list_dir(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if IN_MEMORY {
+        return memory::list_dir(path);
+    }
+    std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect()
+}
 
 /// Writes a whole file atomically: a temporary file beside it, fsynced, renamed over the
 /// target, then the folder fsynced, so a crash leaves either the old file or the new one,
-/// never half of one. Creates the folder if needed.
+/// never half of one. Creates the folder if needed. In memory, the file is replaced whole
+/// and the write hook told ([`memory::set_write_hook`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if IN_MEMORY {
+        memory::write(path, bytes);
+        return Ok(());
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
