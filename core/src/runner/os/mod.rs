@@ -16,6 +16,8 @@ pub use unix::*;
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]
+mod windows_job_events;
+#[cfg(windows)]
 pub use windows::*;
 
 /// The command that starts an algo's script, and how it runs it, in words (the match log
