@@ -292,8 +292,9 @@ type CountWatch = super::confine::Watch;
 #[cfg(not(target_os = "linux"))]
 type CountWatch = ();
 
-/// What confinement adds once the algo runs: on Windows the Job Object's limits, on Linux
-/// the watch of its process count (which kills the whole tree past the limit).
+/// What confinement adds once the algo runs: on Windows the Job Object's limits (the job's
+/// report kept in the plan, where the seat asks it which rule was broken), on Linux the
+/// watch of its process count (which kills the whole tree past the limit).
 #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
 fn confine_started(
     tree: &Arc<ProcessTree>,
@@ -302,7 +303,11 @@ fn confine_started(
 ) -> std::io::Result<Option<CountWatch>> {
     let Some(plan) = confine else { return Ok(None) };
     #[cfg(windows)]
-    tree.confine(plan.policy.memory, plan.policy.max_processes)?;
+    {
+        let job = tree.confine(plan.policy.memory, plan.policy.max_processes)?;
+        // A plan confines one algo: its job is set once.
+        let _ = plan.job.set(job);
+    }
     #[cfg(target_os = "linux")]
     let watch = {
         let tree = Arc::clone(tree);

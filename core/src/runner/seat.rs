@@ -104,7 +104,6 @@ impl Seat {
                 }
             }
         }
-        seat.result.confinement = seat.confine.as_ref().map(SeatPlan::describe);
         let (tx, rx) = crossbeam_channel::bounded(1);
         match AlgoProcess::spawn(&loc, ctx.env, seat.confine.as_ref(), progress, move |stream| {
             let _ = tx.send(capture.run(stream));
@@ -119,6 +118,8 @@ impl Seat {
             }
             Err(e) => seat.result.load_error = Some(format!("{}: cannot start: {e}", loc.script.display())),
         }
+        // Once started: the Job Object reports then whether its limits are in force.
+        seat.result.confinement = seat.confine.as_ref().map(SeatPlan::describe);
         seat.result.name = seat.name.clone();
         seat
     }
@@ -242,13 +243,16 @@ impl Seat {
         }
     }
 
-    /// The confinement rule this seat's algo broke, if it is confined and its end shows one:
-    /// the watch's finding, else the exit status and last stderr lines (`confine/diagnose.rs`).
-    pub fn rule_hit(&self) -> Option<RuleHit> {
+    /// The confinement rule the runner saw this seat's algo break (the watch, the Job
+    /// Object), if it is confined.
+    pub fn seen_rule_hit(&self) -> Option<RuleHit> {
+        self.confine.as_ref()?.seen_hit()
+    }
+
+    /// The confinement rule this seat's algo most likely broke, as its end shows it: the
+    /// exit status and last stderr lines (`confine/diagnose.rs`).
+    pub fn rule_hit_from_its_end(&self) -> Option<RuleHit> {
         let plan = self.confine.as_ref()?;
-        if let Some(hit) = plan.hit.lock().ok().and_then(|h| h.clone()) {
-            return Some(hit);
-        }
         diagnose(&Seen {
             memory: plan.policy.memory,
             file_size: plan.policy.file_size,

@@ -304,13 +304,16 @@ impl Session<'_> {
 /// log, its stderr log and its result (the summary shows it).
 fn name_rule_hit(s: &mut Seat, log: &mut MatchLog) {
     let ended_early = s.result.crash_turn.is_some() || s.result.silent_from_turn.is_some();
-    let Some(hit) = s.rule_hit() else { return };
-    // What the runner saw and acted on counts always; a rule read from stderr only if the
-    // algo ended early.
-    let watched = matches!(hit, super::confine::RuleHit::Processes { .. } | super::confine::RuleHit::LeftGroup { .. });
-    if !ended_early && !watched {
-        return;
-    }
+    // What the runner saw (the watch acted, the Job Object refused) counts always; a rule
+    // read from the algo's end only if it ended early.
+    let hit = match s.seen_rule_hit() {
+        Some(hit) => hit,
+        None if ended_early => match s.rule_hit_from_its_end() {
+            Some(hit) => hit,
+            None => return,
+        },
+        None => return,
+    };
     let line = format!("confinement: {hit}");
     log.line(s.result.crash_turn.or(s.result.silent_from_turn), Some(s.player), &line);
     s.note_in_stderr_log(&line);

@@ -1,5 +1,6 @@
 //! Which rule a confined algo broke, for the one line the match log and the summary give
-//! it. The process watch knows (it stopped the algo); the kernel's signals say it for the
+//! it. The process watch knows (it stopped the algo), and so does a Windows Job Object (its
+//! messages say what it refused: `SeatPlan::seen_hit`); the kernel's signals say it for the
 //! CPU and file-size limits of a program that does not catch them. For the rest the only
 //! witness is what the algo said last on stderr — Python's `PermissionError`,
 //! `MemoryError`, `OSError: [Errno 27] File too large` — so those are heuristics: an algo
@@ -13,7 +14,9 @@ use std::path::{Path, PathBuf};
 pub enum RuleHit {
     /// Seen by the watch: it killed the tree.
     Processes { limit: u32, seen: usize },
-    /// From `MemoryError` or its kin on stderr.
+    /// Said by the Job Object (Windows): it refused new processes past the limit.
+    ProcessesRefused { limit: u32, refused: usize },
+    /// From `MemoryError` or its kin on stderr, or said by the Job Object (Windows).
     Memory { limit: u64 },
     /// SIGXFSZ, or `File too large` on stderr.
     FileSize { limit: u64 },
@@ -38,6 +41,12 @@ impl std::fmt::Display for RuleHit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RuleHit::Processes { limit, seen } => write!(f, "process limit {limit} reached ({seen} processes)"),
+            RuleHit::ProcessesRefused { limit, refused: 1 } => {
+                write!(f, "process limit {limit} reached: a new process was refused")
+            }
+            RuleHit::ProcessesRefused { limit, refused } => {
+                write!(f, "process limit {limit} reached: {refused} new processes were refused")
+            }
             RuleHit::Memory { limit } => write!(f, "memory limit {} reached", bytes(*limit)),
             RuleHit::FileSize { limit } => write!(f, "file size limit {} reached", bytes(*limit)),
             RuleHit::OpenFiles { limit } => write!(f, "open files limit {limit} reached"),
@@ -202,6 +211,14 @@ mod tests {
         assert_eq!(d("signal: 25 (SIGXFSZ)"), Some("file size limit 64 MiB reached".into()));
         assert_eq!(d("signal: 24 (SIGXCPU)"), Some("CPU time limit 100 s reached".into()));
         assert_eq!(d("exit status: 3"), None);
+    }
+
+    #[test]
+    fn refused_processes_are_counted_in_words() {
+        let one = RuleHit::ProcessesRefused { limit: 8, refused: 1 };
+        assert_eq!(one.to_string(), "process limit 8 reached: a new process was refused");
+        let three = RuleHit::ProcessesRefused { limit: 8, refused: 3 };
+        assert_eq!(three.to_string(), "process limit 8 reached: 3 new processes were refused");
     }
 
     #[test]

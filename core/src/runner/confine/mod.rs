@@ -50,6 +50,10 @@ pub struct SeatPlan {
     pub notes: Vec<String>,
     /// Set by the watch when it stopped the algo for a rule.
     pub hit: HitSlot,
+    /// The algo's confined Job Object, once it runs (Windows): whether its limits are in
+    /// force, and its messages naming the limits it enforced.
+    #[cfg(windows)]
+    pub job: std::sync::OnceLock<super::os::ConfinedJob>,
 }
 
 impl SeatPlan {
@@ -72,6 +76,8 @@ impl SeatPlan {
             write: vec![temp.path().to_path_buf()],
             notes: Vec::new(),
             hit: Arc::new(Mutex::new(None)),
+            #[cfg(windows)]
+            job: std::sync::OnceLock::new(),
             algo_dir: loc.dir.clone(),
             temp,
         };
@@ -101,11 +107,35 @@ impl SeatPlan {
         parts.push(
             "files and network: not confined on Windows (Job Object limits only: memory, processes, UI)".to_string(),
         );
+        #[cfg(unix)]
         parts.push(self.describe_limits());
+        #[cfg(windows)]
+        parts.push(self.describe_job_limits());
         parts.extend(self.notes.iter().cloned());
         parts.join("; ")
     }
 
+    /// The rule the runner itself saw broken: the watch's kill and the descendants that had
+    /// left the group (Linux), the Job Object's refusals (Windows). Unlike a rule read from
+    /// the algo's stderr, it counts even if the algo played on.
+    pub(crate) fn seen_hit(&self) -> Option<RuleHit> {
+        #[cfg(windows)]
+        self.note_job_hits();
+        self.hit.lock().ok().and_then(|hit| hit.clone())
+    }
+
+    /// Reads the Job Object's messages into the hit slot, if nothing is there yet.
+    #[cfg(windows)]
+    fn note_job_hits(&self) {
+        let Some(job) = self.job.get() else { return };
+        if let Ok(mut hit) = self.hit.lock()
+            && hit.is_none()
+        {
+            *hit = job_rule_hit(job.events.limit_hits(), &self.policy);
+        }
+    }
+
+    #[cfg(unix)]
     fn describe_limits(&self) -> String {
         let p = &self.policy;
         let cpu = self.cpu_seconds.map_or_else(|| "no CPU limit (no hard time limit)".into(), |s| format!("CPU {s} s"));
@@ -118,10 +148,6 @@ impl SeatPlan {
         );
         #[cfg(all(unix, not(target_os = "linux")))]
         let procs = format!("processes not limited{}", limits::nproc_note());
-        #[cfg(windows)]
-        let procs = format!("{} processes (the Job Object)", p.max_processes);
-        #[cfg(not(any(unix, windows)))]
-        let procs = "processes not limited (no processes here)";
         format!(
             "limits: memory {} per process, {procs}, {} open files, files up to {}, {cpu}",
             bytes(p.memory),
@@ -129,6 +155,37 @@ impl SeatPlan {
             bytes(p.file_size)
         )
     }
+
+    /// The Job Object's limits, and, once the algo runs, whether the system reports them in
+    /// force. Open files, file size and CPU time have no per-process limit there.
+    #[cfg(windows)]
+    fn describe_job_limits(&self) -> String {
+        let p = &self.policy;
+        let mut text = format!(
+            "limits: memory {} per process, {} processes (the Job Object); open files, file size and CPU time not \
+             limited on Windows",
+            bytes(p.memory),
+            p.max_processes
+        );
+        if let Some(why) = self.job.get().and_then(|job| job.limits_not_in_force.as_deref()) {
+            text.push_str(&format!(
+                "; memory and process limits not known to be in force: {why} (Wine's Job Objects report none and \
+                 enforce neither)"
+            ));
+        }
+        text
+    }
+}
+
+/// The rule a Job Object's messages show it enforced (Windows): a refused allocation, which
+/// most likely ended the algo, before refused processes.
+#[cfg(windows)]
+fn job_rule_hit(hits: super::os::JobLimitHits, policy: &Confinement) -> Option<RuleHit> {
+    if hits.memory_refused > 0 {
+        return Some(RuleHit::Memory { limit: policy.memory });
+    }
+    (hits.processes_refused > 0)
+        .then_some(RuleHit::ProcessesRefused { limit: policy.max_processes, refused: hits.processes_refused })
 }
 
 /// Bytes in the largest whole binary unit (`2 GiB`, `64 MiB`).

@@ -16,6 +16,8 @@ pub use unix::*;
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]
+mod windows_job_events;
+#[cfg(windows)]
 pub use windows::*;
 
 #[cfg(not(any(unix, windows)))]

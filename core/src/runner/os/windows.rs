@@ -4,6 +4,7 @@
 //! (and by the system if the runner itself dies: the job kills on close).
 
 use super::StartCommand;
+pub use super::windows_job_events::{JobEvents, JobLimitHits};
 use std::io;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::os::windows::process::CommandExt;
@@ -17,7 +18,7 @@ use windows_sys::Win32::System::JobObjects::{
     JOB_OBJECT_UILIMIT_EXITWINDOWS, JOB_OBJECT_UILIMIT_GLOBALATOMS, JOB_OBJECT_UILIMIT_HANDLES,
     JOB_OBJECT_UILIMIT_READCLIPBOARD, JOB_OBJECT_UILIMIT_SYSTEMPARAMETERS, JOB_OBJECT_UILIMIT_WRITECLIPBOARD,
     JOBOBJECT_BASIC_UI_RESTRICTIONS, JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectBasicUIRestrictions,
-    JobObjectExtendedLimitInformation, SetInformationJobObject, TerminateJobObject,
+    JobObjectExtendedLimitInformation, QueryInformationJobObject, SetInformationJobObject, TerminateJobObject,
 };
 use windows_sys::Win32::System::Pipes::PeekNamedPipe;
 use windows_sys::Win32::System::Threading::{
@@ -129,16 +130,19 @@ impl ProcessTree {
     /// outside the job, no system settings, no logging off). Files and network are not
     /// confined on Windows. Set right after the job is made: the few instructions the child
     /// runs before are the start of its interpreter, before any algo code. `memory` is in
-    /// bytes per process, `max_processes` the processes at a time.
-    pub fn confine(&self, memory: u64, max_processes: u32) -> io::Result<()> {
+    /// bytes per process, `max_processes` the processes at a time. Returns the job's
+    /// messages (which limit it enforced) and whether the limits read back as set.
+    pub fn confine(&self, memory: u64, max_processes: u32) -> io::Result<ConfinedJob> {
         let job = self.job.as_raw_handle() as HANDLE;
+        let memory = usize::try_from(memory).unwrap_or(usize::MAX);
+        // Before the limits: no refusal goes unreported.
+        let events = JobEvents::attach(job)?;
         // SAFETY: plain Win32 calls on the job we own; the structures are ours, sized as passed.
         unsafe {
             let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
-            limits.BasicLimitInformation.LimitFlags =
-                JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_ACTIVE_PROCESS | JOB_OBJECT_LIMIT_PROCESS_MEMORY;
+            limits.BasicLimitInformation.LimitFlags = CONFINED_LIMITS;
             limits.BasicLimitInformation.ActiveProcessLimit = max_processes;
-            limits.ProcessMemoryLimit = usize::try_from(memory).unwrap_or(usize::MAX);
+            limits.ProcessMemoryLimit = memory;
             let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
             let info = (&limits as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
             if SetInformationJobObject(job, JobObjectExtendedLimitInformation, info, size) == 0 {
@@ -160,7 +164,8 @@ impl ProcessTree {
                 return Err(io::Error::last_os_error());
             }
         }
-        Ok(())
+        let limits_not_in_force = limits_read_back(job, memory, max_processes).err();
+        Ok(ConfinedJob { events, limits_not_in_force })
     }
 
     /// Ends every process of the job (errors, e.g. all already gone, are ignored).
@@ -170,6 +175,48 @@ impl ProcessTree {
             TerminateJobObject(self.job.as_raw_handle() as HANDLE, 1);
         }
     }
+}
+
+/// The limits of a confined job.
+const CONFINED_LIMITS: u32 =
+    JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_ACTIVE_PROCESS | JOB_OBJECT_LIMIT_PROCESS_MEMORY;
+
+/// A confined job as the system reports it.
+#[derive(Debug)]
+pub struct ConfinedJob {
+    /// Its messages: which limit it enforced.
+    pub events: JobEvents,
+    /// Why its memory and process limits are not known to be in force, in words: the
+    /// system reported other limits than were set, or could not report them. Wine's jobs
+    /// accept the limits, report none back and enforce none (docs/windows.md).
+    pub limits_not_in_force: Option<String>,
+}
+
+/// Whether the job reports the limits just set; if not, what it reported, in words.
+fn limits_read_back(job: HANDLE, memory: usize, max_processes: u32) -> Result<(), String> {
+    // SAFETY: a plain query on the job we own, into a structure of ours sized as passed.
+    let read = unsafe {
+        let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+        let size = std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32;
+        let info = (&mut limits as *mut JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast();
+        if QueryInformationJobObject(job, JobObjectExtendedLimitInformation, info, size, std::ptr::null_mut()) == 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(limits)
+        }
+    };
+    let limits = read.map_err(|e| format!("the system cannot report them back ({e})"))?;
+    let basic = &limits.BasicLimitInformation;
+    let as_set = basic.LimitFlags & CONFINED_LIMITS == CONFINED_LIMITS
+        && basic.ActiveProcessLimit == max_processes
+        && limits.ProcessMemoryLimit == memory;
+    if as_set {
+        return Ok(());
+    }
+    Err(format!(
+        "the system reports back flags {:#x}, {} processes, {} bytes per process",
+        basic.LimitFlags, basic.ActiveProcessLimit, limits.ProcessMemoryLimit
+    ))
 }
 
 /// How many times a running child's assignment to its job is tried.

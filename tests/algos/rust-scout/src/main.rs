@@ -10,6 +10,16 @@
 //! `RUST_SCOUT_HANG_TURN=N` stops answering from turn N on (it sleeps);
 //! `RUST_SCOUT_CHILD=FILE` starts a copy of itself that appends a line to FILE every
 //! 50 ms until it is killed (a grandchild the runner must end with the algo).
+//!
+//! Hostile modes, for confinement's tests (docs/runner.md, Confinement), at turn
+//! `RUST_SCOUT_HOSTILE_TURN` (default 1), before answering; bounded, so that unconfined they
+//! harm nothing, and reported on stderr (`rust-scout: hostile …`):
+//! `RUST_SCOUT_HOSTILE=memory` allocates and touches 16 MiB at a time up to
+//! `RUST_SCOUT_HOSTILE_MB` (default 512, at most 4096) and keeps it; a refused allocation
+//! ends the program as any Rust program's does (`memory allocation of … failed`, abort).
+//! `RUST_SCOUT_HOSTILE=spawn` starts `RUST_SCOUT_HOSTILE_COUNT` (default 16, at most 64)
+//! copies of itself that each sleep up to 10 minutes, reports how many started and the
+//! error that stopped it, waits a second (a process watch looks every 100 ms), and plays on.
 
 use std::io::{self, BufRead, Write};
 
@@ -181,9 +191,67 @@ fn heartbeat(file: &str) -> ! {
     }
 }
 
+/// The sleeping copies `RUST_SCOUT_HOSTILE=spawn` starts: never longer than this.
+const SPAWNED_SLEEP: std::time::Duration = std::time::Duration::from_secs(600);
+const MAX_HOSTILE_MB: usize = 4096;
+const MAX_HOSTILE_SPAWNS: usize = 64;
+const CHUNK_MB: usize = 16;
+
+/// A bounded number from the environment.
+fn env_count(name: &str, default: usize, max: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default).min(max)
+}
+
+/// Allocates and touches memory up to the bound, keeping it for the rest of the run.
+fn hostile_memory() -> Vec<Vec<u8>> {
+    let total = env_count("RUST_SCOUT_HOSTILE_MB", 512, MAX_HOSTILE_MB);
+    let mut kept = Vec::new();
+    for _ in 0..total / CHUNK_MB {
+        // Touched, not only reserved: every page is committed and resident.
+        kept.push(vec![1u8; CHUNK_MB << 20]);
+    }
+    eprintln!("rust-scout: hostile memory: {} MiB allocated and touched", kept.len() * CHUNK_MB);
+    kept
+}
+
+/// Starts sleeping copies of itself up to the bound; stops at the first refusal.
+fn hostile_spawn() -> Vec<std::process::Child> {
+    let wanted = env_count("RUST_SCOUT_HOSTILE_COUNT", 16, MAX_HOSTILE_SPAWNS);
+    let mut started = Vec::new();
+    let mut refused = None;
+    match std::env::current_exe() {
+        Ok(me) => {
+            while started.len() < wanted {
+                let child = std::process::Command::new(&me)
+                    .env_remove("RUST_SCOUT_HOSTILE")
+                    .env("RUST_SCOUT_SLEEP", "1")
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .spawn();
+                match child {
+                    Ok(c) => started.push(c),
+                    Err(e) => {
+                        refused = Some(e.to_string());
+                        break;
+                    }
+                }
+            }
+        }
+        Err(e) => refused = Some(format!("cannot find itself: {e}")),
+    }
+    let end = refused.map_or_else(String::new, |e| format!(", then: {e}"));
+    eprintln!("rust-scout: hostile spawn: {} of {wanted} started{end}", started.len());
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    started
+}
+
 fn main() {
     if let Ok(file) = std::env::var("RUST_SCOUT_HEARTBEAT") {
         heartbeat(&file);
+    }
+    if std::env::var_os("RUST_SCOUT_SLEEP").is_some() {
+        std::thread::sleep(SPAWNED_SLEEP);
+        return;
     }
     if let (Ok(file), Ok(me)) = (std::env::var("RUST_SCOUT_CHILD"), std::env::current_exe()) {
         let child = std::process::Command::new(me)
@@ -205,6 +273,11 @@ fn main() {
         }
     }
     let hang_turn: Option<f64> = std::env::var("RUST_SCOUT_HANG_TURN").ok().and_then(|t| t.parse().ok());
+    let mut hostile = std::env::var("RUST_SCOUT_HOSTILE").ok();
+    let hostile_turn = env_count("RUST_SCOUT_HOSTILE_TURN", 1, 100) as f64;
+    // What a hostile act took, held until the program ends.
+    let mut _kept_memory = Vec::new();
+    let mut _spawned = Vec::new();
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -248,6 +321,14 @@ fn main() {
                 let turn = frame.get("turnInfo").and_then(|t| t.idx(1)).and_then(Json::num);
                 if hang_turn.is_some() && turn >= hang_turn {
                     std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
+                if turn >= Some(hostile_turn) {
+                    match hostile.take().as_deref() {
+                        Some("memory") => _kept_memory = hostile_memory(),
+                        Some("spawn") => _spawned = hostile_spawn(),
+                        Some(other) => eprintln!("rust-scout: unknown RUST_SCOUT_HOSTILE={other:?} ignored"),
+                        None => {}
+                    }
                 }
                 let mp = frame
                     .get("p1Stats")
