@@ -6,7 +6,8 @@ use super::paths;
 use super::state::{KEY, State};
 
 impl eframe::App for StudioApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        self.rt.last_frame_cpu = frame.info().cpu_usage;
         self.show(ui);
     }
 

@@ -97,6 +97,8 @@ struct Runtime {
     native_dialogs: bool,
     /// A layout waiting to be opened over unsaved changes, asked about.
     unsaved: Option<unsaved_prompt::UnsavedPrompt>,
+    /// Seconds of CPU the window's last frame took (eframe's measure; None before the first).
+    last_frame_cpu: Option<f32>,
     /// Shown in place of the views that need the desktop.
     #[cfg(target_arch = "wasm32")]
     desktop_only: desktop_only::DesktopOnly,
@@ -130,6 +132,7 @@ impl StudioApp {
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
             unsaved: None,
+            last_frame_cpu: None,
             #[cfg(target_arch = "wasm32")]
             desktop_only: desktop_only::DesktopOnly,
         };
@@ -213,6 +216,11 @@ impl StudioApp {
     /// The message of the view shown, to say what a command did there.
     fn message_mut(&mut self) -> &mut String {
         self.rt.messages.entry(self.state.view).or_default()
+    }
+
+    /// Seconds of CPU the window's last frame took, as eframe measured it.
+    pub fn last_frame_cpu(&self) -> Option<f32> {
+        self.rt.last_frame_cpu
     }
 
     pub fn show_help(&self) -> bool {

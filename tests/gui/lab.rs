@@ -355,3 +355,24 @@ fn snapshot_the_lab_at_1000x700() {
     suggest(&mut h, "6");
     h.snapshot("lab_heatmap_suggestions_1000x700");
 }
+
+#[test]
+fn the_edit_menus_stress_test_runs_the_lab_and_shows_its_panel() {
+    let folder = replay_folder("live-2022", 0, 3);
+    let mut h = lab_on_funnel(folder.path());
+    h.get_by_label("Tallies and tile").click();
+    h.run();
+    assert!(h.query_by_label("Suggest").is_none(), "the tallies are shown, not the lab");
+    // The top bar's menu, not the tools panel's "Edit" heading.
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Edit").click();
+    h.run();
+    // The menu item's label carries its (empty) shortcut text.
+    h.get_by_label_contains("Run stress test").click();
+    h.step();
+    step_until(&mut h, 240, "the stress test from the menu", |a| {
+        !a.editor_view().lab().is_running() && a.editor_view().lab().run().is_some()
+    });
+    let attacks = h.state().editor_view().lab().run().map(|r| r.report.totals.attacks).unwrap_or_default();
+    assert!(attacks > 0, "the menu's run met the folder's attacks");
+    assert!(h.query_by_label("Suggest").is_some(), "the Layout lab's panel is shown, with the run");
+}

@@ -37,6 +37,7 @@ pub fn publish(app: &StudioApp) {
         "replay": replay,
         "frame": frame,
         "layout": { "name": editor.layout.name, "path": editor.path, "structures": editor.layout.len() },
+        "frame_cpu_ms": app.last_frame_cpu().map(|s| f64::from(s) * 1000.0),
         "lab": lab,
         "lab_message": app.editor_view().lab().message,
         "lab_running": app.editor_view().lab().is_running(),

@@ -84,6 +84,8 @@ pub fn fetch(url: String) {
                 let name = url.split(['?', '#']).next().unwrap_or(&url).rsplit('/').next().unwrap_or("linked");
                 receive(name, bytes);
             }
+            // A refused request from another site shows as a network error, not an HTTP status.
+            Err(e) if e.starts_with("HTTP") => inbox::say(format!("{url}: could not fetch it ({e})")),
             Err(e) => inbox::say(format!("{url}: could not fetch it ({e}); another site must allow it (CORS)")),
         }
     });
