@@ -266,11 +266,6 @@ impl StudioApp {
             self.apply(c);
         }
         let mut commands = dropped_files(&ctx);
-        #[cfg(target_arch = "wasm32")]
-        {
-            crate::app::browser::files_in::dropped(&ctx);
-            commands.extend(crate::app::browser::inbox::take());
-        }
         let shown = self.state.view;
         for view in View::ALL.into_iter().filter(|v| *v != shown) {
             // A live match is read whatever the view: it never waits on a hidden tab.
@@ -395,8 +390,7 @@ pub(crate) fn default_config() -> terminal_core::engine::Config {
         .expect("the rulesets embedded in the binary parse (unit-tested in engine::presets)")
 }
 
-/// The files dropped on the window, opened by their paths (in the browser they have none:
-/// `web::files_in` reads them).
+/// The files dropped on the window, opened by their paths.
 #[cfg(not(target_arch = "wasm32"))]
 fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
     ctx.input(|i| {
@@ -410,7 +404,10 @@ fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
     })
 }
 
+/// In the browser, dropped files have no paths: their bytes are read, then opened from the
+/// page's files; what the page's other asynchronous work (picker, links) brought comes too.
 #[cfg(target_arch = "wasm32")]
-fn dropped_files(_ctx: &egui::Context) -> Vec<Command> {
-    Vec::new()
+fn dropped_files(ctx: &egui::Context) -> Vec<Command> {
+    browser::files_in::dropped(ctx);
+    browser::inbox::take()
 }

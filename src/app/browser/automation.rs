@@ -5,15 +5,21 @@
 use super::inbox;
 use crate::app::StudioApp;
 use crate::app::command::{Command, UiCommand};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 thread_local! {
     static STATUS: RefCell<String> = const { RefCell::new(String::new()) };
+    /// A script has asked for the status: from then on it is kept after every frame (a page
+    /// nobody scripts pays nothing).
+    static ASKED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Keeps the studio's state as this frame left it.
+/// Keeps the studio's state as this frame left it, once a script has asked for it.
 pub fn publish(app: &StudioApp) {
+    if !ASKED.with(Cell::get) {
+        return;
+    }
     let viewer = app.viewer();
     let frame = viewer
         .current()
@@ -47,9 +53,13 @@ pub fn publish(app: &StudioApp) {
 }
 
 /// The studio's state after the last frame, as JSON: the view, the status line, the replay
-/// and frame shown, the layout, the Layout lab's last totals, the page's files.
+/// and frame shown, the layout, the Layout lab's last totals, the page's files. Empty until a
+/// frame has been drawn since the first call.
 #[wasm_bindgen(js_name = studioStatus)]
 pub fn studio_status() -> String {
+    if !ASKED.with(|a| a.replace(true)) {
+        inbox::wake();
+    }
     STATUS.with(|s| s.borrow().clone())
 }
 

@@ -22,11 +22,17 @@ pub fn place_for(name: &str) -> PathBuf {
     }
 }
 
+/// Puts a file the user gave (dropped, picked, linked) among the page's files; its path there.
+pub fn store(name: &str, bytes: Vec<u8>) -> PathBuf {
+    let path = place_for(name);
+    terminal_core::files::memory::put(&path, bytes);
+    path
+}
+
 /// Puts a linked file into the page's files and opens it: a replay in the Debugger, a
 /// layout in the editor.
 pub fn receive(name: &str, bytes: Vec<u8>) {
-    let path = place_for(name);
-    terminal_core::files::memory::put(&path, bytes);
+    let path = store(name, bytes);
     // The editor first, so the status line that says what opened is the editor's.
     if !is_replay(&path) {
         inbox::push(Command::Studio(StudioCommand::SetView(View::Editor)));
@@ -47,11 +53,7 @@ pub fn dropped(ctx: &egui::Context) {
         for file in files {
             let name = file.path().to_string_lossy().into_owned();
             match file.bytes_async().await {
-                Ok(bytes) => {
-                    let path = place_for(&name);
-                    terminal_core::files::memory::put(&path, bytes);
-                    placed.push(path);
-                }
+                Ok(bytes) => placed.push(store(&name, bytes)),
                 Err(e) => inbox::say(format!("{name}: could not read the dropped file: {e}")),
             }
         }

@@ -15,7 +15,8 @@ pub fn set_window(ctx: egui::Context) {
     WINDOW.with(|w| *w.borrow_mut() = Some(ctx));
 }
 
-fn wake() {
+/// Asks the window for a frame.
+pub fn wake() {
     WINDOW.with(|w| {
         if let Some(ctx) = w.borrow().as_ref() {
             ctx.request_repaint();

@@ -14,10 +14,7 @@ pub fn pick(action: FileAction) -> Result<(), String> {
     };
     wasm_bindgen_futures::spawn_local(async move {
         let Some(file) = dialog.pick_file().await else { return };
-        let name = file.file_name();
-        let bytes = file.read().await;
-        let path = files_in::place_for(&name);
-        terminal_core::files::memory::put(&path, bytes);
+        let path = files_in::store(&file.file_name(), file.read().await);
         inbox::push(action.command(path));
     });
     Ok(())
