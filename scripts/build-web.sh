@@ -42,7 +42,7 @@ fi
 echo "-- building the studio for wasm32 (the web profile)"
 # A cdylib for the browser only: the desktop build keeps its library an rlib.
 cargo rustc --lib --profile web --locked --target wasm32-unknown-unknown --crate-type cdylib
-wasm=target/wasm32-unknown-unknown/web/terminal_studio.wasm
+wasm=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web/terminal_studio.wasm
 
 echo "-- wasm-bindgen"
 rm -rf "$out"

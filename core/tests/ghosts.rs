@@ -1,14 +1,19 @@
 //! Ghost seats: the two recorded players of a real replay, seated against each other,
 //! reproduce it frame for frame through the runner (units, ids, health, stats, events); a
-//! ghost against a real algo plays to the end, its rejected commands logged.
+//! ghost against a real algo plays to the end, its rejected commands logged; played inline,
+//! a step at a time, against a ghost or a person.
 
 #[path = "../../tests/common/corpus.rs"]
 mod corpus;
 use corpus::{CURRENT_RULESETS, algo, first_of, replays};
 use std::sync::Arc;
+use terminal_core::engine::commands::Command;
+use terminal_core::engine::frame::Phase;
 use terminal_core::engine::geometry::Player;
 use terminal_core::runner::ghost::reproduce;
-use terminal_core::runner::{Ghost, MatchSpec, ReplayTarget, SeatSpec, run_match_blocking};
+use terminal_core::runner::{
+    Ghost, HumanSeat, HumanTurn, MatchEvent, MatchSpec, ReplayTarget, SeatSpec, run_match_blocking, start_match_inline,
+};
 use terminal_core::verify::{Status, collect_replays, verify_file};
 
 /// Every current-format replay of the corpus, ghost against ghost, is the replay again.
@@ -120,4 +125,108 @@ fn a_ghost_against_an_algo_plays_to_the_end_with_rejections_logged() {
     assert!(ghost_rejections > 0, "the ghost's commands were all allowed: {}", r.summary());
     assert!(log.lines().any(|l| l.contains("p2: rejected")), "rejections are logged:\n{log}");
     assert_eq!(verify_file(&r.replay_path).status, Status::Exact, "the match re-verifies");
+}
+
+/// Everything sent so far, read without waiting.
+fn drain(handle: &terminal_core::runner::MatchHandle) -> Vec<MatchEvent> {
+    handle.events.try_iter().collect()
+}
+
+/// The turn frames among `events`, by turn.
+fn turn_frames(events: &[MatchEvent]) -> Vec<i32> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            MatchEvent::Frame { frame, .. } if frame.turn_info.phase == Phase::Deploy => Some(frame.turn_info.turn),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Played inline (the browser's way: no thread, the caller steps it), ghost against ghost
+/// is the recorded replay again, frame for frame, as on the match's own thread.
+#[test]
+fn an_inline_match_of_two_ghosts_is_the_recording_again() {
+    let replay = corpus::replay(corpus::BUSY);
+    let [one, two] = [Player::One, Player::Two].map(|p| Ghost::load(&replay, Some(p)).expect("ghost"));
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut spec = MatchSpec::new(SeatSpec::Ghost(one.clone()), SeatSpec::Ghost(two), Arc::clone(&one.config));
+    spec.replay = ReplayTarget::Dir(out.path().to_path_buf());
+    let handle = start_match_inline(spec);
+    assert!(handle.is_inline());
+    let mut turns_seen = Vec::new();
+    let mut steps = 0i32;
+    let result = loop {
+        handle.advance();
+        steps += 1;
+        let events = drain(&handle);
+        turns_seen.extend(turn_frames(&events));
+        match events.into_iter().last() {
+            Some(MatchEvent::Finished(r)) => break *r,
+            Some(MatchEvent::Failed(e)) => panic!("the inline match failed: {e}"),
+            _ => assert!(steps <= 101, "an inline step plays one turn at most; 100 turns end the match"),
+        }
+    };
+    assert_eq!(turns_seen, (0..steps).collect::<Vec<_>>(), "each step sent one turn frame and played it");
+    assert!(result.turns == steps || result.turns == steps - 1, "{steps} steps, {}", result.summary());
+    let recorded = terminal_core::replay::read_replay(&replay).expect("recorded replay");
+    let played = terminal_core::replay::read_replay(&result.replay_path).expect("played replay");
+    let m = terminal_core::verify::compare_replays(&recorded.frames, &played.frames);
+    assert!(m.is_exact(), "the inline match differs from {}: {:?}", replay.display(), m.first_difference);
+    assert_eq!(m.frames_total, recorded.frames.len());
+}
+
+/// A person against a ghost, inline: the match waits at the person's turn without blocking
+/// the caller (the ghost's reply is in and said), plays the turn the person ends, and a
+/// person who leaves is charged a crash: the match ends and its replay re-verifies.
+#[test]
+fn an_inline_match_waits_for_the_person_and_plays_their_turn() {
+    let replay = first_of("live-2022");
+    let ghost = Ghost::load(&replay, None).expect("ghost");
+    let (person, turns) = HumanSeat::new("You");
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut spec = MatchSpec::new(SeatSpec::Human(person), SeatSpec::Ghost(ghost.clone()), Arc::clone(&ghost.config));
+    spec.replay = ReplayTarget::Dir(out.path().to_path_buf());
+    spec.every_frame_event = true;
+    let handle = start_match_inline(spec);
+    let started = drain(&handle);
+    assert!(started.iter().any(|e| matches!(e, MatchEvent::Started { .. })), "{started:?}");
+    assert!(!started.iter().any(|e| matches!(e, MatchEvent::Frame { .. })), "no frame before the first step");
+    for _ in 0..3 {
+        handle.advance();
+    }
+    let waiting = drain(&handle);
+    assert_eq!(turn_frames(&waiting), vec![0], "turn 0 sent once, then the match waits");
+    let replied: Vec<Player> = waiting
+        .iter()
+        .filter_map(|e| match e {
+            MatchEvent::Replied { player, .. } => Some(*player),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replied, vec![Player::Two], "the ghost has replied, the person not yet");
+    // Two walls on the person's half, one on the ghost's (refused).
+    let build = vec![Command::spawn(0, 13, 11), Command::spawn(0, 14, 11), Command::spawn(0, 13, 20)];
+    turns.send(HumanTurn { turn: 0, build, deploy: Vec::new() }).expect("the match listens");
+    // One step plays turn 0's action phase, the next sends turn 1 and waits again.
+    handle.advance();
+    handle.advance();
+    let played = drain(&handle);
+    assert_eq!(turn_frames(&played), vec![1], "turn 0 played, turn 1 sent");
+    let turn1 = played
+        .iter()
+        .find_map(|e| match e {
+            MatchEvent::Frame { frame, .. } if frame.turn_info.phase == Phase::Deploy => Some(Arc::clone(frame)),
+            _ => None,
+        })
+        .expect("turn 1 frame");
+    let walls: Vec<(i32, i32)> = turn1.units[0][0].iter().map(|u| (u.tile.x, u.tile.y)).collect();
+    assert!(walls.contains(&(13, 11)) && walls.contains(&(14, 11)), "the person's walls stand: {walls:?}");
+    drop(turns);
+    handle.advance();
+    let end = drain(&handle);
+    let Some(MatchEvent::Finished(result)) = end.last() else { panic!("the match did not end: {end:?}") };
+    assert!(result.players[0].crashed, "{}", result.summary());
+    assert_eq!(result.rejected.iter().filter(|r| r.player == Player::One).count(), 1, "{}", result.summary());
+    assert_eq!(verify_file(&result.replay_path).status, Status::Exact, "the match re-verifies");
 }

@@ -11,10 +11,6 @@ pub const DESKTOP_STUDIO: &str = "the desktop studio (README: \"Set up\")";
 /// Why `view` needs the desktop, in one line.
 pub fn reason(view: View) -> &'static str {
     match view {
-        View::Play => {
-            "Play runs a match beside the window, on a thread of its own, and this page has none: \
-             a replay's turns can still be replayed and changed in the Debugger's what-if."
-        }
         View::Arena => "The arena runs algos: programs, which a web page cannot start.",
         View::Library => "The replay library indexes folders of replays on disk, which a web page cannot read.",
         View::Versions => "Versions save copies of your algo and play them: files and programs a web page has not.",

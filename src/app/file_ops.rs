@@ -30,6 +30,7 @@ impl StudioApp {
             FileCommand::OpenReplay(p) => self.open_replay(&p),
             FileCommand::Compare(a, b) => self.compare(&a, &b),
             FileCommand::CompareDialog => self.compare_dialog(),
+            FileCommand::Download(p) => self.download(&p),
         }
     }
 
@@ -209,6 +210,18 @@ impl StudioApp {
         if let Some(c) = file_prompt::ask_two_replays(&folder, self.rt.native_dialogs, &mut self.rt.prompt) {
             self.apply(c);
         }
+    }
+
+    /// A file of the page offered as a download; on the desktop, where it is.
+    fn download(&mut self, path: &Path) {
+        #[cfg(target_arch = "wasm32")]
+        let said = match crate::app::browser::storage::offer_download(path) {
+            Ok(()) => format!("{} offered as a download", display_name(path)),
+            Err(e) => format!("Download failed: {}: {e}", path.display()),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let said = format!("{} is on disk at {}", display_name(path), path.display());
+        *self.message_mut() = said;
     }
 
     fn compare(&mut self, a: &Path, b: &Path) {

@@ -289,7 +289,7 @@ impl StudioApp {
         }
         self.finish_frame(&ctx);
         #[cfg(target_arch = "wasm32")]
-        crate::app::browser::automation::publish(self);
+        crate::app::browser::automation::publish(self, &ctx);
     }
 
     /// Theme and icons, once they are needed.
@@ -320,7 +320,7 @@ impl StudioApp {
         #[cfg(not(target_arch = "wasm32"))]
         let State { editor, viewer, arena, play, library, versions, ruleset, theme, .. } = &mut self.state;
         #[cfg(target_arch = "wasm32")]
-        let State { editor, viewer, ruleset, theme, .. } = &mut self.state;
+        let State { editor, viewer, play, ruleset, theme, .. } = &mut self.state;
         let cx = ViewContext {
             view,
             window: self.ctx.as_ref(),
@@ -332,7 +332,6 @@ impl StudioApp {
         let v: &mut dyn StudioView = match view {
             View::Editor => editor,
             View::Debugger | View::Replays => viewer,
-            #[cfg(not(target_arch = "wasm32"))]
             View::Play => play,
             #[cfg(not(target_arch = "wasm32"))]
             View::Arena => arena,
@@ -341,7 +340,7 @@ impl StudioApp {
             #[cfg(not(target_arch = "wasm32"))]
             View::Versions => versions,
             #[cfg(target_arch = "wasm32")]
-            View::Play | View::Arena | View::Library | View::Versions => &mut self.rt.desktop_only,
+            View::Arena | View::Library | View::Versions => &mut self.rt.desktop_only,
         };
         (v, cx)
     }

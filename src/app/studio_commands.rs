@@ -15,6 +15,10 @@ impl StudioApp {
                 self.state.play.watch_file(&p);
                 self.state.view = View::Play;
             }
+            StudioCommand::PlayAgainstGhost(p) => {
+                self.state.play.play_against(&p);
+                self.state.view = View::Play;
+            }
             StudioCommand::SimulateLayout => {
                 let e = &self.state.editor.editor;
                 let config = std::sync::Arc::new(e.config.clone());

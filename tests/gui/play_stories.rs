@@ -395,6 +395,9 @@ fn a_turn_is_played_from_the_keyboard() {
         let row = terminal_studio::app::command::help::rows(View::Play).into_iter().find(|r| r.1 == label);
         assert!(row.as_ref().is_some_and(|r| r.0 == key), "F1 lists {key} for {label} in Play: {row:?}");
     }
+    // The help lists Stop match too: closed first.
+    h.key_press(Key::F1);
+    h.run_ok();
     h.get_by_label("Stop match").click();
     h.run_ok();
 }
@@ -509,4 +512,51 @@ fn the_planners_best_attack_goes_into_your_turn_and_plays_as_predicted() {
         .collect();
     let damage: f32 = breaches.iter().map(|b| b.damage).sum();
     assert_eq!((breaches.len() as u32, damage), (best.breaches, best.damage), "the turn as played in the match");
+}
+
+/// A replay open in the Debugger is played against from the Playback menu: the Play view
+/// starts you in seat 1 against its player 2 as a ghost, in its ruleset; the ghost's name is
+/// in the match; a turn of yours plays; Ctrl+Shift+X stops the match and its replay keeps the
+/// turns played, exactly as the engine plays them.
+#[test]
+fn the_replay_in_the_debugger_is_played_against_from_the_playback_menu() {
+    use egui::{Key, Modifiers};
+    use terminal_studio::app::command::{Command, FileCommand};
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    let recorded = crate::common::corpus::replay(crate::common::corpus::BUSY);
+    h.state_mut().apply(Command::File(FileCommand::OpenReplay(recorded.clone())));
+    h.run_ok();
+    h.get_by_label("Playback").click();
+    h.run_ok();
+    h.get_by_label_contains("Play against this replay").click();
+    h.run_ok();
+    assert_eq!(h.state().view(), View::Play);
+    wait_for_turn(&mut h, 0);
+    let seats = h.state().play().seats().clone();
+    assert_eq!(seats[1].path, recorded.display().to_string(), "seat 2 is the replay's ghost");
+    assert_eq!(seats[1].ghost_player, Some(Player::Two));
+    let names = h.state().play().running().map(|m| m.names().clone()).expect("a match");
+    assert_eq!(names[0], "You");
+    assert!(names[1].starts_with("ghost-"), "the ghost plays under its recorded name: {names:?}");
+    h.key_press(Key::Enter);
+    h.run_ok();
+    wait_for_turn(&mut h, 1);
+    h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::X);
+    h.run_ok();
+    step_until(&mut h, 30, "the match stopped", |a| !a.play().is_running());
+    let path = h.state().play().finished_replay().expect("the stopped match's replay").to_path_buf();
+    let report = terminal_core::verify::verify_file(&path);
+    assert_eq!(report.status, terminal_core::verify::Status::Exact, "{report:?}");
+    let played = read_replay(&path).expect("the replay");
+    assert!(played.frames.iter().any(|f| f.turn_info.turn == 1), "turn 1 was sent");
+    // Without a replay, the command says what it needs.
+    let mut fresh = studio_with(matches_written_to(out.path()), LARGE, None, false);
+    fresh.get_by_label("Debugger").click();
+    fresh.run_ok();
+    fresh.key_press_modifiers(Modifiers::COMMAND, Key::G);
+    fresh.run_ok();
+    assert_eq!(fresh.state().view(), View::Debugger);
+    let said = fresh.state().viewer().message();
+    assert!(said.contains("No replay to play against"), "{said}");
 }

@@ -7,9 +7,13 @@ desktop `terminal-studio` (the Layout lab's totals in the browser must equal its
 Serves WEB_DIR with the replays and a layout beside it, then, as a player would:
   1. opens `?replay=` the largest replay: the first frame is drawn (timed), the board shows;
   2. drops a real replay on the page: it opens; the arrow key steps its frames (timed);
-  3. opens `?layout=` a layout, drops a set of replays, runs the Layout lab's stress test
+  3. plays against the dropped replay (the Playback menu's command): the match waits at the
+     person's turn; two walls clicked on the board are in the plan; each End turn plays a
+     turn against the ghost (timed) and the walls stand on the next turn's board; the match
+     stopped, its replay (taken from the page) re-verifies exactly with the desktop studio;
+  4. opens `?layout=` a layout, drops a set of replays, runs the Layout lab's stress test
      (the Edit menu's command): the totals are the CLI's for the same layout and replays;
-  4. the browser console has no error; screenshots at 1000x700 and 1600x1000.
+  5. the browser console has no error; screenshots at 1000x700 and 1600x1000.
 Prints the figures as JSON on the last line. Exits non-zero, naming what failed.
 """
 
@@ -135,6 +139,78 @@ def open_page(driver, url):
     return started
 
 
+PLAY_TURNS = 4
+
+
+def click_tile(driver, board, tile):
+    """Clicks a tile of the board as the page last drew it (`board` of the studio's status)."""
+    if board is None:
+        fail("the studio's status places no board")
+    x, y = tile
+    scale, side = board["pixels_per_point"], board["tile"]
+    px = (board["origin"][0] + (x + 0.5) * side) * scale
+    py = (board["origin"][1] + (27 - y + 0.5) * side) * scale
+    canvas = driver.find_element(By.ID, "studio")
+    size = canvas.size
+    # Offsets are from the canvas's centre (W3C actions).
+    ActionChains(driver).move_to_element_with_offset(canvas, px - size["width"] / 2, py - size["height"] / 2) \
+        .click().perform()
+
+
+def play_against_ghost(driver, shots, figures):
+    """The replay shown, played against its player 2: the match waits for the person at each
+    turn; End turn plays the turn (the ghost's recorded moves with it) and the next one comes."""
+    t0 = time.monotonic()
+    if not driver.execute_script("return window.terminalStudio.studioRun('Play against this replay');"):
+        fail("no command 'Play against this replay' in the command table")
+    planning = lambda turn: lambda s: s["play"]["running"] and (s["play"]["planning"] or {}).get("turn") == turn
+    state, _ = wait_for(driver, "the match against the ghost waits for turn 0", planning(0), 30)
+    figures["play_first_turn_s"] = round(time.monotonic() - t0, 2)
+    if state["view"] != "Play" or state["play"]["planning"]["seat"] != 1:
+        fail(f"not planning seat 1 in the Play view: {json.dumps(state)[:800]}")
+    # Two walls of yours, placed by clicking their tiles (the Wall tool is chosen at the start).
+    walls = [(13, 11), (14, 11)]
+    for tile in walls:
+        click_tile(driver, state["board"], tile)
+    planned, _ = wait_for(driver, "the two walls in the plan",
+                          lambda s: (s["play"]["plan"] or {}).get("sp_spent", 0) > 0, 10)
+    if planned["play"]["plan"]["rejected"] != 0:
+        fail(f"the engine refused a wall of the plan: {json.dumps(planned['play'])}")
+    before = planned["play"]["p1_structures_shown"]
+    driver.save_screenshot(str(shots / "web-play-1000x700.png"))
+    turn_times = []
+    for turn in range(1, PLAY_TURNS):
+        t0 = time.monotonic()
+        if not driver.execute_script("return window.terminalStudio.studioRun('End turn');"):
+            fail("no command 'End turn' in the command table")
+        state, _ = wait_for(driver, f"turn {turn} of the match against the ghost", planning(turn), 60)
+        turn_times.append(time.monotonic() - t0)
+        if turn == 1 and state["play"]["p1_structures_shown"] < before + len(walls):
+            fail(f"the walls planned on turn 0 are not on turn 1's board: {json.dumps(state['play'])}")
+    # From End turn to the next turn's plan: the turn played and its action phase shown.
+    figures["play_turn_median_s"] = round(statistics.median(turn_times), 2)
+    if not driver.execute_script("return window.terminalStudio.studioRun('Stop match');"):
+        fail("no command 'Stop match' in the command table")
+    ended, _ = wait_for(driver, "the stopped match's replay",
+                        lambda s: not s["play"]["running"] and s["play"]["finished_replay"], 30)
+    return ended["play"]["finished_replay"]
+
+
+def verify_page_replay(driver, binary, page_path, out):
+    """The replay the page wrote, taken from the page and re-simulated by the desktop studio:
+    every frame exact."""
+    text = driver.execute_script("return window.terminalStudio.studioFile(arguments[0]);", page_path)
+    if not text:
+        fail(f"the page has no file {page_path}")
+    out.write_text(text)
+    run = subprocess.run([binary, "verify", "--json", str(out)], capture_output=True, text=True, check=False)
+    lines = run.stdout.strip().splitlines()
+    report = json.loads(lines[0]) if lines else {}
+    if run.returncode != 0 or report.get("status") != "exact":
+        fail(f"the page's match replay does not re-verify ({run.returncode}): {run.stdout[-1500:]} {run.stderr[-500:]}")
+    return report["frames_total"]
+
+
 def cli_totals(binary, layout, replays):
     out = subprocess.run([binary, "stress", str(layout), "--attacks", *map(str, replays), "--json"],
                          capture_output=True, text=True, check=False)
@@ -211,7 +287,11 @@ def main():
         if frame_cpu:
             figures["frame_cpu_median_ms"] = round(statistics.median(frame_cpu), 2)
 
-        # 3. The Layout lab on a linked layout and dropped replays: the CLI's totals.
+        # 3. Play against the dropped replay's player 2: a turn of yours, then the ghost's.
+        played = play_against_ghost(driver, shots, figures)
+        figures["play_replay_frames_exact"] = verify_page_replay(driver, binary, played, files / "played.replay")
+
+        # 4. The Layout lab on a linked layout and dropped replays: the CLI's totals.
         open_page(driver, f"{base}/index.html?layout=test-files/{LAYOUT}")
         wait_for(driver, "the linked layout opens", lambda s: (s["layout"]["path"] or "").endswith(LAYOUT))
         drop_files(driver, [f"test-files/{p.name}" for p in live])

@@ -233,27 +233,47 @@ pub fn replay_header(config: &Config) -> String {
 
 /// Streams a replay to disk as frames happen, so a killed run leaves a readable file up to
 /// the last frame written. Layout: blank line, config, blank line, one frame per line.
+/// Where files live in memory (the browser), the replay is gathered and stored when it is
+/// finished or dropped, so a stopped match keeps its frames there too.
 pub struct ReplayWriter {
     path: PathBuf,
-    file: std::io::BufWriter<std::fs::File>,
+    sink: Sink,
     legacy: bool,
     store_times: bool,
 }
 
+enum Sink {
+    File(std::io::BufWriter<std::fs::File>),
+    /// The replay so far, stored among the page's files once finished (or dropped).
+    Memory(Vec<u8>),
+    /// Finished: stored already.
+    Stored,
+}
+
 impl ReplayWriter {
     pub fn create(path: &Path, config: &Config) -> std::io::Result<ReplayWriter> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+        let sink = if crate::files::IN_MEMORY {
+            if crate::files::is_file(path) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!("{}: a file of that name is there", path.display()),
+                ));
+            }
+            Sink::Memory(Vec::new())
+        } else {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)?;
+            }
+            let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+            Sink::File(std::io::BufWriter::new(file))
+        };
         let mut w = ReplayWriter {
             path: path.to_path_buf(),
-            file: std::io::BufWriter::new(file),
+            sink,
             legacy: config.legacy,
             store_times: config.timing.store_bot_times,
         };
-        w.file.write_all(replay_header(config).as_bytes())?;
-        w.file.flush()?;
+        w.write_raw(&[replay_header(config).as_bytes()])?;
         Ok(w)
     }
 
@@ -261,28 +281,56 @@ impl ReplayWriter {
         &self.path
     }
 
+    /// Writes `parts` one after the other, flushed to the file as one.
+    fn write_raw(&mut self, parts: &[&[u8]]) -> std::io::Result<()> {
+        match &mut self.sink {
+            Sink::File(f) => {
+                for part in parts {
+                    f.write_all(part)?;
+                }
+                f.flush()
+            }
+            Sink::Memory(buf) => {
+                parts.iter().for_each(|part| buf.extend_from_slice(part));
+                Ok(())
+            }
+            Sink::Stored => Err(std::io::Error::other("the replay was finished already")),
+        }
+    }
+
     pub fn write_frame(&mut self, frame: &Frame) -> std::io::Result<()> {
         let line = frame_to_json(frame, self.legacy, self.store_times);
-        self.file.write_all(line.as_bytes())?;
-        self.file.write_all(b"\n")?;
-        self.file.flush()
+        self.write_line(&line)
     }
 
     /// Writes a frame already serialised with [`frame_to_json`] (the runner serialises
     /// once for the replay and player 1's algo).
     pub fn write_line(&mut self, line: &str) -> std::io::Result<()> {
-        self.file.write_all(line.as_bytes())?;
-        self.file.write_all(b"\n")?;
-        self.file.flush()
+        self.write_raw(&[line.as_bytes(), b"\n"])
     }
 
     /// Flushes the file and, with `sync`, waits until it is on disk.
     pub fn finish(mut self, sync: bool) -> std::io::Result<PathBuf> {
-        self.file.flush()?;
-        if sync {
-            self.file.get_ref().sync_all()?;
+        match std::mem::replace(&mut self.sink, Sink::Stored) {
+            Sink::File(mut f) => {
+                f.flush()?;
+                if sync {
+                    f.get_ref().sync_all()?;
+                }
+            }
+            Sink::Memory(buf) => crate::files::write_atomic(&self.path, &buf)?,
+            Sink::Stored => {}
         }
-        Ok(self.path)
+        Ok(std::mem::take(&mut self.path))
+    }
+}
+
+impl Drop for ReplayWriter {
+    /// In memory, a replay left unfinished (a stopped match) is stored as far as it got.
+    fn drop(&mut self) {
+        if let Sink::Memory(buf) = std::mem::replace(&mut self.sink, Sink::Stored) {
+            let _ = crate::files::write_atomic(&self.path, &buf);
+        }
     }
 }
 

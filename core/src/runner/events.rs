@@ -7,7 +7,7 @@ use crate::engine::geometry::Player;
 use crossbeam_channel::Sender;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The essentials of a frame, in player 1's view.
 #[derive(Debug, Clone, PartialEq)]

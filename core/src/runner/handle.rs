@@ -1,13 +1,14 @@
 //! Starting matches: on a background thread with events and cancellation (GUI, arena),
-//! or blocking (command line).
+//! inline (the caller steps it: the browser, which has no threads; tests), or blocking
+//! (command line).
 
 use super::events::{EventSink, MatchEvent};
 use super::result::{MatchResult, RunnerError};
 use super::seat_spec::SeatSpec;
-use super::session;
+use super::session::{self, MatchRun, Step, Wait};
 use super::spec::MatchSpec;
 use crate::panics::{Panicked, catch_panic};
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -16,12 +17,50 @@ use std::thread::JoinHandle;
 /// the match must never wait for it.
 pub(crate) const EVENT_CAPACITY: usize = 1024;
 
-/// A match running on its own thread. Dropping the handle cancels the match.
+/// A match running on its own thread, or inline. Dropping the handle cancels the match.
 pub struct MatchHandle {
     /// Progress events; ends with `Finished` or `Failed`.
     pub events: Receiver<MatchEvent>,
     cancel: Mutex<Option<Sender<()>>>,
     thread: Option<JoinHandle<Result<MatchResult, RunnerError>>>,
+    /// A match played inline: it moves only when [`MatchHandle::advance`] is called.
+    inline: Option<Mutex<InlineMatch>>,
+}
+
+/// A match played on the caller's thread, a step at a time.
+struct InlineMatch {
+    /// The match under way (`None` once it has ended).
+    run: Option<MatchRun>,
+    sink: EventSink,
+    cancel: Receiver<()>,
+    /// What the match is doing, for a panic's report.
+    doing: String,
+    /// How it ended, until `wait` takes it.
+    ended: Option<Result<MatchResult, RunnerError>>,
+}
+
+impl InlineMatch {
+    /// Plays on as `wait` says; the end (or a failure, or a panic) is the last event.
+    fn step(&mut self, wait: Wait) {
+        let Some(run) = self.run.take() else { return };
+        let cancel = &self.cancel;
+        let stepped = catch_panic(|| run.advance(cancel, wait));
+        let outcome = stepped
+            .unwrap_or_else(|Panicked { message }| Err(RunnerError::Panicked { doing: self.doing.clone(), message }));
+        match outcome {
+            Ok(Step::Waiting(run) | Step::Played(run)) => self.run = Some(run),
+            Ok(Step::Over(result)) => self.end(Ok(*result)),
+            Err(e) => self.end(Err(e)),
+        }
+    }
+
+    fn end(&mut self, outcome: Result<MatchResult, RunnerError>) {
+        match &outcome {
+            Ok(res) => self.sink.send(MatchEvent::Finished(Box::new(res.clone()))),
+            Err(e) => self.sink.send(MatchEvent::Failed(e.clone())),
+        }
+        self.ended = Some(outcome);
+    }
 }
 
 impl MatchHandle {
@@ -33,8 +72,29 @@ impl MatchHandle {
         }
     }
 
+    /// Plays an inline match on: at most one turn, and not past a person's turn not yet
+    /// ended (an algo's reply is waited for). A match on its own thread plays by itself:
+    /// this does nothing for it.
+    pub fn advance(&self) {
+        if let Some(inline) = &self.inline
+            && let Ok(mut inline) = inline.lock()
+        {
+            inline.step(Wait::ForNoPerson);
+        }
+    }
+
+    /// Whether the match is played inline ([`MatchHandle::advance`] moves it).
+    pub fn is_inline(&self) -> bool {
+        self.inline.is_some()
+    }
+
     /// Waits for the end of the match, discarding the events not yet received.
     pub fn wait(mut self) -> Result<MatchResult, RunnerError> {
+        if let Some(inline) = self.inline.take() {
+            let mut inline = inline.into_inner().map_err(|_| RunnerError::Internal("the inline match broke".into()))?;
+            inline.step(Wait::Block);
+            return inline.ended.take().unwrap_or_else(|| Err(RunnerError::Internal("the match did not end".into())));
+        }
         for _ in self.events.iter() {}
         match self.thread.take() {
             Some(t) => t.join().map_err(|_| RunnerError::Internal("the match thread panicked".into()))?,
@@ -51,6 +111,22 @@ impl MatchHandle {
         stop: &Receiver<T>,
         on_stop: impl FnOnce(Option<T>),
     ) -> Result<MatchResult, RunnerError> {
+        if self.inline.is_some() {
+            // Played here, a turn at a time, the stop looked at between turns.
+            let mut on_stop = Some(on_stop);
+            loop {
+                if let Some(f) = on_stop.take_if(|_| !matches!(stop.try_recv(), Err(TryRecvError::Empty))) {
+                    f(None);
+                    self.cancel();
+                }
+                self.advance();
+                match self.events.try_iter().last() {
+                    Some(MatchEvent::Finished(r)) => return Ok(*r),
+                    Some(MatchEvent::Failed(e)) => return Err(e),
+                    _ => {}
+                }
+            }
+        }
         let mut stop = stop.clone();
         let mut on_stop = Some(on_stop);
         loop {
@@ -81,9 +157,34 @@ impl Drop for MatchHandle {
 
 /// Starts a match on its own thread.
 pub fn start_match(spec: MatchSpec) -> MatchHandle {
+    // A page has no threads: its matches play inline, as the studio steps them.
+    if cfg!(target_arch = "wasm32") {
+        return start_match_inline(spec);
+    }
     let doing = format!("playing {}", describe_seats(&spec));
     let capacity = (!spec.every_frame_event).then_some(EVENT_CAPACITY);
     start_on_thread(doing, capacity, move |sink, cancel| session::run(&spec, sink, cancel))
+}
+
+/// Starts a match played inline: the seats are started and `Started` sent now; the match
+/// moves only when [`MatchHandle::advance`] is called (or `wait`). Every event is kept
+/// until read (the caller reads between steps, so nothing waits on it).
+pub fn start_match_inline(spec: MatchSpec) -> MatchHandle {
+    let doing = format!("playing {}", describe_seats(&spec));
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let (cancel_tx, cancel_rx) = crossbeam_channel::bounded::<()>(1);
+    let sink = EventSink::new(tx);
+    let mut inline = InlineMatch { run: None, sink: sink.clone(), cancel: cancel_rx, doing, ended: None };
+    let started = catch_panic(|| MatchRun::start(&spec, sink));
+    match started {
+        Ok(Ok(run)) => inline.run = Some(run),
+        Ok(Err(e)) => inline.end(Err(e)),
+        Err(Panicked { message }) => {
+            let doing = inline.doing.clone();
+            inline.end(Err(RunnerError::Panicked { doing, message }));
+        }
+    }
+    MatchHandle { events: rx, cancel: Mutex::new(Some(cancel_tx)), thread: None, inline: Some(Mutex::new(inline)) }
 }
 
 /// "A against B", from the seats of a match.
@@ -127,7 +228,7 @@ fn start_on_thread(
         }
     };
     drop(fallback);
-    MatchHandle { events: rx, cancel: Mutex::new(Some(cancel_tx)), thread }
+    MatchHandle { events: rx, cancel: Mutex::new(Some(cancel_tx)), thread, inline: None }
 }
 
 /// Runs a match on the calling thread (no events).

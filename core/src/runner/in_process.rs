@@ -15,7 +15,7 @@ use crate::replay::frame_to_json;
 use crate::replay::writer::replay_header;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One seat's reply to a turn frame, in the seat's own view.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -36,11 +36,15 @@ mod stderr;
 mod stderr_keep;
 pub mod view;
 
+/// Whether algos (programs) can be started here: not in a web page, which has no processes.
+/// Ghosts and people at the studio play everywhere.
+pub const CAN_START_ALGOS: bool = !cfg!(target_arch = "wasm32");
+
 pub use confine::{Confinement, RuleHit};
 pub use events::{FrameSummary, MatchEvent};
 pub(crate) use ghost::GHOST_PREFIX;
 pub use ghost::{Ghost, GhostError, RecordedTurn};
-pub use handle::{MatchHandle, run_match_blocking, start_match};
+pub use handle::{MatchHandle, run_match_blocking, start_match, start_match_inline};
 pub use human::{HumanSeat, HumanTurn};
 pub use in_process::{InProcessMatch, SeatReply};
 pub use locate::{AlgoLocation, LocateError, check_algo_arg, locate};

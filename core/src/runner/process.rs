@@ -15,7 +15,8 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Longest stdout line kept (a reply line is a few KB at most; longer lines are cut and
 /// then fail to parse, as garbage should).
@@ -226,7 +227,7 @@ impl AlgoProcess {
     /// Waits until the process exits or the deadline passes; returns its status if it
     /// exited.
     pub(crate) fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
-        let _ = self.exited.recv_deadline(deadline);
+        let _ = self.exited.recv_timeout(deadline.saturating_duration_since(Instant::now()));
         self.exit_status.lock().ok().and_then(|s| *s)
     }
 

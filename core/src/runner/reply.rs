@@ -10,7 +10,8 @@
 use super::process::{StartUpOutput, StdoutMsg};
 use crate::engine::commands::Command;
 use crossbeam_channel::{Receiver, select};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// How a wait for a reply ended.
 #[derive(Debug, PartialEq)]
@@ -45,8 +46,9 @@ pub fn collect(
     cancel: &Receiver<()>,
     startup: &mut Vec<StartUpOutput>,
 ) -> Reply {
+    // Timers by duration: the runner's clock is not std's everywhere (`web_time`).
     let mut timer = match deadline {
-        Some(d) => crossbeam_channel::at(d),
+        Some(d) => crossbeam_channel::after(d.saturating_duration_since(Instant::now())),
         None => crossbeam_channel::never(),
     };
     let mut exited = exited.clone();
@@ -64,7 +66,7 @@ pub fn collect(
                     exited_at = Some(now);
                     exited = crossbeam_channel::never();
                     let drain = now + EXIT_DRAIN;
-                    timer = crossbeam_channel::at(deadline.map_or(drain, |d| d.min(drain)));
+                    timer = crossbeam_channel::after(deadline.map_or(drain, |d| d.min(drain)).saturating_duration_since(now));
                     continue;
                 }
                 recv(timer) -> _ => {

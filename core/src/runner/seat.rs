@@ -19,7 +19,8 @@ use crossbeam_channel::{Receiver, select};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The name of a player whose algo could not be started (docs/protocol.md, Starting an algo).
 pub const FAILED_TO_LOAD: &str = "FailedToLoad";
@@ -169,6 +170,7 @@ impl Seat {
     /// Waits for this seat's answer to the turn frame of `turn` sent at `sent`: an algo's two
     /// lines until `deadline`, a ghost's recorded commands at once, a person's when they end
     /// the turn (no limit). An algo's start-up output met on the way goes to `startup`.
+    /// Without `block`, a person's reply not yet sent is `None` (an algo's is waited for).
     pub fn reply(
         &self,
         turn: i32,
@@ -176,10 +178,11 @@ impl Seat {
         deadline: Option<Instant>,
         cancel: &Receiver<()>,
         startup: &mut Vec<StartUpOutput>,
-    ) -> Reply {
+        block: bool,
+    ) -> Option<Reply> {
         if let Some((ghost, recorded)) = &self.ghost {
             let i = recorded.index();
-            return match ghost.turn(turn) {
+            return Some(match ghost.turn(turn) {
                 Some(t) if t.crashed[i] => Reply::RecordedCrash { time_ms: t.time_ms[i] },
                 Some(t) => Reply::Commands {
                     build: t.lines[i].0.clone(),
@@ -188,27 +191,15 @@ impl Seat {
                     penalised: t.penalised[i],
                 },
                 None => Reply::Commands { build: Vec::new(), deploy: Vec::new(), time_ms: 0, penalised: false },
-            };
+            });
         }
         if let Some(h) = &self.human {
-            return loop {
-                select! {
-                    recv(h.turns) -> m => match m {
-                        Ok(t) if t.turn == turn => {
-                            break Reply::Commands { build: t.build, deploy: t.deploy, time_ms: 0, penalised: false };
-                        }
-                        // A turn ended twice, or late: not this turn's commands.
-                        Ok(_) => continue,
-                        Err(_) => break Reply::Dead { at: Instant::now() },
-                    },
-                    recv(cancel) -> _ => break Reply::Cancelled,
-                }
-            };
+            return person_reply(h, turn, cancel, block);
         }
-        match (&self.process, self.dead) {
+        Some(match (&self.process, self.dead) {
             (Some(p), false) => collect(&p.stdout, p.exited(), deadline, cancel, startup),
             _ => Reply::Dead { at: sent },
-        }
+        })
     }
 
     pub(crate) fn set_turn(&self, turn: i32) {
@@ -295,6 +286,34 @@ impl Seat {
                 self.result.annotations = sum.annotations;
                 self.stderr_tail = sum.tail;
             }
+        }
+    }
+}
+
+/// A person's commands for `turn`, once they end it; `None` without `block` while they plan.
+fn person_reply(h: &HumanSeat, turn: i32, cancel: &Receiver<()>, block: bool) -> Option<Reply> {
+    let commands =
+        |t: super::human::HumanTurn| Reply::Commands { build: t.build, deploy: t.deploy, time_ms: 0, penalised: false };
+    loop {
+        if block {
+            select! {
+                recv(h.turns) -> m => match m {
+                    Ok(t) if t.turn == turn => return Some(commands(t)),
+                    // A turn ended twice, or late: not this turn's commands.
+                    Ok(_) => continue,
+                    Err(_) => return Some(Reply::Dead { at: Instant::now() }),
+                },
+                recv(cancel) -> _ => return Some(Reply::Cancelled),
+            }
+        }
+        if !matches!(cancel.try_recv(), Err(crossbeam_channel::TryRecvError::Empty)) {
+            return Some(Reply::Cancelled);
+        }
+        match h.turns.try_recv() {
+            Ok(t) if t.turn == turn => return Some(commands(t)),
+            Ok(_) => continue,
+            Err(crossbeam_channel::TryRecvError::Empty) => return None,
+            Err(crossbeam_channel::TryRecvError::Disconnected) => return Some(Reply::Dead { at: Instant::now() }),
         }
     }
 }

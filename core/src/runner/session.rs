@@ -31,7 +31,8 @@ use crate::replay::{ReplayWriter, frame_to_json};
 use crossbeam_channel::{Receiver, TryRecvError};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Problems and rejections logged in full per player and turn; the rest are counted.
 const LOG_DETAIL: usize = 20;
@@ -53,19 +54,19 @@ fn cancelled(cancel: &Receiver<()>) -> bool {
     !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
 }
 
-struct Session<'a> {
+struct Session {
     every_frame_event: bool,
     config: Arc<Config>,
     limits: TimeLimits,
     writer: ReplayWriter,
     seats: [Seat; 2],
-    events: &'a EventSink,
+    events: EventSink,
     log: MatchLog,
     rejected: Vec<RejectedCommand>,
     line_issues: Vec<LineIssue>,
 }
 
-impl Session<'_> {
+impl Session {
     /// Writes a frame to the replay and sends it to both algos (player 2's view flipped).
     fn emit(&mut self, frame: Frame) -> Result<TurnInfo, RunnerError> {
         let legacy = self.config.legacy;
@@ -322,90 +323,194 @@ fn name_rule_hit(s: &mut Seat, log: &mut MatchLog) {
 
 /// Runs one match to the end on the calling thread.
 pub fn run(spec: &MatchSpec, events: &EventSink, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
-    let started = Instant::now();
-    let config = effective_config(spec).map_err(|e| RunnerError::Config(e.to_string()))?;
-    config.check_simulated().map_err(|e| RunnerError::Config(e.to_string()))?;
-    let limits = time_limits(spec, &config);
-    let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
-    let names = seat_names(spec, &locations);
-    let writer = open_replay(spec, &config, &names)?;
-    let replay_path = writer.path().to_path_buf();
-    let annotations = Arc::new(AnnotationSink::new(sibling(&replay_path, ".annotations.jsonl")));
-    let mut log = MatchLog::create(&sibling(&replay_path, ".match.log"), spec.verbose, events.clone());
-    let env = algo_env(spec);
-    let turns = u64::try_from(crate::engine::game::TURN_LIMIT).unwrap_or(100);
-    let cpu_seconds = super::confine::Confinement::cpu_seconds(limits.max_ms, limits.startup_ms, turns);
-    let ctx =
-        SeatContext { spec, cpu_seconds, env: &env, replay_path: &replay_path, annotations: &annotations, events };
-    let mut seats = start_seats(spec, locations, &ctx);
-    let limits_text = limits_text(spec, &config, &limits);
-    log.line(None, None, &format!("match {} vs {}; {limits_text}", seats[0].name, seats[1].name));
-    log_seats(&mut log, &seats);
-    events.send(MatchEvent::Started {
-        replay_path: replay_path.clone(),
-        names: [seats[0].name.clone(), seats[1].name.clone()],
-    });
-    let mut game = new_game(&config, &mut seats);
-    let mut session = Session {
-        every_frame_event: spec.every_frame_event,
-        config,
-        limits,
-        writer,
-        seats,
-        events,
-        log,
-        rejected: Vec::new(),
-        line_issues: Vec::new(),
-    };
-    let mut overhead = Overhead::default();
-    let cpu_start = thread_cpu_us();
-    let last_info = loop {
-        let last_info = session.play_turn(&mut game, cancel, &mut overhead)?;
-        if game.over {
-            break last_info;
+    let mut run = MatchRun::start(spec, events.clone())?;
+    loop {
+        match run.advance(cancel, Wait::Block)? {
+            Step::Over(result) => return Ok(*result),
+            Step::Waiting(next) | Step::Played(next) => run = next,
         }
-    };
-    overhead.cpu_us = thread_cpu_us().saturating_sub(cpu_start);
-    let duration_ms = ms(started.elapsed());
-    let end = game.end_frame(&last_info, duration_ms);
-    let end_stats = end.end_stats.clone().unwrap_or_default();
-    for s in session.seats.iter_mut() {
-        s.end_descendants();
     }
-    session.emit(end)?;
-    let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
-    let replay_path: PathBuf =
-        writer.finish(spec.sync_replay).map_err(RunnerError::io("finish the replay", &replay_path))?;
-    shut_down_seats(&mut seats, &mut log, &config);
-    let players = seats.map(|s| final_seat_result(&game, s));
-    let result = MatchResult {
-        winner: end_stats.winner,
-        turns: end_stats.turns,
-        frames: end_stats.frames,
-        players,
-        replay_path,
-        match_log: log.path().map(PathBuf::from),
-        annotations_path: annotations.finish(),
-        duration_ms,
-        seed: spec.seed,
-        rejected,
-        line_issues,
-        overhead,
-    };
-    log.line(None, None, &result.summary());
-    log.flush();
-    Ok(result)
 }
 
-impl Session<'_> {
-    /// One turn: the turn frame out, both replies in (under the time rules), the commands
-    /// applied and the action frames out. Returns the last frame's turn info.
-    fn play_turn(
-        &mut self,
-        game: &mut Game,
-        cancel: &Receiver<()>,
-        overhead: &mut Overhead,
-    ) -> Result<TurnInfo, RunnerError> {
+/// Whether [`MatchRun::advance`] waits for a person's reply, or comes back without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// Wait for every reply and play the match to its end (the match's own thread).
+    Block,
+    /// Play at most one turn, and come back while a person has not ended theirs (a match
+    /// played inline, where the caller is the UI: the browser, which has no threads). An
+    /// algo's reply is still waited for.
+    ForNoPerson,
+}
+
+/// What [`MatchRun::advance`] came to.
+pub(crate) enum Step {
+    /// A person's reply to the turn frame is not in yet.
+    Waiting(MatchRun),
+    /// A turn was played; the match goes on.
+    Played(MatchRun),
+    Over(Box<MatchResult>),
+}
+
+/// A turn frame sent, and the replies read so far.
+struct PendingTurn {
+    turn: i32,
+    turn_start: Instant,
+    sent: Instant,
+    deadline: Option<Instant>,
+    replies: [Option<Reply>; 2],
+    startup: [Vec<StartUpOutput>; 2],
+}
+
+/// A match under way: the seats started, the replay open, the game at a turn.
+pub(crate) struct MatchRun {
+    session: Session,
+    game: Game,
+    started: Instant,
+    replay_path: PathBuf,
+    annotations: Arc<AnnotationSink>,
+    sync_replay: bool,
+    seed: Option<u64>,
+    overhead: Overhead,
+    /// The turn frame sent whose replies are awaited.
+    pending: Option<PendingTurn>,
+    /// The last frame's turn info (the end frame's numbering follows it).
+    last_info: TurnInfo,
+}
+
+impl MatchRun {
+    /// Starts the seats (algos, ghosts, people) and opens the replay: `Started` is sent.
+    pub(crate) fn start(spec: &MatchSpec, events: EventSink) -> Result<MatchRun, RunnerError> {
+        let started = Instant::now();
+        let config = effective_config(spec).map_err(|e| RunnerError::Config(e.to_string()))?;
+        config.check_simulated().map_err(|e| RunnerError::Config(e.to_string()))?;
+        let limits = time_limits(spec, &config);
+        let locations = spec.seats.each_ref().map(|s| s.algo_path().map(locate));
+        let names = seat_names(spec, &locations);
+        let writer = open_replay(spec, &config, &names)?;
+        let replay_path = writer.path().to_path_buf();
+        let annotations = Arc::new(AnnotationSink::new(sibling(&replay_path, ".annotations.jsonl")));
+        let mut log = MatchLog::create(&sibling(&replay_path, ".match.log"), spec.verbose, events.clone());
+        let env = algo_env(spec);
+        let turns = u64::try_from(crate::engine::game::TURN_LIMIT).unwrap_or(100);
+        let cpu_seconds = super::confine::Confinement::cpu_seconds(limits.max_ms, limits.startup_ms, turns);
+        let ctx = SeatContext {
+            spec,
+            cpu_seconds,
+            env: &env,
+            replay_path: &replay_path,
+            annotations: &annotations,
+            events: &events,
+        };
+        let mut seats = start_seats(spec, locations, &ctx);
+        let limits_text = limits_text(spec, &config, &limits);
+        log.line(None, None, &format!("match {} vs {}; {limits_text}", seats[0].name, seats[1].name));
+        log_seats(&mut log, &seats);
+        events.send(MatchEvent::Started {
+            replay_path: replay_path.clone(),
+            names: [seats[0].name.clone(), seats[1].name.clone()],
+        });
+        let game = new_game(&config, &mut seats);
+        let session = Session {
+            every_frame_event: spec.every_frame_event,
+            config,
+            limits,
+            writer,
+            seats,
+            events,
+            log,
+            rejected: Vec::new(),
+            line_issues: Vec::new(),
+        };
+        Ok(MatchRun {
+            session,
+            game,
+            started,
+            replay_path,
+            annotations,
+            sync_replay: spec.sync_replay,
+            seed: spec.seed,
+            overhead: Overhead::default(),
+            pending: None,
+            last_info: TurnInfo::default(),
+        })
+    }
+
+    /// Plays on as `wait` says: to the end, or one turn at most.
+    pub(crate) fn advance(mut self, cancel: &Receiver<()>, wait: Wait) -> Result<Step, RunnerError> {
+        let cpu_start = thread_cpu_us();
+        loop {
+            let mut pending = match self.pending.take() {
+                Some(p) => p,
+                None => self.session.send_turn(&mut self.game)?,
+            };
+            let all_in = self.session.read_replies(&mut pending, cancel, wait);
+            if !all_in {
+                self.pending = Some(pending);
+                self.overhead.cpu_us += thread_cpu_us().saturating_sub(cpu_start);
+                return Ok(Step::Waiting(self));
+            }
+            self.last_info = self.session.finish_turn(&mut self.game, pending, cancel, &mut self.overhead)?;
+            if self.game.over {
+                self.overhead.cpu_us += thread_cpu_us().saturating_sub(cpu_start);
+                return self.finish().map(|r| Step::Over(Box::new(r)));
+            }
+            if wait == Wait::ForNoPerson {
+                self.overhead.cpu_us += thread_cpu_us().saturating_sub(cpu_start);
+                return Ok(Step::Played(self));
+            }
+        }
+    }
+
+    /// The end frame out, the replay finished, the seats shut down: the result.
+    fn finish(self) -> Result<MatchResult, RunnerError> {
+        let MatchRun {
+            mut session,
+            mut game,
+            started,
+            replay_path,
+            annotations,
+            sync_replay,
+            seed,
+            overhead,
+            last_info,
+            ..
+        } = self;
+        let duration_ms = ms(started.elapsed());
+        let end = game.end_frame(&last_info, duration_ms);
+        let end_stats = end.end_stats.clone().unwrap_or_default();
+        for s in session.seats.iter_mut() {
+            s.end_descendants();
+        }
+        session.emit(end)?;
+        let Session { writer, mut seats, mut log, rejected, line_issues, config, .. } = session;
+        let replay_path: PathBuf =
+            writer.finish(sync_replay).map_err(RunnerError::io("finish the replay", &replay_path))?;
+        shut_down_seats(&mut seats, &mut log, &config);
+        let players = seats.map(|s| final_seat_result(&game, s));
+        let result = MatchResult {
+            winner: end_stats.winner,
+            turns: end_stats.turns,
+            frames: end_stats.frames,
+            players,
+            replay_path,
+            match_log: log.path().map(PathBuf::from),
+            annotations_path: annotations.finish(),
+            duration_ms,
+            seed,
+            rejected,
+            line_issues,
+            overhead,
+        };
+        log.line(None, None, &result.summary());
+        log.flush();
+        Ok(result)
+    }
+}
+
+impl Session {
+    /// A turn's start: the turn frame out to both seats, the clock started.
+    fn send_turn(&mut self, game: &mut Game) -> Result<PendingTurn, RunnerError> {
         let turn_start = Instant::now();
         let turn = game.turn;
         for s in &self.seats {
@@ -413,7 +518,51 @@ impl Session<'_> {
         }
         self.emit(game.turn_frame())?;
         let sent = Instant::now();
-        let [r1, r2] = self.read_replies(turn, sent, cancel)?;
+        let limits = self.limits;
+        let extra = if turn == 0 { limits.startup_ms } else { 0 };
+        // A limit too large to represent means no limit.
+        let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
+        self.events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
+        Ok(PendingTurn { turn, turn_start, sent, deadline, replies: [None, None], startup: [Vec::new(), Vec::new()] })
+    }
+
+    /// Reads the seats' replies still missing; false if a person's is not in and `wait`
+    /// does not wait for it.
+    fn read_replies(&mut self, t: &mut PendingTurn, cancel: &Receiver<()>, wait: Wait) -> bool {
+        // Both seats think at once; a person is read last, so that an algo's reply is
+        // known (and said) while the person still plans.
+        let order = if self.seats[0].is_human() { [Player::Two, Player::One] } else { [Player::One, Player::Two] };
+        for p in order {
+            let i = p.index();
+            if t.replies[i].is_some() {
+                continue;
+            }
+            let block = wait == Wait::Block;
+            let Some(reply) = self.seats[i].reply(t.turn, t.sent, t.deadline, cancel, &mut t.startup[i], block) else {
+                return false;
+            };
+            t.replies[i] = Some(reply);
+            self.events.try_send(MatchEvent::Replied { turn: t.turn, player: p, after_ms: ms(t.sent.elapsed()) });
+        }
+        true
+    }
+
+    /// A turn's end, both replies in: their time charged and commands applied, the action
+    /// frames out. Returns the last frame's turn info.
+    fn finish_turn(
+        &mut self,
+        game: &mut Game,
+        t: PendingTurn,
+        cancel: &Receiver<()>,
+        overhead: &mut Overhead,
+    ) -> Result<TurnInfo, RunnerError> {
+        let PendingTurn { turn, turn_start, sent, replies, startup, .. } = t;
+        let [Some(r1), Some(r2)] = replies else {
+            return Err(RunnerError::Internal("a seat's reply was not read".into()));
+        };
+        let [o1, o2] = startup;
+        self.log_startup(turn, Player::One, o1);
+        self.log_startup(turn, Player::Two, o2);
         let answered = Instant::now();
         let c1 = self.take_reply(game, Player::One, r1, sent)?;
         let c2 = self.take_reply(game, Player::Two, r2, sent)?;
@@ -439,32 +588,6 @@ impl Session<'_> {
         overhead.max_turn_us = overhead.max_turn_us.max(us);
         self.log.flush();
         Ok(last_info)
-    }
-
-    /// Both seats' replies to the turn frame sent at `sent`, and their start-up output logged.
-    fn read_replies(&mut self, turn: i32, sent: Instant, cancel: &Receiver<()>) -> Result<[Reply; 2], RunnerError> {
-        let limits = self.limits;
-        let extra = if turn == 0 { limits.startup_ms } else { 0 };
-        // A limit too large to represent means no limit.
-        let deadline = limits.max_ms.and_then(|m| sent.checked_add(Duration::from_millis(m.saturating_add(extra))));
-        let mut startup = [Vec::new(), Vec::new()];
-        self.events.try_send(MatchEvent::TurnSent { turn, at: sent, limits });
-        // Both seats think at once; a person is read last, so that an algo's reply is
-        // known (and said) while the person still plans.
-        let order = if self.seats[0].is_human() { [Player::Two, Player::One] } else { [Player::One, Player::Two] };
-        let mut replies = [None, None];
-        for p in order {
-            let i = p.index();
-            replies[i] = Some(self.seats[i].reply(turn, sent, deadline, cancel, &mut startup[i]));
-            self.events.try_send(MatchEvent::Replied { turn, player: p, after_ms: ms(sent.elapsed()) });
-        }
-        let [Some(r1), Some(r2)] = replies else {
-            return Err(RunnerError::Internal("a seat's reply was not read".into()));
-        };
-        let [o1, o2] = startup;
-        self.log_startup(turn, Player::One, o1);
-        self.log_startup(turn, Player::Two, o2);
-        Ok([r1, r2])
     }
 }
 

@@ -139,9 +139,11 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// A replay file name unique across threads and processes (the file is then created with
 /// `create_new`, so a clash is detected rather than overwritten).
 pub(crate) fn unique_replay_path(dir: &Path, name1: &str, name2: &str) -> PathBuf {
-    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    dir.join(format!("{}-vs-{}-{ms}-{}-{n}.replay", sanitize(name1), sanitize(name2), std::process::id()))
+    // A page has no process id (std's panics there); its matches are told apart by the rest.
+    let pid = if cfg!(target_arch = "wasm32") { 0 } else { std::process::id() };
+    dir.join(format!("{}-vs-{}-{ms}-{pid}-{n}.replay", sanitize(name1), sanitize(name2)))
 }
 
 /// The seat names a replay's file name was made from (`unique_replay_path`), for a replay that

@@ -16,7 +16,7 @@ thread_local! {
 }
 
 /// Keeps the studio's state as this frame left it, once a script has asked for it.
-pub fn publish(app: &StudioApp) {
+pub fn publish(app: &StudioApp, ctx: &egui::Context) {
     if !ASKED.with(Cell::get) {
         return;
     }
@@ -37,6 +37,20 @@ pub fn publish(app: &StudioApp) {
         })
     });
     let editor = app.editor();
+    let play = app.play();
+    let running = play.running();
+    let plan = running.and_then(|m| m.check()).and_then(|c| c.as_ref().ok());
+    // Player 1's structures on the Play view's board, as the frame shown has them.
+    let structures = play.viewer().current().map(|(_, v)| v.frame.units[0].iter().take(3).map(Vec::len).sum::<usize>());
+    let play = serde_json::json!({
+        "running": running.is_some(),
+        "plan": plan.map(|c| serde_json::json!({ "sp_spent": c.sp_spent, "mp_spent": c.mp_spent, "rejected": c.rejected.len() })),
+        "p1_structures_shown": structures,
+        "turn": running.map(|m| m.turn()),
+        "planning": running.and_then(|m| m.planning()).map(|(turn, seat)| serde_json::json!({ "turn": turn, "seat": seat.number() })),
+        "finished_replay": play.finished_replay(),
+        "message": play.message(),
+    });
     let status = serde_json::json!({
         "view": app.view().label(),
         "message": app.message(),
@@ -47,20 +61,33 @@ pub fn publish(app: &StudioApp) {
         "lab": lab,
         "lab_message": app.editor_view().lab().message,
         "lab_running": app.editor_view().lab().is_running(),
+        "play": play,
+        "board": crate::app::board::BoardGeometry::last_drawn(ctx).map(|g| serde_json::json!({
+            "origin": [g.origin.x, g.origin.y], "tile": g.tile, "pixels_per_point": ctx.pixels_per_point(),
+        })),
         "files": terminal_core::files::memory::list_all(),
     });
     STATUS.with(|s| *s.borrow_mut() = status.to_string());
 }
 
 /// The studio's state after the last frame, as JSON: the view, the status line, the replay
-/// and frame shown, the layout, the Layout lab's last totals, the page's files. Empty until a
-/// frame has been drawn since the first call.
+/// and frame shown, the layout, the Layout lab's last totals, the Play view's match, the
+/// page's files. Empty until a frame has been drawn since the first call. `board` places
+/// the last board drawn on the page (its top-left corner and tile side in points), for a
+/// script to click a tile.
 #[wasm_bindgen(js_name = studioStatus)]
 pub fn studio_status() -> String {
     if !ASKED.with(|a| a.replace(true)) {
         inbox::wake();
     }
     STATUS.with(|s| s.borrow().clone())
+}
+
+/// A file of the page as text (a replay the studio wrote, a layout), or `None` if the page
+/// has no such file or it is not text.
+#[wasm_bindgen(js_name = studioFile)]
+pub fn studio_file(path: &str) -> Option<String> {
+    terminal_core::files::read_to_string(std::path::Path::new(path)).ok()
 }
 
 /// Runs the command of the table labelled `label` ("Next frame", "Run stress test"), as its

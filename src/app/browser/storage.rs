@@ -61,6 +61,12 @@ pub fn on_write(path: &Path, bytes: &[u8]) {
     }
 }
 
+/// Offers a file of the page as a download named after it.
+pub fn offer_download(path: &Path) -> Result<(), String> {
+    let bytes = terminal_core::files::read(path).map_err(|e| e.to_string())?;
+    download(path, &bytes)
+}
+
 /// Offers bytes as a download named after the file.
 fn download(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let js = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));

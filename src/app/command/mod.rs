@@ -62,6 +62,8 @@ pub enum FileCommand {
     Compare(PathBuf, PathBuf),
     /// Ask for two replays, then compare them.
     CompareDialog,
+    /// Offer a file of the page as a download (in a browser; on the desktop it is on disk).
+    Download(PathBuf),
 }
 
 /// The studio's own state, and what one view hands another.
@@ -74,6 +76,8 @@ pub enum StudioCommand {
     SetRuleset(String),
     /// Follow a replay file while a match writes it (the Play view).
     WatchReplay(PathBuf),
+    /// Play a match in the Play view: you as player 1, against player 2 of this replay.
+    PlayAgainstGhost(PathBuf),
     /// Open the editor's layout in the Debugger's what-if (a turn without a replay).
     SimulateLayout,
     /// Open a recorded attack in the Debugger: the replay at `turn`, and the attack run as

@@ -47,6 +47,8 @@ pub enum UiCommand {
     EndTurn,
     UndoTurnEdit,
     RunStressTest,
+    PlayAgainstReplay,
+    StopMatch,
 }
 
 /// Where a command applies: the views whose keys and menus offer it.
@@ -211,11 +213,27 @@ const UNDO_TURN_EDIT: CommandInfo = row("Undo", "Take the last edit of your turn
 const RUN_STRESS_TEST: CommandInfo =
     row("Run stress test", "The Layout lab: every attack of its replays against this layout", &[], Editor, Some(Edit));
 
+const PLAY_AGAINST_REPLAY: CommandInfo = row(
+    "Play against this replay",
+    "You take player 1's seat, from turn 0, against player 2 of this replay replaying its moves (a ghost), in the Play view",
+    &[ctrl(Key::G)],
+    Replay,
+    Some(ReplayMenu),
+);
+
+const STOP_MATCH: CommandInfo = row(
+    "Stop match",
+    "End the Play view's match now; its replay keeps what was played",
+    &[ctrl_shift(Key::X)],
+    Play,
+    None,
+);
+
 impl UiCommand {
     /// Every command, in the order of the variants: menus and the help list them so. A new
     /// command goes at the end of the enum and of this list (a const check below holds the
     /// order; `info` does not compile without its row).
-    pub const ALL: [UiCommand; 39] = [
+    pub const ALL: [UiCommand; 41] = [
         UiCommand::NewLayout,
         UiCommand::OpenLayout,
         UiCommand::Save,
@@ -255,6 +273,8 @@ impl UiCommand {
         UiCommand::EndTurn,
         UiCommand::UndoTurnEdit,
         UiCommand::RunStressTest,
+        UiCommand::PlayAgainstReplay,
+        UiCommand::StopMatch,
     ];
 
     /// The command's row: label, tooltip, keys, scope and menu. A command without its row
@@ -300,6 +320,8 @@ impl UiCommand {
             UiCommand::EndTurn => &END_TURN,
             UiCommand::UndoTurnEdit => &UNDO_TURN_EDIT,
             UiCommand::RunStressTest => &RUN_STRESS_TEST,
+            UiCommand::PlayAgainstReplay => &PLAY_AGAINST_REPLAY,
+            UiCommand::StopMatch => &STOP_MATCH,
         }
     }
 

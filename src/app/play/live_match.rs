@@ -5,7 +5,6 @@
 use super::super::viewer::whatif_board::BoardWhatIf;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 use terminal_core::engine::Config;
 use terminal_core::engine::frame::{Frame, Phase};
 use terminal_core::engine::geometry::Player;
@@ -14,6 +13,7 @@ use terminal_core::replay::recap::TurnRecap;
 use terminal_core::runner::human::TurnCheck;
 use terminal_core::runner::{HumanTurn, MatchHandle, TimeLimits};
 use terminal_core::verify::rebuild::RebuildError;
+use web_time::Instant;
 
 /// Per seat, where a person's turns are sent (`None`: not a person's seat).
 pub type HumanSenders = [Option<crossbeam_channel::Sender<HumanTurn>>; 2];
@@ -117,6 +117,11 @@ impl LiveMatch {
         let frames = std::mem::take(&mut self.turn_frames);
         let recap = TurnRecap::of(&self.config, turn, frames.iter().map(|f| &**f), self.side());
         self.recaps.push(recap);
+    }
+
+    /// The seats' names as the match plays them.
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
     }
 
     /// The turn being planned, and by which seat.

@@ -1,8 +1,9 @@
 //! The Play view: a live match on the Debugger's board as the engine plays it. Each seat is
 //! an algo folder, a ghost of a recorded replay, or "You": on your turns the board becomes
 //! your turn's plan (the what-if tools), checked by the engine as you edit, until End turn.
-//! The match runs on its own thread (`terminal_core::runner::start_match`); its frames come
-//! over the match's event channel and are appended to the viewer's session.
+//! The match runs on its own thread (`terminal_core::runner::start_match`), or inline in a
+//! web page, a turn at most per frame of the window; its frames come over the match's event
+//! channel and are appended to the viewer's session.
 
 mod live_match;
 mod message;
@@ -39,6 +40,11 @@ pub enum SeatKind {
 
 impl SeatKind {
     pub const ALL: [SeatKind; 3] = [SeatKind::Algo, SeatKind::Ghost, SeatKind::Human];
+
+    /// The seat facing the person by default: an algo, or a ghost where algos cannot run.
+    pub fn opponent() -> SeatKind {
+        if terminal_core::runner::CAN_START_ALGOS { SeatKind::Algo } else { SeatKind::Ghost }
+    }
 
     pub fn label(self) -> &'static str {
         match self {
@@ -77,6 +83,8 @@ pub enum PlayAction {
     SetPace(crate::app::model::LivePace),
     /// Open the finished match's replay in the Debugger.
     OpenReplay(PathBuf),
+    /// Offer the match's replay as a download (where files live in the page).
+    DownloadReplay(PathBuf),
     /// The newest frame, followed: skips the action phase being shown, or comes back from
     /// a past frame to the turn being planned.
     ToThePresent,
@@ -121,7 +129,7 @@ pub struct PlayView {
     /// A replay being written by another match (an arena's), followed as it grows.
     watching: Option<ReplayFollower>,
     /// When the followed file was last read (it is read a few times a second, not every frame).
-    watched_at: Option<std::time::Instant>,
+    watched_at: Option<web_time::Instant>,
     /// The board's message as last taken into the view's.
     board_said: String,
     /// The turn on the board when the message was last checked for staleness.
@@ -150,6 +158,13 @@ impl crate::app::view::StudioView for PlayView {
         command: crate::app::command::UiCommand,
         _cx: &mut crate::app::view::ViewContext,
     ) -> Vec<Command> {
+        if command == crate::app::command::UiCommand::StopMatch {
+            if self.running.is_none() {
+                self.message = "No match to stop".into();
+                return Vec::new();
+            }
+            return self.apply(PlayAction::Stop);
+        }
         match turn_action(command) {
             Some(action) => self.apply_on_your_turn(action),
             None => self.viewer.run_command(command),
@@ -200,7 +215,7 @@ impl PlayView {
         PlayView {
             seats: [
                 SeatForm { kind: SeatKind::Human, path: String::new(), ghost_player: None },
-                SeatForm { kind: SeatKind::Algo, path: String::new(), ghost_player: None },
+                SeatForm { kind: SeatKind::opponent(), path: String::new(), ghost_player: None },
             ],
             ruleset: String::new(),
             confine: true,
@@ -220,7 +235,7 @@ impl PlayView {
 
     /// What the running match is doing, as its status line says it now.
     pub fn status_line(&self) -> Option<String> {
-        self.running.as_ref().map(|m| status::line(m, std::time::Instant::now()))
+        self.running.as_ref().map(|m| status::line(m, web_time::Instant::now()))
     }
 
     /// The match ended and the board has shown it to its last frame (or the person stopped
@@ -342,6 +357,20 @@ impl PlayView {
         self.running = Some(LiveMatch::new(handle, config, humans));
     }
 
+    /// Starts a match of a person (player 1) against player 2 of `replay`, in its ruleset.
+    pub fn play_against(&mut self, replay: &std::path::Path) {
+        if self.running.is_some() {
+            self.message = "A match is running: stop it first".into();
+            return;
+        }
+        self.seats = [
+            SeatForm { kind: SeatKind::Human, path: String::new(), ghost_player: None },
+            SeatForm { kind: SeatKind::Ghost, path: replay.display().to_string(), ghost_player: Some(Player::Two) },
+        ];
+        self.ruleset.clear();
+        self.start();
+    }
+
     /// Stops the running match (the replay keeps the frames played).
     pub fn stop(&mut self) {
         if let Some(m) = &self.running {
@@ -364,7 +393,7 @@ impl PlayView {
 
     fn poll_watched(&mut self, ctx: Option<&egui::Context>) {
         let Some(f) = self.watching.as_mut() else { return };
-        let now = std::time::Instant::now();
+        let now = web_time::Instant::now();
         if self.watched_at.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_millis(200)) {
             return;
         }
@@ -397,6 +426,8 @@ impl PlayView {
     pub fn poll(&mut self, ctx: Option<&egui::Context>) {
         self.poll_watched(ctx);
         let Some(m) = self.running.as_mut() else { return };
+        // A match played inline (in the browser) moves a turn at most per frame of the window.
+        m.handle.advance();
         let mut frames = Vec::new();
         let mut ended = None;
         loop {
@@ -537,6 +568,7 @@ impl PlayView {
                 return out;
             }
             PlayAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
+            PlayAction::DownloadReplay(p) => return vec![Command::File(FileCommand::Download(p))],
             PlayAction::Planner(ViewerAction::PlanAttack) => self.plan_your_attack(),
             PlayAction::Planner(ViewerAction::TryCandidate(i)) => self.use_candidate(i),
             PlayAction::Planner(other) => return self.viewer.apply(other),

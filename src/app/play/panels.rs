@@ -24,7 +24,7 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
                 out.push(PlayAction::Stop);
             }
             ui.separator();
-            ui.label(RichText::new(status::line(m, std::time::Instant::now())).strong());
+            ui.label(RichText::new(status::line(m, web_time::Instant::now())).strong());
         });
         if let Some(path) = &m.replay_path {
             replay_location(ui, path, "Replay being written", &mut out);
@@ -72,7 +72,9 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
             });
         });
         pace(ui, v, &mut out);
-        ui.checkbox(&mut v.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
+        if terminal_core::runner::CAN_START_ALGOS {
+            ui.checkbox(&mut v.confine, "Confine algos (recommended)").on_hover_text("Limits and file, network and process rules on the algos (docs/runner.md, Confinement). Off: they run as you do — only for an algo you trust that needs more.");
+        }
         if ui.button(RichText::new("Start match").strong()).clicked() {
             out.push(PlayAction::Start);
         }
@@ -105,8 +107,17 @@ fn replay_location(ui: &mut Ui, path: &std::path::Path, what: &str, out: &mut Ve
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("{what}:"));
         ui.monospace(path.display().to_string());
+        // In a page the replay is among its files once the match has ended.
+        if !terminal_core::files::is_file(path) {
+            return;
+        }
         if ui.button("Open in Debugger").on_hover_text("Open this replay in the Debugger view").clicked() {
             out.push(PlayAction::OpenReplay(path.to_path_buf()));
+        }
+        if terminal_core::files::IN_MEMORY
+            && ui.button("Download").on_hover_text("Save the replay from the page to your computer").clicked()
+        {
+            out.push(PlayAction::DownloadReplay(path.to_path_buf()));
         }
     });
 }
@@ -131,6 +142,12 @@ fn seat_form(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
     ui.horizontal(|ui| {
         ui.strong(format!("Seat {number}"));
         for k in SeatKind::ALL {
+            if k == SeatKind::Algo && !terminal_core::runner::CAN_START_ALGOS {
+                ui.add_enabled(false, egui::Button::selectable(false, k.label())).on_disabled_hover_text(
+                    "Algos are programs, which a web page cannot start: use the desktop studio",
+                );
+                continue;
+            }
             ui.selectable_value(&mut seat.kind, k, k.label());
         }
         match seat.kind {
@@ -150,7 +167,44 @@ fn seat_form(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
             let label = ui.label(format!("Seat {number} replay"));
             path_field(ui, &mut seat.path, "a .replay[.gz]").labelled_by(label.id);
         });
+        if terminal_core::files::IN_MEMORY {
+            page_replay_choice(ui, number, seat);
+        }
     }
+}
+
+/// In a web page: the replays the page holds (dropped, picked, linked, played), to choose a
+/// ghost from; the first is taken while the field is empty.
+fn page_replay_choice(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
+    let replays: Vec<std::path::PathBuf> = terminal_core::files::memory::list_all()
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| terminal_core::files::is_replay(p))
+        .collect();
+    ui.horizontal_wrapped(|ui| {
+        if replays.is_empty() {
+            ui.weak("Drop a replay on the page (or open one) to play against its ghost");
+            return;
+        }
+        if seat.path.trim().is_empty() {
+            seat.path = replays[0].display().to_string();
+        }
+        let name = |p: &std::path::Path| {
+            p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+        };
+        let chosen = name(std::path::Path::new(seat.path.trim()));
+        egui::ComboBox::from_label(format!("Seat {number}: replays in this page")).selected_text(chosen).show_ui(
+            ui,
+            |ui| {
+                for p in &replays {
+                    let text = p.display().to_string();
+                    if ui.selectable_label(seat.path == text, name(p)).clicked() {
+                        seat.path = text;
+                    }
+                }
+            },
+        );
+    });
 }
 
 /// A path field as wide as the row leaves, the whole path on hover.

@@ -3,8 +3,8 @@
 //! answered yet. Figures are the match's own (turns, action frames), as its result gives them.
 
 use super::live_match::LiveMatch;
-use std::time::Instant;
 use terminal_core::engine::geometry::Player;
+use web_time::Instant;
 
 fn seconds(ms: u64) -> String {
     let s = ms as f64 / 1000.0;

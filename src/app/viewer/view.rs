@@ -33,6 +33,15 @@ impl Viewer {
         if command == UiCommand::CopyFrameJson {
             return self.copy_frame_json();
         }
+        if command == UiCommand::PlayAgainstReplay {
+            return match self.path() {
+                Some(p) => vec![Command::Studio(StudioCommand::PlayAgainstGhost(p.to_path_buf()))],
+                None => {
+                    self.message = "No replay to play against: open one first".into();
+                    Vec::new()
+                }
+            };
+        }
         match action_for(command) {
             Some(action) => self.apply(action),
             None => {
