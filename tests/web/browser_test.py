@@ -142,6 +142,18 @@ def open_page(driver, url):
 PLAY_TURNS = 4
 
 
+def settled_board(driver):
+    """Where the board is drawn, once two frames agree (a panel appearing moves it)."""
+    last = None
+    for _ in range(100):
+        board = status(driver)["board"]
+        if board is not None and board == last:
+            return board
+        last = board
+        time.sleep(0.1)
+    fail(f"the board does not stay in place: {last}")
+
+
 def click_tile(driver, board, tile):
     """Clicks a tile of the board as the page last drew it (`board` of the studio's status)."""
     if board is None:
@@ -171,11 +183,12 @@ def play_against_ghost(driver, shots, figures):
     # Two walls of yours, placed by clicking their tiles (the Wall tool is chosen at the start).
     walls = [(13, 11), (14, 11)]
     for tile in walls:
-        click_tile(driver, state["board"], tile)
+        click_tile(driver, settled_board(driver), tile)
     planned, _ = wait_for(driver, "the two walls in the plan",
-                          lambda s: (s["play"]["plan"] or {}).get("sp_spent", 0) > 0, 10)
-    if planned["play"]["plan"]["rejected"] != 0:
-        fail(f"the engine refused a wall of the plan: {json.dumps(planned['play'])}")
+                          lambda s: len((s["play"]["plan"] or {}).get("builds") or []) == len(walls), 10)
+    plan = planned["play"]["plan"]
+    if sorted(map(tuple, plan["builds"])) != sorted(walls) or plan["rejected"] != 0 or plan["sp_spent"] <= 0:
+        fail(f"the plan is not the two walls clicked at {walls}: {json.dumps(planned['play'])}")
     before = planned["play"]["p1_structures_shown"]
     driver.save_screenshot(str(shots / "web-play-1000x700.png"))
     turn_times = []

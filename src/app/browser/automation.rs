@@ -40,11 +40,13 @@ pub fn publish(app: &StudioApp, ctx: &egui::Context) {
     let play = app.play();
     let running = play.running();
     let plan = running.and_then(|m| m.check()).and_then(|c| c.as_ref().ok());
+    // The planned builds' tiles, in the seat's own view.
+    let builds = play.planned_commands().map(|(b, _)| b.iter().map(|c| [c.tile.x, c.tile.y]).collect::<Vec<_>>());
     // Player 1's structures on the Play view's board, as the frame shown has them.
     let structures = play.viewer().current().map(|(_, v)| v.frame.units[0].iter().take(3).map(Vec::len).sum::<usize>());
     let play = serde_json::json!({
         "running": running.is_some(),
-        "plan": plan.map(|c| serde_json::json!({ "sp_spent": c.sp_spent, "mp_spent": c.mp_spent, "rejected": c.rejected.len() })),
+        "plan": plan.map(|c| serde_json::json!({ "sp_spent": c.sp_spent, "mp_spent": c.mp_spent, "rejected": c.rejected.len(), "builds": builds })),
         "p1_structures_shown": structures,
         "turn": running.map(|m| m.turn()),
         "planning": running.and_then(|m| m.planning()).map(|(turn, seat)| serde_json::json!({ "turn": turn, "seat": seat.number() })),
