@@ -469,7 +469,7 @@ fn plays_messages_never_move_the_board_and_go_when_stale() {
     h.run_ok();
     step_until(&mut h, 30, "the match to stop", |a| !a.play().is_running() && a.play().board_reached_the_end());
     let message = h.state().play().message().to_string();
-    assert!(message.starts_with("Match over") || message.starts_with("The match ended"), "{message}");
+    assert!(message.starts_with("Match stopped, You vs py-"), "stopped by the person: {message}");
 }
 
 /// The planner on your turn: its best deploys go into your plan with one click and, sent, the
@@ -545,6 +545,8 @@ fn the_replay_in_the_debugger_is_played_against_from_the_playback_menu() {
     h.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::X);
     h.run_ok();
     step_until(&mut h, 30, "the match stopped", |a| !a.play().is_running());
+    let said = h.state().play().message().to_string();
+    assert!(said.starts_with("Match stopped, You vs ghost-") && said.contains("at turn 1"), "{said}");
     let path = h.state().play().finished_replay().expect("the stopped match's replay").to_path_buf();
     let report = terminal_core::verify::verify_file(&path);
     assert_eq!(report.status, terminal_core::verify::Status::Exact, "{report:?}");

@@ -493,6 +493,10 @@ impl PlayView {
                     r.frames
                 )
             }
+            Err(terminal_core::runner::RunnerError::Cancelled) => {
+                self.finished_replay = m.replay_path.clone();
+                format!("Match stopped, {names}, at turn {}: its replay keeps the turns played", m.turn())
+            }
             Err(e) => {
                 self.finished_replay = m.replay_path.clone();
                 format!("The match ended, {names}: {e}")
