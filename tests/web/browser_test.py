@@ -146,7 +146,7 @@ def settled_board(driver):
     """Where the board is drawn, once two frames agree (a panel appearing moves it)."""
     last = None
     for _ in range(100):
-        board = status(driver)["board"]
+        board = status(driver)["play"]["board"]
         if board is not None and board == last:
             return board
         last = board
@@ -155,7 +155,8 @@ def settled_board(driver):
 
 
 def click_tile(driver, board, tile):
-    """Clicks a tile of the board as the page last drew it (`board` of the studio's status)."""
+    """Clicks a tile of the Play view's board as the page last drew it (`play.board` of the
+    studio's status)."""
     if board is None:
         fail("the studio's status places no board")
     x, y = tile

@@ -8,7 +8,7 @@ use super::seat_spec::SeatSpec;
 use super::session::{self, MatchRun, Step, Wait};
 use super::spec::MatchSpec;
 use crate::panics::{Panicked, catch_panic};
-use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use crossbeam_channel::{Receiver, Sender};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -44,10 +44,7 @@ impl InlineMatch {
     fn step(&mut self, wait: Wait) {
         let Some(run) = self.run.take() else { return };
         let cancel = &self.cancel;
-        let stepped = catch_panic(|| run.advance(cancel, wait));
-        let outcome = stepped
-            .unwrap_or_else(|Panicked { message }| Err(RunnerError::Panicked { doing: self.doing.clone(), message }));
-        match outcome {
+        match caught(&self.doing, catch_panic(|| run.advance(cancel, wait))) {
             Ok(Step::Waiting(run) | Step::Played(run)) => self.run = Some(run),
             Ok(Step::Over(result)) => self.end(Ok(*result)),
             Err(e) => self.end(Err(e)),
@@ -55,11 +52,21 @@ impl InlineMatch {
     }
 
     fn end(&mut self, outcome: Result<MatchResult, RunnerError>) {
-        match &outcome {
-            Ok(res) => self.sink.send(MatchEvent::Finished(Box::new(res.clone()))),
-            Err(e) => self.sink.send(MatchEvent::Failed(e.clone())),
-        }
+        send_end(&self.sink, &outcome);
         self.ended = Some(outcome);
+    }
+}
+
+/// A match's outcome, its panic (if it panicked) reported as a `RunnerError` naming `doing`.
+fn caught<T>(doing: &str, r: Result<Result<T, RunnerError>, Panicked>) -> Result<T, RunnerError> {
+    r.unwrap_or_else(|Panicked { message }| Err(RunnerError::Panicked { doing: doing.to_string(), message }))
+}
+
+/// The last event of a match: `Finished` with its result, or `Failed`.
+fn send_end(sink: &EventSink, outcome: &Result<MatchResult, RunnerError>) {
+    match outcome {
+        Ok(res) => sink.send(MatchEvent::Finished(Box::new(res.clone()))),
+        Err(e) => sink.send(MatchEvent::Failed(e.clone())),
     }
 }
 
@@ -115,7 +122,7 @@ impl MatchHandle {
             // Played here, a turn at a time, the stop looked at between turns.
             let mut on_stop = Some(on_stop);
             loop {
-                if let Some(f) = on_stop.take_if(|_| !matches!(stop.try_recv(), Err(TryRecvError::Empty))) {
+                if let Some(f) = on_stop.take_if(|_| session::cancelled(stop)) {
                     f(None);
                     self.cancel();
                 }
@@ -175,14 +182,9 @@ pub fn start_match_inline(spec: MatchSpec) -> MatchHandle {
     let (cancel_tx, cancel_rx) = crossbeam_channel::bounded::<()>(1);
     let sink = EventSink::new(tx);
     let mut inline = InlineMatch { run: None, sink: sink.clone(), cancel: cancel_rx, doing, ended: None };
-    let started = catch_panic(|| MatchRun::start(&spec, sink));
-    match started {
-        Ok(Ok(run)) => inline.run = Some(run),
-        Ok(Err(e)) => inline.end(Err(e)),
-        Err(Panicked { message }) => {
-            let doing = inline.doing.clone();
-            inline.end(Err(RunnerError::Panicked { doing, message }));
-        }
+    match caught(&inline.doing, catch_panic(|| MatchRun::start(&spec, sink))) {
+        Ok(run) => inline.run = Some(run),
+        Err(e) => inline.end(Err(e)),
     }
     MatchHandle { events: rx, cancel: Mutex::new(Some(cancel_tx)), thread: None, inline: Some(Mutex::new(inline)) }
 }
@@ -212,12 +214,8 @@ fn start_on_thread(
     let sink = EventSink::new(tx);
     let fallback = sink.clone();
     let thread = std::thread::Builder::new().name("terminal-match".into()).spawn(move || {
-        let r = catch_panic(|| run(&sink, &cancel_rx))
-            .unwrap_or_else(|Panicked { message }| Err(RunnerError::Panicked { doing, message }));
-        match &r {
-            Ok(res) => sink.send(MatchEvent::Finished(Box::new(res.clone()))),
-            Err(e) => sink.send(MatchEvent::Failed(e.clone())),
-        }
+        let r = caught(&doing, catch_panic(|| run(&sink, &cancel_rx)));
+        send_end(&sink, &r);
         r
     });
     let thread = match thread {

@@ -306,7 +306,7 @@ fn person_reply(h: &HumanSeat, turn: i32, cancel: &Receiver<()>, block: bool) ->
                 recv(cancel) -> _ => return Some(Reply::Cancelled),
             }
         }
-        if !matches!(cancel.try_recv(), Err(crossbeam_channel::TryRecvError::Empty)) {
+        if super::session::cancelled(cancel) {
             return Some(Reply::Cancelled);
         }
         match h.turns.try_recv() {

@@ -50,7 +50,8 @@ fn thread_cpu_us() -> u64 {
     super::os::thread_cpu_time().map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
 }
 
-fn cancelled(cancel: &Receiver<()>) -> bool {
+/// Whether a stop was asked on `cancel`: a message, or its sender gone.
+pub(super) fn cancelled<T>(cancel: &Receiver<T>) -> bool {
     !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
 }
 

@@ -24,16 +24,7 @@ pub struct BoardGeometry {
     pub origin: Pos2,
 }
 
-/// Where the geometry of the last board drawn is kept (egui's memory): for a script around
-/// the page, which clicks tiles as a person does.
-const LAST_DRAWN: &str = "board-geometry-last-drawn";
-
 impl BoardGeometry {
-    /// The last board drawn in this window.
-    pub fn last_drawn(ctx: &egui::Context) -> Option<BoardGeometry> {
-        ctx.data(|d| d.get_temp(egui::Id::unique(LAST_DRAWN)))
-    }
-
     pub fn new(rect: Rect, view: BoardView) -> BoardGeometry {
         let base = rect.width().min(rect.height()) * 0.97 / BOARD_SIZE as f32;
         // Whole-point tiles on a whole-point origin: tile edges fall on pixel boundaries, so
@@ -177,7 +168,6 @@ pub fn begin_with(ui: &mut Ui, view: &mut BoardView, palette: Palette, paint_bac
         view.pan += response.drag_delta();
     }
     let geometry = BoardGeometry::new(rect, *view);
-    ui.ctx().data_mut(|d| d.insert_temp(egui::Id::unique(LAST_DRAWN), geometry));
     let painter = ui.painter_at(rect);
     if paint_background {
         draw_background(&painter, &geometry, &palette);

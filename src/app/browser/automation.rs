@@ -51,6 +51,10 @@ pub fn publish(app: &StudioApp, ctx: &egui::Context) {
         "turn": running.map(|m| m.turn()),
         "planning": running.and_then(|m| m.planning()).map(|(turn, seat)| serde_json::json!({ "turn": turn, "seat": seat.number() })),
         "finished_replay": play.finished_replay(),
+        // Where the Play view's board was last drawn, for a script to click a tile.
+        "board": play.viewer().geometry().map(|g| serde_json::json!({
+            "origin": [g.origin.x, g.origin.y], "tile": g.tile, "pixels_per_point": ctx.pixels_per_point(),
+        })),
         "message": play.message(),
     });
     let status = serde_json::json!({
@@ -64,9 +68,6 @@ pub fn publish(app: &StudioApp, ctx: &egui::Context) {
         "lab_message": app.editor_view().lab().message,
         "lab_running": app.editor_view().lab().is_running(),
         "play": play,
-        "board": crate::app::board::BoardGeometry::last_drawn(ctx).map(|g| serde_json::json!({
-            "origin": [g.origin.x, g.origin.y], "tile": g.tile, "pixels_per_point": ctx.pixels_per_point(),
-        })),
         "files": terminal_core::files::memory::list_all(),
     });
     STATUS.with(|s| *s.borrow_mut() = status.to_string());
@@ -74,9 +75,9 @@ pub fn publish(app: &StudioApp, ctx: &egui::Context) {
 
 /// The studio's state after the last frame, as JSON: the view, the status line, the replay
 /// and frame shown, the layout, the Layout lab's last totals, the Play view's match, the
-/// page's files. Empty until a frame has been drawn since the first call. `board` places
-/// the last board drawn on the page (its top-left corner and tile side in points), for a
-/// script to click a tile.
+/// page's files. Empty until a frame has been drawn since the first call. `play.board`
+/// places the Play view's board on the page (its top-left corner and tile side in points),
+/// for a script to click a tile.
 #[wasm_bindgen(js_name = studioStatus)]
 pub fn studio_status() -> String {
     if !ASKED.with(|a| a.replace(true)) {

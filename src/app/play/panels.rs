@@ -107,8 +107,9 @@ fn replay_location(ui: &mut Ui, path: &std::path::Path, what: &str, out: &mut Ve
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("{what}:"));
         ui.monospace(path.display().to_string());
-        // In a page the replay is among its files once the match has ended.
-        if !terminal_core::files::is_file(path) {
+        // In a page the replay is among its files once the match has ended (on disk it is
+        // there from the start: no need to look every frame).
+        if terminal_core::files::IN_MEMORY && !terminal_core::files::is_file(path) {
             return;
         }
         if ui.button("Open in Debugger").on_hover_text("Open this replay in the Debugger view").clicked() {
