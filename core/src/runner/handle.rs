@@ -2,6 +2,7 @@
 //! inline (the caller steps it: the browser, which has no threads; tests), or blocking
 //! (command line).
 
+use super::cancel::cancelled;
 use super::events::{EventSink, MatchEvent};
 use super::result::{MatchResult, RunnerError};
 use super::seat_spec::SeatSpec;
@@ -122,7 +123,7 @@ impl MatchHandle {
             // Played here, a turn at a time, the stop looked at between turns.
             let mut on_stop = Some(on_stop);
             loop {
-                if let Some(f) = on_stop.take_if(|_| session::cancelled(stop)) {
+                if let Some(f) = on_stop.take_if(|_| cancelled(stop)) {
                     f(None);
                     self.cancel();
                 }

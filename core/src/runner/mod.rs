@@ -11,6 +11,7 @@
 //! `confine` (limits and rules on the algos' processes).
 
 mod annotations;
+mod cancel;
 mod confine;
 mod events;
 pub mod ghost;

@@ -306,7 +306,7 @@ fn person_reply(h: &HumanSeat, turn: i32, cancel: &Receiver<()>, block: bool) ->
                 recv(cancel) -> _ => return Some(Reply::Cancelled),
             }
         }
-        if super::session::cancelled(cancel) {
+        if super::cancel::cancelled(cancel) {
             return Some(Reply::Cancelled);
         }
         match h.turns.try_recv() {

@@ -12,6 +12,7 @@
 //! (`waitTimeStartGame` unless overridden), and turn 0's hard limit is extended by it.
 
 use super::annotations::AnnotationSink;
+use super::cancel::cancelled;
 use super::events::{EventSink, FrameSummary, MatchEvent};
 use super::locate::locate;
 use super::match_log::MatchLog;
@@ -28,7 +29,7 @@ use crate::engine::frame::{Frame, Phase, TurnInfo};
 use crate::engine::game::Game;
 use crate::engine::geometry::Player;
 use crate::replay::{ReplayWriter, frame_to_json};
-use crossbeam_channel::{Receiver, TryRecvError};
+use crossbeam_channel::Receiver;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,11 +49,6 @@ fn ms(d: Duration) -> i64 {
 /// CPU time used so far by the calling thread, in µs (0 if unavailable).
 fn thread_cpu_us() -> u64 {
     super::os::thread_cpu_time().map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
-}
-
-/// Whether a stop was asked on `cancel`: a message, or its sender gone.
-pub(super) fn cancelled<T>(cancel: &Receiver<T>) -> bool {
-    !matches!(cancel.try_recv(), Err(TryRecvError::Empty))
 }
 
 struct Session {
