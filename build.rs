@@ -118,7 +118,6 @@ fn render(shapes: &[(Shape, [u8; 3])], outline: f32) -> RgbaImage {
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=assets");
     let Some(out) = std::env::var_os("OUT_DIR") else {
         panic!("OUT_DIR is not set");
     };

@@ -317,7 +317,7 @@ fn main() {
         };
         let phase = frame.get("turnInfo").and_then(|t| t.idx(0)).and_then(Json::num);
         match phase {
-            Some(p) if p == 0.0 => {
+            Some(0.0) => {
                 let turn = frame.get("turnInfo").and_then(|t| t.idx(1)).and_then(Json::num);
                 if hang_turn.is_some() && turn >= hang_turn {
                     std::thread::sleep(std::time::Duration::from_secs(3600));
@@ -344,7 +344,7 @@ fn main() {
                     break;
                 }
             }
-            Some(p) if p == 2.0 => break,
+            Some(2.0) => break,
             _ => {}
         }
     }
