@@ -482,10 +482,14 @@ impl PlayView {
         m.planning = None;
         m.waiting = None;
         let names = format!("{} vs {}", m.names[0], m.names[1]);
+        // A match that did not finish keeps its replay where it was being written.
+        self.finished_replay = match &end {
+            Ok(r) => Some(r.replay_path.clone()),
+            Err(_) => m.replay_path.clone(),
+        };
         let said = match end {
             Ok(r) => {
                 let decided = m.end_frame.as_ref().and_then(Decision::of).map(|d| d.to_string());
-                self.finished_replay = Some(r.replay_path);
                 format!(
                     "Match over, {names}: {}. {} turns, {} action frames",
                     decided.unwrap_or_else(|| format!("winner P{}", r.winner)),
@@ -494,13 +498,9 @@ impl PlayView {
                 )
             }
             Err(terminal_core::runner::RunnerError::Cancelled) => {
-                self.finished_replay = m.replay_path.clone();
                 format!("Match stopped, {names}, at turn {}: its replay keeps the turns played", m.turn())
             }
-            Err(e) => {
-                self.finished_replay = m.replay_path.clone();
-                format!("The match ended, {names}: {e}")
-            }
+            Err(e) => format!("The match ended, {names}: {e}"),
         };
         self.say_at_the_end(said);
         self.last_match = Some(m);
