@@ -24,6 +24,10 @@ fn renderer_from_env() -> eframe::Renderer {
 /// Opens the window; `file` is a layout (or replay) to open at start. If the renderer
 /// cannot start (no OpenGL, say), the other one is tried before giving up.
 pub fn run(file: Option<PathBuf>) -> ExitCode {
+    if let Some(missing) = missing_display() {
+        eprintln!("terminal-studio: cannot open the window: {missing}. {CLI_WORKS}");
+        return ExitCode::from(1);
+    }
     let first = renderer_from_env();
     let started = Rc::new(Cell::new(false));
     let mut result = open_window(first, file.clone(), started.clone());
@@ -40,9 +44,30 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("terminal-studio: could not open the window: {e}");
+            eprintln!(
+                "terminal-studio: could not open the window: {e}. The window needs OpenGL 2 or \
+                 Vulkan: on a machine without a GPU, Mesa's software renderer (Debian and Ubuntu: \
+                 apt install libgl1-mesa-dri libegl1 mesa-vulkan-drivers). {CLI_WORKS}"
+            );
             ExitCode::from(1)
         }
+    }
+}
+
+/// Said whenever the window cannot open: the studio's other half needs no display.
+const CLI_WORKS: &str = "Every command of the command line works without a window: terminal-studio --help";
+
+/// Why no window can open here, if that is known before trying: on Linux and the BSDs a
+/// window needs an X11 or Wayland display, which a remote shell, a container or CI lacks.
+fn missing_display() -> Option<&'static str> {
+    if cfg!(all(unix, not(target_os = "macos")))
+        && ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+            .iter()
+            .all(|v| std::env::var_os(v).is_none_or(|s| s.is_empty()))
+    {
+        Some("no display (neither DISPLAY nor WAYLAND_DISPLAY is set: a remote shell, a container or CI)")
+    } else {
+        None
     }
 }
 
