@@ -89,11 +89,14 @@ check_glibc() {
   fi
 }
 
+# Each part first removes its own artefacts of any version, so the folder holds one build of
+# each; a part not asked for keeps what an earlier run left.
 mkdir -p "$out"
-rm -f "$out"/terminal_studio-*.whl "$out"/terminal-studio-* "$out/SHA256SUMS"
+rm -f "$out/SHA256SUMS"
 
 if [[ " $platforms " == *" linux "* ]]; then
   target=x86_64-unknown-linux-gnu
+  rm -f "$out"/terminal_studio-*-manylinux*.whl "$out"/terminal-studio-*-$target.tar.gz
   echo "-- Linux: the studio (zig, glibc 2.17)"
   cargo zigbuild --profile "$profile" --locked --bin terminal-studio --target "$target.2.17"
   binary=target/$target/$profile/terminal-studio
@@ -106,6 +109,7 @@ fi
 if [[ " $platforms " == *" windows "* ]]; then
   target=x86_64-pc-windows-gnu
   add_target "$target"
+  rm -f "$out"/terminal_studio-*-win_amd64.whl "$out"/terminal-studio-*-$target.zip
   export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
   export CC_x86_64_pc_windows_gnu=x86_64-w64-mingw32-gcc
   echo "-- Windows: the studio (MinGW)"
@@ -118,6 +122,7 @@ fi
 
 if [[ " $platforms " == *" web "* ]]; then
   echo "-- web: the studio for the browser"
+  rm -f "$out"/terminal-studio-*-web.tar.gz
   bash scripts/build-web.sh target/web
   name=terminal-studio-$version-web
   rm -rf "target/release-stage/$name"

@@ -39,7 +39,20 @@ def main() -> "None":
             f"(chmod +x {binary}, or reinstall)\n"
         )
         sys.exit(1)
+    _restore_inherited_signals()
     os.execv(binary, args)
+
+
+def _restore_inherited_signals() -> None:
+    import signal
+
+    # Python ignores SIGPIPE and SIGXFSZ for itself, and an ignored signal stays ignored
+    # across exec: the studio, and the algos it starts under a file-size limit, would then
+    # not see what they see started from a shell.
+    for name in ("SIGPIPE", "SIGXFSZ"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_DFL)
 
 
 def _run_as_child(args: "list[str]") -> int:
