@@ -384,7 +384,16 @@ impl Game {
                 });
             }
         }
-        self.units.retain(|u| !gone(u));
+        // The units before `first` all stay: only the tail is compacted, in order (a full
+        // `retain` tested every unit of the board again).
+        let mut kept = first;
+        for k in first..self.units.len() {
+            if !gone(&self.units[k]) {
+                self.units.swap(kept, k);
+                kept += 1;
+            }
+        }
+        self.units.truncate(kept);
         self.roles_after_removal(first, &opened);
         for &(t, _) in &opened {
             self.structure_removed(t);
