@@ -20,15 +20,15 @@ const BUILDUP_THRESHOLD: f32 = 0.9999;
 impl Game {
     pub(crate) fn step_tick(&mut self) {
         let config = Arc::clone(&self.config);
-        let arrived = self.move_units(&config);
+        // Mobile units stand still after their step, to the end of the tick: `move_units`
+        // records where they stopped.
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
+        let arrived = self.move_units(&config, &mut mobile_rows);
         if config.reach.any_shield_decay {
             for u in self.units.iter_mut().filter(|u| !u.shields.is_empty()) {
                 u.decay_shields();
             }
         }
-        // Mobile units stand still from here to the end of the tick.
-        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
-        self.fill_mobile_rows(&mut mobile_rows);
         self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
@@ -52,8 +52,10 @@ impl Game {
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
-    /// Returns how many units arrived (will breach or self-destruct).
-    fn move_units(&mut self, config: &Config) -> usize {
+    /// Returns how many units arrived (will breach or self-destruct). `rows` get the tiles
+    /// where the units stand after their step (filled here rather than by a second walk over
+    /// the mobile units: a Turret or Support whose reach box holds none skips its search).
+    fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> usize {
         let mut arrived = 0;
         self.ensure_roles();
         if self.roles.mobiles.is_empty() {
@@ -89,6 +91,7 @@ impl Game {
                     None => {
                         end_path(u);
                         arrived += 1;
+                        rows[u.owner.index()].add(u.tile);
                         continue;
                     }
                 }
@@ -105,6 +108,7 @@ impl Game {
                     self.events.moves.push(MoveEvent { from: tile, to: tile, unit_type, id, owner });
                 }
             }
+            rows[u.owner.index()].add(u.tile);
         }
         arrived
     }
@@ -345,17 +349,6 @@ impl Game {
             None => (0, super::target_log::Criterion::Single),
         };
         super::target_log::TargetChoice { attacker_id, target_id, explained_id, criterion }
-    }
-
-    /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
-    /// whose reach box holds no such unit skips its search (most of them, most ticks).
-    /// Filled in place: returning the 240-byte pair cost a copy every tick.
-    fn fill_mobile_rows(&mut self, rows: &mut [MobileRows; 2]) {
-        self.ensure_roles();
-        for &j in &self.roles.mobiles {
-            let u = &self.units[j];
-            rows[u.owner.index()].add(u.tile);
-        }
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
