@@ -106,6 +106,9 @@ pub struct Game {
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
     pub target_log: Option<Vec<super::target_log::TargetChoice>>,
+    /// Set for the length of an `action_tick_quiet`: the tick records no events, which
+    /// nobody would read (building them was a share of every benchmarked tick).
+    pub(crate) quiet: bool,
 }
 
 /// Positions in `Game::units` of the units that act in each step of a tick, ascending.
@@ -194,6 +197,7 @@ impl Game {
             clean_up_due: false,
             reach_scratch: Vec::new(),
             target_log: None,
+            quiet: false,
         }
     }
 
@@ -219,6 +223,7 @@ impl Game {
             clean_up_due,
             reach_scratch: _,
             target_log,
+            quiet: _,
         } = source;
         self.config.clone_from(config);
         self.turn = *turn;
@@ -484,7 +489,9 @@ impl Game {
 
     /// Runs one action tick without building a frame (benchmarks, what-if search).
     pub fn action_tick_quiet(&mut self) {
+        self.quiet = true;
         self.step_tick();
+        self.quiet = false;
         self.action_frame += 1;
         self.action_frames_sent += 1;
         self.frames_sent += 1;

@@ -20,15 +20,15 @@ const BUILDUP_THRESHOLD: f32 = 0.9999;
 impl Game {
     pub(crate) fn step_tick(&mut self) {
         let config = Arc::clone(&self.config);
-        let arrived = self.move_units(&config);
+        // Mobile units stand still after their step, to the end of the tick: `move_units`
+        // records where they stopped.
+        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
+        let arrived = self.move_units(&config, &mut mobile_rows);
         if config.reach.any_shield_decay {
             for u in self.units.iter_mut().filter(|u| !u.shields.is_empty()) {
                 u.decay_shields();
             }
         }
-        // Mobile units stand still from here to the end of the tick.
-        let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
-        self.fill_mobile_rows(&mut mobile_rows);
         self.grant_shields(&config, &mobile_rows);
         if arrived > 0 {
             self.resolve_breaches(&config);
@@ -52,8 +52,10 @@ impl Game {
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
-    /// Returns how many units arrived (will breach or self-destruct).
-    fn move_units(&mut self, config: &Config) -> usize {
+    /// Returns how many units arrived (will breach or self-destruct). `rows` get the tiles
+    /// where the units stand after their step (filled here rather than by a second walk over
+    /// the mobile units: a Turret or Support whose reach box holds none skips its search).
+    fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> usize {
         let mut arrived = 0;
         self.ensure_roles();
         if self.roles.mobiles.is_empty() {
@@ -62,6 +64,7 @@ impl Game {
         let done_on_arrival = config.legacy_build() == LegacyBuild::August2018;
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
+        let record = !self.quiet;
         for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
             u.buildup += config.unit(u.unit_type as usize).speed;
@@ -75,17 +78,20 @@ impl Game {
                         u.tile = to;
                         u.steps += 1;
                         stepped = true;
-                        self.events.moves.push(MoveEvent {
-                            from,
-                            to,
-                            unit_type: u.unit_type,
-                            id: u.id,
-                            owner: u.owner,
-                        });
+                        if record {
+                            self.events.moves.push(MoveEvent {
+                                from,
+                                to,
+                                unit_type: u.unit_type,
+                                id: u.id,
+                                owner: u.owner,
+                            });
+                        }
                     }
                     None => {
                         end_path(u);
                         arrived += 1;
+                        rows[u.owner.index()].add(u.tile);
                         continue;
                     }
                 }
@@ -97,11 +103,12 @@ impl Game {
                 let tile = u.tile;
                 end_path(u);
                 arrived += 1;
-                if !stepped {
+                if !stepped && record {
                     let (unit_type, id, owner) = (u.unit_type, u.id, u.owner);
                     self.events.moves.push(MoveEvent { from: tile, to: tile, unit_type, id, owner });
                 }
             }
+            rows[u.owner.index()].add(u.tile);
         }
         arrived
     }
@@ -114,6 +121,7 @@ impl Game {
         if roles.mobiles.is_empty() {
             return;
         }
+        let record = !self.quiet;
         for (&si, shield_box) in roles.supports.iter().zip(&roles.support_boxes) {
             // Most Supports have no friendly mobile unit near them in most ticks.
             let owner_index = shield_box.owner as usize;
@@ -134,6 +142,9 @@ impl Game {
                 }
                 u.shielded_by.push(sid);
                 u.add_shield(amount, decay);
+                if !record {
+                    continue;
+                }
                 self.events.shield.push(ShieldEvent {
                     from: stile,
                     to: u.tile,
@@ -160,9 +171,11 @@ impl Game {
             victim.hp -= stats.breach_damage;
             let scorer = &mut self.players[owner.index()].stats;
             scorer.sp = round1(scorer.sp + stats.breach_reward_sp);
-            self.events.breach.push(BreachEvent { tile, damage: stats.breach_damage, unit_type, id, owner });
             self.units[i].death_emitted = true;
-            self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+            if !self.quiet {
+                self.events.breach.push(BreachEvent { tile, damage: stats.breach_damage, unit_type, id, owner });
+                self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+            }
         }
     }
 
@@ -182,7 +195,9 @@ impl Game {
                 self.explode(config, i);
             }
             self.units[i].death_emitted = true;
-            self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+            if !self.quiet {
+                self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
+            }
         }
     }
 
@@ -211,31 +226,45 @@ impl Game {
                 (tower, if tower > 0.0 { hits(self, true) } else { Vec::new() }),
             ]
         };
+        let record = !self.quiet;
         for (damage, victims) in groups {
-            let mut tiles = Vec::with_capacity(victims.len());
+            let mut tiles = Vec::with_capacity(if record { victims.len() } else { 0 });
             for j in victims {
                 let v = &mut self.units[j];
                 v.take_damage(damage);
-                tiles.push(v.tile);
-                self.events.damage.push(DamageEvent {
-                    tile: v.tile,
-                    damage,
-                    unit_type: v.unit_type,
-                    id: v.id,
-                    owner: v.owner,
-                });
-                if v.is_dead_below(config.death_threshold) && !v.death_emitted {
-                    v.death_emitted = true;
-                    self.events.death.push(DeathEvent {
+                if record {
+                    tiles.push(v.tile);
+                    self.events.damage.push(DamageEvent {
                         tile: v.tile,
+                        damage,
                         unit_type: v.unit_type,
                         id: v.id,
                         owner: v.owner,
-                        removed: false,
                     });
                 }
+                if v.is_dead_below(config.death_threshold) && !v.death_emitted {
+                    v.death_emitted = true;
+                    if record {
+                        self.events.death.push(DeathEvent {
+                            tile: v.tile,
+                            unit_type: v.unit_type,
+                            id: v.id,
+                            owner: v.owner,
+                            removed: false,
+                        });
+                    }
+                }
             }
-            self.events.self_destruct.push(SelfDestructEvent { tile, victims: tiles, damage, unit_type, id, owner });
+            if record {
+                self.events.self_destruct.push(SelfDestructEvent {
+                    tile,
+                    victims: tiles,
+                    damage,
+                    unit_type,
+                    id,
+                    owner,
+                });
+            }
         }
     }
 
@@ -298,7 +327,7 @@ impl Game {
                         log.push(choice);
                     }
                 }
-                strike(&mut self.units, &mut self.events, form, i, target);
+                strike(&mut self.units, &mut self.events, !self.quiet, form, i, target);
                 killed |= self.units[target].is_dead_below(config.death_threshold);
             }
         }
@@ -322,17 +351,6 @@ impl Game {
         super::target_log::TargetChoice { attacker_id, target_id, explained_id, criterion }
     }
 
-    /// Rows of tiles holding each player's mobile units, as bit masks: a Turret or Support
-    /// whose reach box holds no such unit skips its search (most of them, most ticks).
-    /// Filled in place: returning the 240-byte pair cost a copy every tick.
-    fn fill_mobile_rows(&mut self, rows: &mut [MobileRows; 2]) {
-        self.ensure_roles();
-        for &j in &self.roles.mobiles {
-            let u = &self.units[j];
-            rows[u.owner.index()].add(u.tile);
-        }
-    }
-
     /// Step 7: dead, breached and self-destructed units leave the board.
     fn clean_up(&mut self, config: &Config) {
         self.clean_up_due = false;
@@ -349,7 +367,7 @@ impl Game {
                 let ps = &mut self.players[u.owner.index()];
                 ps.mp_destroyed += config.unit(u.unit_type as usize).cost_mp;
             }
-            if !u.death_emitted {
+            if !u.death_emitted && !self.quiet {
                 self.events.death.push(DeathEvent {
                     tile: u.tile,
                     unit_type: u.unit_type,
@@ -359,7 +377,16 @@ impl Game {
                 });
             }
         }
-        self.units.retain(|u| !gone(u));
+        // The units before `first` all stay: only the tail is compacted, in order (a full
+        // `retain` tested every unit of the board again).
+        let mut kept = first;
+        for k in first..self.units.len() {
+            if !gone(&self.units[k]) {
+                self.units.swap(kept, k);
+                kept += 1;
+            }
+        }
+        self.units.truncate(kept);
         self.roles_after_removal(first, &opened);
         for &(t, _) in &opened {
             self.structure_removed(t);
@@ -369,13 +396,16 @@ impl Game {
 }
 
 /// Unit `i` hits unit `target` with its form's damage (structure or mobile), recording the
-/// attack and the damage events.
-pub(crate) fn strike(units: &mut [Unit], events: &mut Events, form: &UnitStats, i: usize, target: usize) {
+/// attack and the damage events if `record`.
+pub(crate) fn strike(units: &mut [Unit], events: &mut Events, record: bool, form: &UnitStats, i: usize, target: usize) {
     let a = &units[i];
     let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
     let t = &mut units[target];
     let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
     t.take_damage(damage);
+    if !record {
+        return;
+    }
     events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
     events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
 }

@@ -25,7 +25,7 @@ pub enum Fate {
     SelfDestructing,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     pub id: u32,
     /// Unit type 0–5 (an upgraded structure keeps its base type).
@@ -52,6 +52,42 @@ pub struct Unit {
     pub fate: Fate,
     /// A `death` event was already emitted for it this tick.
     pub death_emitted: bool,
+}
+
+/// Written out rather than derived: most units have no shield and no Support in their
+/// lists, and a derived clone ran SmallVec's generic `extend` for each empty list. Copying a
+/// game's units is a share of every simulated turn (`Game::assign_from`).
+impl Clone for Unit {
+    fn clone(&self) -> Unit {
+        Unit {
+            id: self.id,
+            unit_type: self.unit_type,
+            owner: self.owner,
+            tile: self.tile,
+            is_structure: self.is_structure,
+            upgraded: self.upgraded,
+            base_health: self.base_health,
+            shields: copy_small(&self.shields),
+            health: self.health,
+            marked_turn: self.marked_turn,
+            target_edge: self.target_edge,
+            buildup: self.buildup,
+            steps: self.steps,
+            last_axis: self.last_axis,
+            shielded_by: copy_small(&self.shielded_by),
+            fate: self.fate,
+            death_emitted: self.death_emitted,
+        }
+    }
+}
+
+/// A copy of a list of `Copy` items: nothing to do for an empty one, one block copy otherwise.
+#[inline]
+fn copy_small<A: smallvec::Array>(list: &SmallVec<A>) -> SmallVec<A>
+where
+    A::Item: Copy,
+{
+    if list.is_empty() { SmallVec::new() } else { SmallVec::from_slice(list) }
 }
 
 impl Unit {
