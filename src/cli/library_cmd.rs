@@ -2,19 +2,22 @@
 //! from one player's side: every game, results by opponent, where the opponents breached.
 
 use super::error::{CliError, Outcome};
+use super::index_folder::{index_folder, index_line};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use terminal_core::library::query::{self, Seen, seen_from};
 use terminal_core::library::{
-    EndKind, GameFilter, IndexedGame, Library, LibraryError, LibraryIndex, Outcome as GameOutcome, Perspective,
+    EndKind, GameFilter, IndexedGame, Library, LibraryError, Outcome as GameOutcome, Perspective,
 };
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LibraryArgs {
+    #[command(subcommand)]
+    pub action: Option<LibraryAction>,
     /// The folder of replays (searched recursively).
-    pub dir: PathBuf,
+    #[arg(required = true)]
+    pub dir: Option<PathBuf>,
     /// The player the games are seen from (default: the name in the most games).
     #[arg(long, value_name = "NAME")]
     pub me: Option<String>,
@@ -45,6 +48,14 @@ pub struct LibraryArgs {
     pub db: Option<PathBuf>,
 }
 
+/// What else the library command does than answer.
+#[derive(clap::Subcommand, Debug)]
+pub enum LibraryAction {
+    /// Fetch a player's ladder games from the game's website into a folder (each replay not
+    /// already there, and the site's facts of each match), then index the new games.
+    Sync(super::library_sync_cmd::SyncArgs),
+}
+
 impl LibraryArgs {
     fn filter(&self) -> GameFilter {
         GameFilter {
@@ -66,38 +77,16 @@ impl LibraryArgs {
 }
 
 pub fn run(args: &LibraryArgs) -> Result<Outcome, CliError> {
-    let db =
-        args.db.clone().unwrap_or_else(|| LibraryIndex::default_db_path(&crate::app::paths::data_dir(), &args.dir));
-    let started = Instant::now();
-    let mut index = LibraryIndex::open(&db, &args.dir)?;
-    let bar = super::stress_cmd::progress_bar(0, "replays read");
-    let report = index.update(
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-        &AtomicBool::new(false),
-    )?;
-    bar.finish_and_clear();
+    let Some(dir) = args.dir.as_deref() else { return Err(CliError::Usage("library: name the folder of replays")) };
+    let (index, report, seconds) = index_folder(dir, args.db.as_deref())?;
     let library = Library::load(&index)?;
-    let seconds = started.elapsed().as_secs_f64();
     let me = Perspective::choose(&library.games, args.me.as_deref());
     let kept = args.filter().apply(&library.games, &me.me);
     let out = std::io::stdout().lock();
     let written = if args.json {
         print_json(out, &library, &kept, &me, &report)
     } else {
-        eprintln!(
-            "{}: {} replays, index {} ({} read, {} changed, {} touched, {} removed, {} damaged; {seconds:.2} s)",
-            args.dir.display(),
-            report.files,
-            index.db_path().display(),
-            report.added,
-            report.changed,
-            report.touched,
-            report.removed,
-            report.damaged,
-        );
+        eprintln!("{}", index_line(dir, &index, &report, seconds));
         print_text(out, &library, &kept, &me)
     };
     written.map_err(CliError::write("write the library to", "stdout"))?;
@@ -114,6 +103,14 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
         writeln!(
             out,
             "Me: {} (the name in the most games: {} of {}; choose with --me)",
+            me.me,
+            me.games,
+            library.games.len()
+        )?;
+    } else if me.from_site {
+        writeln!(
+            out,
+            "Me: {} (the synced algos' user, from the website's facts: {} of {} games; choose with --me)",
             me.me,
             me.games,
             library.games.len()
