@@ -282,8 +282,9 @@ fn view_downloads_a_match_by_its_watch_link_once() {
 
 /// The figure for docs/library.md: 500 live-2022 matches (300 replays served again and again,
 /// ~1.1 MB of JSON each) synced at `--rate 0` from the local site and indexed, timed and
-/// measured by GNU time. Run with `cargo test --release --test cli bench_sync -- --ignored
-/// --nocapture`.
+/// measured by GNU time. Run with `cargo test --test cli bench_sync -- --ignored --nocapture`;
+/// `TERMINAL_STUDIO_BIN=target/release/terminal-studio` measures a release build of the studio
+/// (the site stays in this test process).
 #[test]
 #[ignore = "a benchmark: run it on purpose"]
 fn bench_sync_500_matches() {
@@ -296,10 +297,12 @@ fn bench_sync_500_matches() {
     let count = 500;
     let algo = MY_ALGO.to_string();
     site.keep_only(count);
+    let studio = std::env::var_os("TERMINAL_STUDIO_BIN")
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_terminal-studio")), PathBuf::from);
     let started = Instant::now();
     let out = std::process::Command::new("/usr/bin/time")
         .args(["-f", "max RSS %M KB, %e s wall, %U s user, %S s system"])
-        .arg(env!("CARGO_BIN_EXE_terminal-studio"))
+        .arg(&studio)
         .args(["library", "sync", &dir.to_string_lossy(), "--api", &site.api, "--rate", "0", "--algo", &algo])
         .args(["--db", &db.to_string_lossy(), "--json"])
         .output()
@@ -309,7 +312,7 @@ fn bench_sync_500_matches() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert_eq!(replays_in(&dir).len(), count);
     let measured = err.lines().last().unwrap_or_default();
-    println!("{count} matches synced and indexed: {seconds:.2} s; {measured}");
+    println!("{}: {count} matches synced and indexed: {seconds:.2} s; {measured}", studio.display());
     let rss_kb: f64 = measured.split_whitespace().nth(2).and_then(|v| v.parse().ok()).unwrap_or(f64::MAX);
     assert!(seconds < 15.0, "{seconds:.2} s");
     assert!(rss_kb < 200.0 * 1024.0, "{measured}");

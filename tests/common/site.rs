@@ -43,8 +43,8 @@ struct Planned {
     times: usize,
 }
 
-/// One match the site knows: its replay file's bytes (gzipped or not; shared by the copies of
-/// one file) and its listing.
+/// One match the site knows: its replay's text (shared by the copies of one file) and its
+/// listing.
 struct SiteMatch {
     replay: Arc<Vec<u8>>,
     listing: serde_json::Value,
@@ -76,7 +76,7 @@ impl FakeSite {
         let mut ids = Vec::new();
         let bytes: Vec<Arc<Vec<u8>>> = replays
             .iter()
-            .map(|f| Arc::new(std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()))))
+            .map(|f| Arc::new(plain_text(&std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())))))
             .collect();
         for (k, replay) in bytes.iter().cycle().take(replays.len() * copies).enumerate() {
             let id = 9001 + k as u64;
@@ -224,7 +224,7 @@ fn answer(st: &State, path: &str) -> (u16, Vec<u8>) {
             None => (404, b"{\"error\":\"no such algo\"}".to_vec()),
         },
         ["replayexpanded", id] => match id.parse::<u64>().ok().and_then(|m| st.matches.get(&m)) {
-            Some(m) => (200, plain_text(&m.replay)),
+            Some(m) => (200, m.replay.to_vec()),
             None => (404, Vec::new()),
         },
         _ => (404, Vec::new()),

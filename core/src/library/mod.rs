@@ -21,6 +21,7 @@ pub mod query;
 pub mod record;
 mod schema;
 pub mod site;
+pub mod site_query;
 mod store;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod sync;

@@ -107,7 +107,7 @@ pub fn sync(
     let listed = list_matches(&client, api, &report.algos.clone(), &mut report, on_event, cancel)?;
     report.matches = listed.len();
     keep_facts(dir, &listed)?;
-    let missing: Vec<u64> = listed.keys().copied().filter(|id| !dir.join(replay_file_name(*id)).exists()).collect();
+    let missing: Vec<u64> = listed.keys().copied().filter(|id| !dir.join(replay_file_name(*id)).is_file()).collect();
     report.present = listed.len() - missing.len();
     on_event(SyncEvent::ToDownload { missing: missing.len(), present: report.present });
     download_all(&client, dir, &missing, options, &mut report, on_event, cancel);
