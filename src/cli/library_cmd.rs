@@ -6,6 +6,7 @@ use super::index_folder::{index_folder, index_line};
 use std::io::Write;
 use std::path::PathBuf;
 use terminal_core::library::query::{self, Seen, seen_from};
+use terminal_core::library::site_query;
 use terminal_core::library::{
     EndKind, GameFilter, IndexedGame, Library, LibraryError, Outcome as GameOutcome, Perspective,
 };
@@ -150,6 +151,7 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
     writeln!(out, "\n{} of {} games shown", kept.len(), library.games.len())?;
     print_opponents(&mut out, library, kept, me)?;
     print_breach_tiles(&mut out, library, kept, me)?;
+    print_site(&mut out, library, kept)?;
     for d in &library.damaged {
         writeln!(out, "damaged: {}: {}", d.file, d.error)?;
     }
@@ -199,6 +201,26 @@ fn print_breach_tiles(
     tiles.sort_by(|a, b| b.0.total_cmp(&a.0));
     let listed: Vec<String> = tiles.iter().take(8).map(|(v, x, y)| format!("{x},{y}: {v:.0}")).collect();
     writeln!(out, "\nWhere I was breached (HP, most first; tiles from my side, as player 1): {}", listed.join("  "))
+}
+
+/// With the website's facts (`library sync`): my rivals by user, and each of my algos'
+/// rating from its first synced match to its last.
+fn print_site(out: &mut impl Write, library: &Library, kept: &[usize]) -> std::io::Result<()> {
+    let rivals = site_query::rivals(&library.games, kept);
+    if rivals.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nRivals (from the website's facts)\n{:<30} {:>6} {:>7}", "user", "games", "W-L")?;
+    for r in rivals.iter().take(20) {
+        writeln!(out, "{:<30} {:>6} {:>7}", clip(&r.user, 30), r.games, format!("{}-{}", r.wins, r.losses))?;
+    }
+    for algo in site_query::my_ratings(&library.games, kept) {
+        if let (Some(first), Some(last)) = (algo.points.first(), algo.points.last()) {
+            let n = algo.points.len();
+            writeln!(out, "Rating of {}: {:.0} to {:.0} over {n} matches", algo.name, first.rating, last.rating)?;
+        }
+    }
+    Ok(())
 }
 
 /// The end of `s` in `width` characters: replay names differ at their end.
@@ -253,6 +275,8 @@ struct SummaryJson<'a> {
     wins: usize,
     losses: usize,
     by_opponent: Vec<query::OpponentResults>,
+    /// From the website's facts (`library sync`); empty without them.
+    rivals: Vec<site_query::Rival>,
     damaged: &'a [terminal_core::library::DamagedFile],
     index: &'a terminal_core::library::UpdateReport,
 }
@@ -282,6 +306,7 @@ fn print_json(
         wins: counts[0],
         losses: counts[1],
         by_opponent: query::by_opponent(&library.games, kept, &me.me),
+        rivals: site_query::rivals(&library.games, kept),
         damaged: &library.damaged,
         index: report,
     };

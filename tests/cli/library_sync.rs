@@ -96,8 +96,18 @@ fn sync_fetches_every_match_and_a_second_sync_asks_for_no_replay() {
     assert!(strays(&dir).is_empty(), "{:?}", strays(&dir));
     assert_indexed(&site, &dir);
     // I won three and lost three on the site, whatever seat I had in each replay.
-    let (games, _) = library(&dir);
+    let (games, summary) = library(&dir);
     assert_eq!(games.iter().filter(|g| g["result"] == "win").count(), 3);
+    let rivals = summary["rivals"].as_array().unwrap_or_else(|| panic!("no rivals: {summary}"));
+    assert_eq!(rivals.len(), 3, "rival-0, rival-1, rival-2: {summary}");
+    let total: u64 = rivals.iter().filter_map(|r| r["games"].as_u64()).sum();
+    assert_eq!(total, 6, "{summary}");
+    let db = dir.with_extension("sqlite");
+    let (code, text, err) = crate::run_studio("library", &[&dir.to_string_lossy(), "--db", &db.to_string_lossy()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.starts_with(&format!("Me: {USER_NAME} (the synced algos' user")), "{text}");
+    assert!(text.contains("Rivals (from the website's facts)"), "{text}");
+    assert!(text.contains(&format!("Rating of {MY_ALGO_NAME}: ")), "{text}");
 
     site.clear_requests();
     let (code, out, err) = sync(&site, &dir, &["--algo", &MY_ALGO.to_string()], &["--json"]);
@@ -316,4 +326,22 @@ fn bench_sync_500_matches() {
     let rss_kb: f64 = measured.split_whitespace().nth(2).and_then(|v| v.parse().ok()).unwrap_or(f64::MAX);
     assert!(seconds < 15.0, "{seconds:.2} s");
     assert!(rss_kb < 200.0 * 1024.0, "{measured}");
+}
+
+/// A facts file with a line it cannot read is never rewritten (that line is the player's data):
+/// the sync says which line, and keeps the file byte for byte.
+#[test]
+fn a_damaged_facts_file_is_named_and_left_as_it_is() {
+    let site = site();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("ladder");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let damaged = "{\"id\": 1, \"not\": \"a whole match\"}\n";
+    std::fs::write(dir.join("site-matches.jsonl"), damaged).expect("write the facts");
+    let (code, _, err) = sync(&site, &dir, &["--algo", &MY_ALGO.to_string()], &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("site-matches.jsonl:1: "), "{err}");
+    assert!(err.contains("the facts file is left as it is"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("site-matches.jsonl")).expect("read"), damaged);
+    assert_eq!(site.replay_requests(), 0, "nothing downloaded before the facts are kept");
 }

@@ -83,6 +83,7 @@ impl Client {
             std::thread::sleep(pause);
             wait = wait.saturating_mul(2);
         }
+        // Not reached: the last try returns above.
         Err(SyncError::Cancelled)
     }
 

@@ -23,6 +23,8 @@ pub enum SyncError {
     NotAReplay { url: String, why: String },
     #[error("{}: cannot write: {source}", path.display())]
     Write { path: PathBuf, source: std::io::Error },
+    #[error("{file}: {error}: the facts file is left as it is (mend or move that line, then sync again)")]
+    DamagedFacts { file: String, error: String },
     #[error("{0}: not a match id or a watch link (a number, or a link ending in one)")]
     NotAMatch(String),
     #[error("stopped")]
@@ -41,7 +43,10 @@ impl SyncError {
             | SyncError::NotJson { url, .. }
             | SyncError::MissingField { url, .. }
             | SyncError::NotAReplay { url, .. } => Some(url),
-            SyncError::Write { .. } | SyncError::NotAMatch(_) | SyncError::Cancelled => None,
+            SyncError::Write { .. }
+            | SyncError::DamagedFacts { .. }
+            | SyncError::NotAMatch(_)
+            | SyncError::Cancelled => None,
         }
     }
 }

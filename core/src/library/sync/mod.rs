@@ -153,7 +153,11 @@ fn list_matches(
 fn keep_facts(dir: &Path, listed: &BTreeMap<u64, SiteMatch>) -> Result<(), SyncError> {
     let write_error = |source| SyncError::Write { path: facts::facts_path(dir), source };
     std::fs::create_dir_all(dir).map_err(write_error)?;
-    let (mut kept, _unreadable_lines) = facts::read_facts(dir);
+    let (mut kept, unreadable) = facts::read_facts(dir);
+    // Rewriting the file would drop the lines it could not read: the player's data.
+    if let Some(bad) = unreadable.into_iter().next() {
+        return Err(SyncError::DamagedFacts { file: dir.join(bad.file).display().to_string(), error: bad.error });
+    }
     if listed.iter().all(|(id, m)| kept.get(id) == Some(m)) {
         return Ok(());
     }
