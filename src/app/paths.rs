@@ -43,6 +43,11 @@ pub fn matches_dir() -> PathBuf {
     data_dir().join("matches")
 }
 
+/// Where the matches opened from the website by id or watch link are kept (`view`).
+pub fn site_matches_dir() -> PathBuf {
+    data_dir().join("site-matches")
+}
+
 /// Where an arena writes when no output folder is given.
 pub fn arena_dir() -> PathBuf {
     data_dir().join("arena")

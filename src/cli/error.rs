@@ -89,6 +89,8 @@ pub enum CliError {
     Library(terminal_core::library::LibraryError),
     #[error(transparent)]
     Versions(#[from] VersionsError),
+    #[error(transparent)]
+    Sync(#[from] terminal_core::library::sync::SyncError),
     /// The arguments do not make sense together; the text says which.
     #[error("{0}")]
     Usage(&'static str),
@@ -114,6 +116,7 @@ impl CliError {
                 LibraryError::Sqlite { .. } | LibraryError::Io { .. } | LibraryError::Attacks(_) => EXIT_FOUND,
             },
             CliError::Versions(e) => versions_status(e),
+            CliError::Sync(e) => sync_status(e),
             CliError::Arena(e) => match e {
                 ArenaError::NotFound(_) | ArenaError::Plan(_) | ArenaError::ResultsPresent { .. } => EXIT_USAGE,
                 ArenaError::Io { .. } | ArenaError::Record(_) | ArenaError::Thread { .. } | ArenaError::Panicked(_) => {
@@ -173,5 +176,16 @@ fn arena_text(e: &ArenaError) -> String {
             results.display()
         ),
         other => other.to_string(),
+    }
+}
+
+/// An unknown user, algo or match, or an argument that names none, is bad input; anything
+/// else (the site failing, a full disk) is a failure of the run.
+fn sync_status(e: &terminal_core::library::sync::SyncError) -> u8 {
+    use terminal_core::library::sync::SyncError;
+    match e {
+        SyncError::NotFound { .. } | SyncError::NotAMatch(_) => EXIT_USAGE,
+        SyncError::Cancelled => EXIT_INTERRUPTED,
+        _ => EXIT_FOUND,
     }
 }

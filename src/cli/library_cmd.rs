@@ -2,19 +2,23 @@
 //! from one player's side: every game, results by opponent, where the opponents breached.
 
 use super::error::{CliError, Outcome};
+use super::index_folder::{index_folder, index_line};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use terminal_core::library::query::{self, Seen, seen_from};
+use terminal_core::library::site_query;
 use terminal_core::library::{
-    EndKind, GameFilter, IndexedGame, Library, LibraryError, LibraryIndex, Outcome as GameOutcome, Perspective,
+    EndKind, GameFilter, IndexedGame, Library, LibraryError, Outcome as GameOutcome, Perspective,
 };
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LibraryArgs {
+    #[command(subcommand)]
+    pub action: Option<LibraryAction>,
     /// The folder of replays (searched recursively).
-    pub dir: PathBuf,
+    #[arg(required = true)]
+    pub dir: Option<PathBuf>,
     /// The player the games are seen from (default: the name in the most games).
     #[arg(long, value_name = "NAME")]
     pub me: Option<String>,
@@ -45,6 +49,14 @@ pub struct LibraryArgs {
     pub db: Option<PathBuf>,
 }
 
+/// What else the library command does than answer.
+#[derive(clap::Subcommand, Debug)]
+pub enum LibraryAction {
+    /// Fetch a player's ladder games from the game's website into a folder (each replay not
+    /// already there, and the site's facts of each match), then index the new games.
+    Sync(super::library_sync_cmd::SyncArgs),
+}
+
 impl LibraryArgs {
     fn filter(&self) -> GameFilter {
         GameFilter {
@@ -66,38 +78,16 @@ impl LibraryArgs {
 }
 
 pub fn run(args: &LibraryArgs) -> Result<Outcome, CliError> {
-    let db =
-        args.db.clone().unwrap_or_else(|| LibraryIndex::default_db_path(&crate::app::paths::data_dir(), &args.dir));
-    let started = Instant::now();
-    let mut index = LibraryIndex::open(&db, &args.dir)?;
-    let bar = super::stress_cmd::progress_bar(0, "replays read");
-    let report = index.update(
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-        &AtomicBool::new(false),
-    )?;
-    bar.finish_and_clear();
+    let Some(dir) = args.dir.as_deref() else { return Err(CliError::Usage("library: name the folder of replays")) };
+    let (index, report, seconds) = index_folder(dir, args.db.as_deref())?;
     let library = Library::load(&index)?;
-    let seconds = started.elapsed().as_secs_f64();
     let me = Perspective::choose(&library.games, args.me.as_deref());
     let kept = args.filter().apply(&library.games, &me.me);
     let out = std::io::stdout().lock();
     let written = if args.json {
         print_json(out, &library, &kept, &me, &report)
     } else {
-        eprintln!(
-            "{}: {} replays, index {} ({} read, {} changed, {} touched, {} removed, {} damaged; {seconds:.2} s)",
-            args.dir.display(),
-            report.files,
-            index.db_path().display(),
-            report.added,
-            report.changed,
-            report.touched,
-            report.removed,
-            report.damaged,
-        );
+        eprintln!("{}", index_line(dir, &index, &report, seconds));
         print_text(out, &library, &kept, &me)
     };
     written.map_err(CliError::write("write the library to", "stdout"))?;
@@ -114,6 +104,14 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
         writeln!(
             out,
             "Me: {} (the name in the most games: {} of {}; choose with --me)",
+            me.me,
+            me.games,
+            library.games.len()
+        )?;
+    } else if me.from_site {
+        writeln!(
+            out,
+            "Me: {} (the synced algos' user, from the website's facts: {} of {} games; choose with --me)",
             me.me,
             me.games,
             library.games.len()
@@ -153,6 +151,7 @@ fn print_text(mut out: impl Write, library: &Library, kept: &[usize], me: &Persp
     writeln!(out, "\n{} of {} games shown", kept.len(), library.games.len())?;
     print_opponents(&mut out, library, kept, me)?;
     print_breach_tiles(&mut out, library, kept, me)?;
+    print_site(&mut out, library, kept)?;
     for d in &library.damaged {
         writeln!(out, "damaged: {}: {}", d.file, d.error)?;
     }
@@ -202,6 +201,26 @@ fn print_breach_tiles(
     tiles.sort_by(|a, b| b.0.total_cmp(&a.0));
     let listed: Vec<String> = tiles.iter().take(8).map(|(v, x, y)| format!("{x},{y}: {v:.0}")).collect();
     writeln!(out, "\nWhere I was breached (HP, most first; tiles from my side, as player 1): {}", listed.join("  "))
+}
+
+/// With the website's facts (`library sync`): my rivals by user, and each of my algos'
+/// rating from its first synced match to its last.
+fn print_site(out: &mut impl Write, library: &Library, kept: &[usize]) -> std::io::Result<()> {
+    let rivals = site_query::rivals(&library.games, kept);
+    if rivals.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nRivals (from the website's facts)\n{:<30} {:>6} {:>7}", "user", "games", "W-L")?;
+    for r in rivals.iter().take(20) {
+        writeln!(out, "{:<30} {:>6} {:>7}", clip(&r.user, 30), r.games, format!("{}-{}", r.wins, r.losses))?;
+    }
+    for algo in site_query::my_ratings(&library.games, kept) {
+        if let (Some(first), Some(last)) = (algo.points.first(), algo.points.last()) {
+            let n = algo.points.len();
+            writeln!(out, "Rating of {}: {:.0} to {:.0} over {n} matches", algo.name, first.rating, last.rating)?;
+        }
+    }
+    Ok(())
 }
 
 /// The end of `s` in `width` characters: replay names differ at their end.
@@ -256,6 +275,8 @@ struct SummaryJson<'a> {
     wins: usize,
     losses: usize,
     by_opponent: Vec<query::OpponentResults>,
+    /// From the website's facts (`library sync`); empty without them.
+    rivals: Vec<site_query::Rival>,
     damaged: &'a [terminal_core::library::DamagedFile],
     index: &'a terminal_core::library::UpdateReport,
 }
@@ -285,6 +306,7 @@ fn print_json(
         wins: counts[0],
         losses: counts[1],
         by_opponent: query::by_opponent(&library.games, kept, &me.me),
+        rivals: site_query::rivals(&library.games, kept),
         damaged: &library.damaged,
         index: report,
     };

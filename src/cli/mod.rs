@@ -24,7 +24,9 @@ mod bench_paths_cmd;
 mod bench_read_cmd;
 mod confine_args;
 pub mod error;
+mod index_folder;
 mod library_cmd;
+mod library_sync_cmd;
 mod limits;
 mod match_cmd;
 mod regress_cmd;
@@ -33,6 +35,7 @@ mod signals;
 mod stress_cmd;
 mod verify_cmd;
 mod versions_cmd;
+mod view_cmd;
 
 pub use error::{CliError, Outcome};
 
@@ -72,8 +75,9 @@ pub enum Command {
     Arena(arena_cmd::ArenaArgs),
     /// Open the studio window (the default when no subcommand is given).
     Gui(OpenArgs),
-    /// Open a replay in the studio's viewer / debugger.
-    View(ViewArgs),
+    /// Open a replay in the studio's viewer / debugger: a file, or a match of the game's
+    /// website by its id or watch link (downloaded into the studio's cache first).
+    View(view_cmd::ViewArgs),
     /// Measure the time to recompute all 56 edge paths of a layout (the editor's per-edit cost).
     BenchPaths(bench_paths_cmd::BenchPathsArgs),
     /// Measure engine speed re-simulating a replay's turns.
@@ -107,12 +111,6 @@ pub struct OpenArgs {
     pub file: Option<PathBuf>,
 }
 
-#[derive(clap::Args, Debug)]
-pub struct ViewArgs {
-    /// A `.replay` or `.replay.gz` file.
-    pub file: PathBuf,
-}
-
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Invocation {
@@ -135,7 +133,7 @@ where
         Cli::try_parse_from(&args).map_err(|e| if mistyped_subcommand(&args) { subcommand_error(&args) } else { e })?;
     match (cli.command, cli.file) {
         (Some(Command::Gui(OpenArgs { file })), _) | (None, file @ None) => Ok(Invocation::Studio(file)),
-        (Some(Command::View(ViewArgs { file })), _) => Ok(Invocation::Studio(Some(file))),
+        (Some(Command::View(view)), _) if view.is_local_file() => Ok(Invocation::Studio(Some(view.replay.into()))),
         (Some(command), _) => Ok(Invocation::Run(Box::new(command))),
         (None, Some(file)) if opens_in_studio(&file) => Ok(Invocation::Studio(Some(file))),
         (None, Some(_)) => Err(subcommand_error(&args)),
@@ -189,11 +187,17 @@ impl Command {
             Command::Show(args) => show_cmd::run(&args),
             Command::Stress(args) => stress_cmd::run(&args),
             Command::Attack(args) => attack_cmd::run(&args),
-            Command::Library(args) => library_cmd::run(&args),
+            Command::Library(args) => match &args.action {
+                Some(library_cmd::LibraryAction::Sync(sync)) => library_sync_cmd::run(sync),
+                None => library_cmd::run(&args),
+            },
             Command::Versions(args) => versions_cmd::run(&args),
             Command::Regress(args) => regress_cmd::run(&args),
             Command::Gui(OpenArgs { file }) => Ok(open_studio(file)),
-            Command::View(ViewArgs { file }) => Ok(open_studio(Some(file))),
+            Command::View(view) => match view_cmd::fetch(&view)? {
+                Some(file) if !view.download_only => Ok(open_studio(Some(file))),
+                _ => Ok(Outcome::Done),
+            },
         }
     }
 }

@@ -8,6 +8,7 @@ mod arena;
 mod attack;
 mod exit_codes;
 mod library;
+mod library_sync;
 mod lying_replay;
 mod match_cmd;
 mod module_layers;

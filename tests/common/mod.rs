@@ -6,5 +6,6 @@ pub mod harness;
 pub mod lying;
 pub mod matches;
 pub mod processes;
+pub mod site;
 pub mod switch_algo;
 pub mod viewer;

@@ -10,6 +10,7 @@ mod editor;
 mod files_and_messages;
 mod lab;
 mod library;
+mod library_sync;
 mod planner;
 mod play;
 mod play_stories;

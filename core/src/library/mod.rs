@@ -15,11 +15,16 @@
 //! ```
 
 mod attack_cache;
+pub mod facts;
 mod index;
 pub mod query;
 pub mod record;
 mod schema;
+pub mod site;
+pub mod site_query;
 mod store;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sync;
 mod update;
 
 pub use attack_cache::{IndexedAttacks, load_attacks_indexed};
@@ -27,6 +32,7 @@ pub use index::LibraryIndex;
 pub use query::{GameFilter, OpponentResults, Outcome, Perspective};
 pub use record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
 pub use schema::{SCHEMA_VERSION, SchemaState};
+pub use site::{SiteAlgo, SiteGame, SiteMatch};
 pub use store::{DamagedFile, IndexedGame};
 pub use update::UpdateReport;
 
@@ -60,8 +66,13 @@ pub struct Library {
 }
 
 impl Library {
+    /// The index's games, each with the website's facts of its match when the folder's
+    /// facts file has them (`facts`); unreadable lines of that file are listed as damaged.
     pub fn load(index: &LibraryIndex) -> Result<Library, LibraryError> {
-        let (games, damaged) = store::load_all(&index.conn, &index.db)?;
+        let (mut games, mut damaged) = store::load_all(&index.conn, &index.db)?;
+        let (site_facts, bad_lines) = facts::read_facts(&index.root);
+        facts::attach(&mut games, &site_facts);
+        damaged.extend(bad_lines);
         Ok(Library { root: index.root.clone(), games, damaged })
     }
 }

@@ -34,13 +34,24 @@ pub struct Perspective {
     pub me: String,
     /// True when no name was asked for and the most frequent one was taken.
     pub most_frequent: bool,
+    /// True when no name was asked for and the website's facts named me: the user of the
+    /// synced algos (`library sync`).
+    #[serde(default)]
+    pub from_site: bool,
     /// Games with `me` as a player.
     pub games: usize,
 }
 
 impl Perspective {
-    /// `asked` if given, else the name that plays in the most games (ties: the first by name).
+    /// `asked` if given; else the user of the synced algos in the most games the website's
+    /// facts cover; else the name that plays in the most games (ties: the first by name).
     pub fn choose(games: &[IndexedGame], asked: Option<&str>) -> Perspective {
+        if asked.is_none()
+            && let Some((me, _)) = most_common(games.iter().filter_map(|g| g.site.as_ref()).map(|s| s.my_user()))
+        {
+            let games = games.iter().filter(|g| seen_from(g, me).is_some()).count();
+            return Perspective { me: me.to_string(), most_frequent: false, from_site: true, games };
+        }
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for g in games {
             let [a, b] = &g.record.players;
@@ -53,16 +64,26 @@ impl Perspective {
             Some(name) => Perspective {
                 me: name.to_string(),
                 most_frequent: false,
-                games: counts.get(name).copied().unwrap_or(0),
+                from_site: false,
+                games: games.iter().filter(|g| seen_from(g, name).is_some()).count(),
             },
             None => {
                 let best =
                     counts.into_iter().filter(|(n, _)| !n.is_empty()).max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)));
                 let (me, games) = best.map(|(n, c)| (n.to_string(), c)).unwrap_or_default();
-                Perspective { me, most_frequent: true, games }
+                Perspective { me, most_frequent: true, from_site: false, games }
             }
         }
     }
+}
+
+/// The most frequent non-empty name (ties: the first by name), and its count.
+fn most_common<'a>(names: impl Iterator<Item = &'a str>) -> Option<(&'a str, usize)> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for n in names.filter(|n| !n.is_empty()) {
+        *counts.entry(n).or_default() += 1;
+    }
+    counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
 }
 
 /// One game seen from `me`: my seat (0 or 1), the opponent and the result.
@@ -75,10 +96,12 @@ pub struct Seen<'a> {
     pub hp_lost: f32,
 }
 
-/// The game seen from `me`, if `me` played in it.
+/// The game seen from `me`, if `me` played in it: `me` is a player's name in the replay, or
+/// the user the website's facts give my seat.
 pub fn seen_from<'a>(game: &'a IndexedGame, me: &str) -> Option<Seen<'a>> {
     let r = &game.record;
-    let seat = r.seat_of(me)?;
+    let site_seat = game.site.as_ref().filter(|s| !me.is_empty() && s.my_user() == me).map(|s| s.my_seat);
+    let seat = r.seat_of(me).or(site_seat)?;
     let outcome = match r.winner {
         Some(w) if usize::from(w) == seat + 1 => Outcome::Win,
         Some(_) => Outcome::Loss,

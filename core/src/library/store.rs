@@ -2,6 +2,7 @@
 
 use super::LibraryError;
 use super::record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
+use super::site::SiteGame;
 use super::update::{FileRead, Stamp, UpdateReport};
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
@@ -120,6 +121,10 @@ pub struct IndexedGame {
     pub file: String,
     #[serde(flatten)]
     pub record: GameRecord,
+    /// The website's facts of the match, when `library sync` fetched it (read from the facts
+    /// file beside the replays at load, never kept in the index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<SiteGame>,
 }
 
 /// A file of the folder that could not be read, and why.
@@ -218,6 +223,7 @@ fn load_games(conn: &Connection) -> rusqlite::Result<Vec<IndexedGame>> {
                 spawns: Vec::new(),
                 breaches: Vec::new(),
             },
+            site: None,
         })
     })?;
     rows.collect()

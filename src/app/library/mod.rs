@@ -6,14 +6,18 @@
 
 mod job;
 mod panels;
+mod site_panels;
+mod site_sync;
 mod table;
 
 use super::command::{Command, StudioCommand, UiCommand};
 use super::view::{StudioView, ViewContext};
 use job::{IndexEvent, IndexJob};
 use serde::{Deserialize, Serialize};
+use site_sync::{SyncJob, SyncJobEvent};
 use std::path::PathBuf;
 use terminal_core::library::query::{self, OpponentResults, TileHeat, first_breach_against};
+use terminal_core::library::site_query::{self, AlgoRatings, BeatenBy, Rival};
 use terminal_core::library::{EndKind, GameFilter, Library, Outcome, Perspective, UpdateReport};
 
 /// The filter's fields as typed (kept between runs).
@@ -80,6 +84,12 @@ pub struct LibraryView {
     pub heat: HeatKind,
     /// The index file; None: one per folder in the studio's data folder.
     pub db: Option<PathBuf>,
+    /// The website's user id to sync (kept between sessions).
+    pub site_user: String,
+    /// Or the algo ids to sync, separated by spaces or commas.
+    pub site_algos: String,
+    /// The website's API; empty: the game's own.
+    pub site_api: String,
     #[serde(skip)]
     rt: Runtime,
 }
@@ -87,6 +97,7 @@ pub struct LibraryView {
 #[derive(Default)]
 struct Runtime {
     job: Option<IndexJob>,
+    sync: Option<SyncJob>,
     library: Option<Library>,
     report: Option<UpdateReport>,
     db_used: Option<PathBuf>,
@@ -114,6 +125,10 @@ struct Sums {
     /// Turn, my mean HP, games.
     hp_curve: Vec<(i32, f32, usize)>,
     opponents: Vec<OpponentResults>,
+    /// From the website's facts (empty without them).
+    ratings: Vec<AlgoRatings>,
+    rivals: Vec<Rival>,
+    beaten: BeatenBy,
 }
 
 impl LibraryView {
@@ -132,6 +147,55 @@ impl LibraryView {
 
     pub fn is_indexing(&self) -> bool {
         self.rt.job.is_some()
+    }
+
+    pub fn is_syncing(&self) -> bool {
+        self.rt.sync.is_some()
+    }
+
+    /// Starts fetching the website's matches of the user or algos typed into the folder.
+    pub fn start_sync(&mut self, window: Option<&egui::Context>) {
+        if self.folder.trim().is_empty() {
+            self.rt.message = "Type the folder the replays go to first".into();
+            return;
+        }
+        let who = match site_sync::who(&self.site_user, &self.site_algos) {
+            Ok(who) => who,
+            Err(line) => {
+                self.rt.message = line;
+                return;
+            }
+        };
+        let api =
+            Some(self.site_api.trim()).filter(|a| !a.is_empty()).unwrap_or(terminal_core::library::sync::DEFAULT_API);
+        self.rt.message = format!("Syncing from {api}…");
+        let folder = PathBuf::from(self.folder.trim());
+        self.rt.sync = Some(SyncJob::start(&folder, who, api.to_string(), window.cloned()));
+    }
+
+    /// Takes what the sync thread sent; with `wait`, until it is done (tests). When it is
+    /// done, the folder is indexed.
+    pub fn poll_sync(&mut self, wait: bool, window: Option<&egui::Context>) {
+        let Some(job) = &mut self.rt.sync else { return };
+        loop {
+            let event = if wait { job.events.recv().ok() } else { job.events.try_recv().ok() };
+            match event {
+                Some(SyncJobEvent::Progress(e)) => job.note(e),
+                Some(SyncJobEvent::Done(result)) => {
+                    self.rt.sync = None;
+                    self.start_indexing(window);
+                    // The sync's line stays shown while the index is read.
+                    self.rt.message = site_sync::summary(&result);
+                    return;
+                }
+                None if wait => {
+                    self.rt.sync = None;
+                    self.rt.message = "The sync stopped without an answer".into();
+                    return;
+                }
+                None => return,
+            }
+        }
     }
 
     pub fn message(&self) -> &str {
@@ -182,6 +246,8 @@ impl LibraryView {
         result: Result<(Library, UpdateReport, PathBuf), terminal_core::library::LibraryError>,
         seconds: f64,
     ) {
+        // What a sync before the indexing said stays in front.
+        let synced = Some(&self.rt.message).filter(|m| m.starts_with("Synced") || m.starts_with("Sync:")).cloned();
         match result {
             Ok((library, report, db)) => {
                 self.rt.message = format!(
@@ -194,6 +260,9 @@ impl LibraryView {
                 );
                 if report.cancelled {
                     self.rt.message.insert_str(0, "Stopped: what was read is kept. ");
+                }
+                if let Some(synced) = synced {
+                    self.rt.message = format!("{synced}. {}", self.rt.message);
                 }
                 self.rt.library = Some(library);
                 self.rt.report = Some(report);
@@ -222,6 +291,9 @@ impl LibraryView {
             spawns: query::spawn_heat(&library.games, &shown, &perspective.me),
             hp_curve: query::hp_curve(&library.games, &shown, &perspective.me),
             opponents: query::by_opponent(&library.games, &shown, &perspective.me),
+            ratings: site_query::my_ratings(&library.games, &shown),
+            rivals: site_query::rivals(&library.games, &shown),
+            beaten: site_query::beaten_by(&library.games, &shown),
         });
         self.rt.shown = shown;
         self.rt.perspective = Some(perspective);
@@ -280,6 +352,8 @@ impl LibraryView {
 enum LibraryAction {
     Index,
     StopIndexing,
+    Sync,
+    StopSync,
     Select(usize),
     Open(usize, Option<i32>),
     SortBy(SortBy),
@@ -298,6 +372,7 @@ impl StudioView for LibraryView {
                 self.start_indexing(cx.window);
             }
         }
+        self.poll_sync(false, cx.window);
         self.poll_job(false);
         self.refresh_shown();
         let mut actions = Vec::new();
@@ -317,7 +392,8 @@ impl StudioView for LibraryView {
         Vec::new()
     }
 
-    fn poll(&mut self, _cx: &mut ViewContext) {
+    fn poll(&mut self, cx: &mut ViewContext) {
+        self.poll_sync(false, cx.window);
         self.poll_job(false);
     }
 }
@@ -328,6 +404,12 @@ impl LibraryView {
             LibraryAction::Index => self.start_indexing(cx.window),
             LibraryAction::StopIndexing => {
                 if let Some(job) = &self.rt.job {
+                    job.stop();
+                }
+            }
+            LibraryAction::Sync => self.start_sync(cx.window),
+            LibraryAction::StopSync => {
+                if let Some(job) = &self.rt.sync {
                     job.stop();
                 }
             }

@@ -36,6 +36,7 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
                 actions.push(LibraryAction::Index);
             }
         });
+        super::site_panels::website_row(view, ui, actions);
         if !view.rt.message.is_empty() {
             ui.label(&view.rt.message);
         } else if view.rt.library.is_none() {
@@ -114,6 +115,8 @@ pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, 
         ui,
         |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
+                // Games synced from the website: their rating, rivals and losses first.
+                super::site_panels::site_summaries(view, ui, actions);
                 ui.horizontal(|ui| {
                     ui.radio_value(&mut view.heat, HeatKind::BreachesOnMe, "Breaches on me");
                     ui.radio_value(&mut view.heat, HeatKind::OpponentSpawns, "Opponent spawns");

@@ -1,0 +1,61 @@
+//! The Library's Sync as a player uses it, against a stand-in for the game's website on
+//! 127.0.0.1 (`common::site`): the user id typed, Sync pressed, the games downloaded and
+//! indexed with "me" from the site's facts; the rating chart, my rivals and the matrix of the
+//! opponents that beat my algos shown, and a cell of it opening that game in the Debugger.
+
+use crate::common::corpus::replay;
+use crate::common::harness::{LARGE, step_until, studio_with, type_into};
+use crate::common::site::{FakeSite, USER_ID, USER_NAME};
+use egui_kittest::kittest::Queryable;
+use std::path::Path;
+use terminal_studio::app::model::View;
+use terminal_studio::app::state::State;
+
+#[test]
+fn sync_brings_the_sites_games_and_shows_rating_rivals_and_who_beat_me() {
+    let mut files = terminal_core::verify::collect_replays(&[replay("special-2024")]);
+    files.sort();
+    let site = FakeSite::start(&files, 1);
+    let folder = tempfile::tempdir().expect("temp dir");
+    let index_dir = tempfile::tempdir().expect("temp dir");
+    let mut settings = State::default();
+    settings.library.db = Some(index_dir.path().join("library.sqlite"));
+    settings.library.site_api = site.api.clone();
+    let mut h = studio_with(settings, LARGE, None, false);
+    h.get_by_label("Library").click();
+    h.run();
+    type_into(&mut h, "Folder", &folder.path().display().to_string());
+    type_into(&mut h, "User id", USER_ID);
+    h.get_by_label("Sync").click();
+    h.step();
+    step_until(&mut h, 120, "the sync and the indexing", |a| {
+        !a.library().is_syncing() && !a.library().is_indexing() && a.library().library().is_some()
+    });
+    let lib = h.state().library();
+    assert_eq!(lib.library().map_or(0, |l| l.games.len()), 6, "{}", lib.message());
+    assert!(lib.message().starts_with("Synced: 6 matches listed, 6 replays downloaded"), "{}", lib.message());
+    assert_eq!(lib.perspective().map(|p| (p.me.as_str(), p.from_site)), Some((USER_NAME, true)));
+    assert_eq!(site.replay_requests(), 6);
+    h.run();
+    h.get_by_label("My algos' rating over their matches");
+    h.get_by_label("My rivals (from the website's facts)");
+    // rival-N lost or won against me by the site's listing: every rival is in the table.
+    for n in 0..3 {
+        assert!(h.query_all_by_label(&format!("rival-{n}")).next().is_some(), "rival-{n} listed");
+    }
+    h.get_by_label("Who beat my algos (a cell opens the game)");
+    // A cell says how many games that opponent beat that algo in.
+    let cell = (1..=6).map(|n| format!("{n} lost")).find(|label| h.query_all_by_label(label).next().is_some());
+    let cell = cell.unwrap_or_else(|| panic!("no cell in the matrix"));
+    h.query_all_by_label(&cell).next().unwrap_or_else(|| panic!("{cell}")).click();
+    h.run();
+    step_until(&mut h, 60, "the game in the Debugger", |a| {
+        a.state().view == View::Debugger && a.viewer().path().is_some()
+    });
+    let opened = h.state().viewer().path().map(Path::to_path_buf).unwrap_or_default();
+    let id: u64 = opened
+        .file_name()
+        .and_then(|n| n.to_str()?.strip_suffix(".replay.gz")?.parse().ok())
+        .unwrap_or_else(|| panic!("{} is not a synced match", opened.display()));
+    assert!(!site.i_won(id), "the cell opens a game I lost: {id}");
+}
