@@ -143,11 +143,14 @@ PLAY_TURNS = 4
 
 
 def settled_board(driver):
-    """Where the board is drawn, once two frames agree (a panel appearing moves it)."""
-    last = None
-    for _ in range(100):
+    """Where the board is drawn, once it has stayed in place for half a second (a panel
+    appearing moves it; two reads a tenth of a second apart once agreed on a place the
+    board left a frame later, and the click landed a tile off)."""
+    last, same = None, 0
+    for _ in range(150):
         board = status(driver)["play"]["board"]
-        if board is not None and board == last:
+        same = same + 1 if board is not None and board == last else 0
+        if same >= 5:
             return board
         last = board
         time.sleep(0.1)
@@ -183,8 +186,10 @@ def play_against_ghost(driver, shots, figures):
         fail(f"not planning seat 1 in the Play view: {json.dumps(state)[:800]}")
     # Two walls of yours, placed by clicking their tiles (the Wall tool is chosen at the start).
     walls = [(13, 11), (14, 11)]
-    for tile in walls:
+    for placed, tile in enumerate(walls, start=1):
         click_tile(driver, settled_board(driver), tile)
+        wait_for(driver, f"the wall at {tile} in the plan",
+                 lambda s, n=placed: len((s["play"]["plan"] or {}).get("builds") or []) == n, 10)
     planned, _ = wait_for(driver, "the two walls in the plan",
                           lambda s: len((s["play"]["plan"] or {}).get("builds") or []) == len(walls), 10)
     plan = planned["play"]["plan"]
