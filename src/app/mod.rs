@@ -6,7 +6,7 @@
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
 //! be asked, the command table) → `paths`, `background` (where long work runs), `browser`
 //! (the web page's edges, in the browser build) → `board` (the board-drawing toolkit) →
-//! `compare_view`, `file_prompt`, `unsaved_prompt`, `status_line`, `top_bar`, `view`,
+//! `compare_view`, `file_prompt`, `unsaved_prompt`, `open_match`, `status_line`, `top_bar`, `view`,
 //! `desktop_only` → the views (`editor`, `viewer`, `play`, `arena`, `library`, `versions`) →
 //! `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
 
@@ -26,6 +26,8 @@ pub mod file_prompt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod library;
 pub mod model;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod open_match;
 pub mod paths;
 pub mod play;
 pub mod state;
@@ -97,6 +99,9 @@ struct Runtime {
     native_dialogs: bool,
     /// A layout waiting to be opened over unsaved changes, asked about.
     unsaved: Option<unsaved_prompt::UnsavedPrompt>,
+    /// The window asking for a match of the website to open, when open.
+    #[cfg(not(target_arch = "wasm32"))]
+    open_match: Option<open_match::OpenMatchPrompt>,
     /// Seconds of CPU the window's last frame took (eframe's measure; None before the first).
     last_frame_cpu: Option<f32>,
     /// Shown in place of the views that need the desktop.
@@ -132,6 +137,8 @@ impl StudioApp {
             prompt: None,
             native_dialogs: file_prompt::native_dialogs_available(),
             unsaved: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            open_match: None,
             last_frame_cpu: None,
             #[cfg(target_arch = "wasm32")]
             desktop_only: desktop_only::DesktopOnly,
@@ -252,6 +259,18 @@ impl StudioApp {
         self.rt.unsaved.as_ref()
     }
 
+    /// The window asking for a match of the website, if it is open.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_match_prompt(&self) -> Option<&open_match::OpenMatchPrompt> {
+        self.rt.open_match.as_ref()
+    }
+
+    /// The same window, to change (tests point its cache at a folder of their own).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_match_prompt_mut(&mut self) -> Option<&mut open_match::OpenMatchPrompt> {
+        self.rt.open_match.as_mut()
+    }
+
     /// The in-app path window, if it is open.
     pub fn file_prompt(&self) -> Option<&FilePrompt> {
         self.rt.prompt.as_ref()
@@ -280,6 +299,8 @@ impl StudioApp {
         command::help::window(&ctx, &mut self.rt.show_help, shown);
         commands.extend(file_prompt::show(&ctx, &mut self.rt.prompt));
         commands.extend(unsaved_prompt::show(&ctx, &mut self.rt.unsaved));
+        #[cfg(not(target_arch = "wasm32"))]
+        commands.extend(open_match::show(&ctx, &mut self.rt.open_match));
         for c in commands {
             self.apply(c);
         }

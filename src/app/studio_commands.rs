@@ -75,6 +75,7 @@ impl StudioApp {
             UiCommand::CompareReplays => Command::File(FileCommand::CompareDialog),
             UiCommand::CopyPython => return self.copy_python(),
             UiCommand::ToggleTheme => Command::Studio(StudioCommand::SetTheme(self.state.theme.toggled())),
+            UiCommand::OpenMatch => return self.ask_for_match(),
             UiCommand::ToggleHelp => {
                 self.rt.show_help = !self.rt.show_help;
                 return;
@@ -96,6 +97,24 @@ impl StudioApp {
                 self.state.ruleset = spec;
             }
             Err(e) => *self.message_mut() = format!("Ruleset not loaded: {e}"),
+        }
+    }
+
+    /// Opens the window asking for a match of the website (not in the browser, which cannot
+    /// reach the site: its replays are downloaded there by hand and dropped on the page).
+    fn ask_for_match(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let api = Some(self.state.library.site_api.trim())
+                .filter(|a| !a.is_empty())
+                .unwrap_or(terminal_core::library::sync::DEFAULT_API);
+            self.rt.open_match = Some(super::open_match::OpenMatchPrompt::new(api, super::paths::site_matches_dir()));
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            *self.message_mut() =
+                "Open match…: the web page cannot reach the game's website; download the replay there and drop it here"
+                    .into();
         }
     }
 

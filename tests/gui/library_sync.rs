@@ -59,3 +59,43 @@ fn sync_brings_the_sites_games_and_shows_rating_rivals_and_who_beat_me() {
         .unwrap_or_else(|| panic!("{} is not a synced match", opened.display()));
     assert!(!site.i_won(id), "the cell opens a game I lost: {id}");
 }
+
+#[test]
+fn open_match_downloads_a_watch_link_and_opens_it_and_names_a_missing_one() {
+    let mut files = terminal_core::verify::collect_replays(&[replay("special-2024")]);
+    files.sort();
+    let site = FakeSite::start(&files, 1);
+    let cache = tempfile::tempdir().expect("temp dir");
+    let mut settings = State::default();
+    settings.library.site_api = site.api.clone();
+    let mut h = studio_with(settings, LARGE, None, false);
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Open match").click();
+    h.run();
+    let prompt = h.state_mut().open_match_prompt_mut().expect("the window asking for a match");
+    assert_eq!(prompt.api, site.api, "the Library's website address");
+    prompt.cache = cache.path().to_path_buf();
+
+    // A match the site does not know: named, the window stays for another try.
+    type_into(&mut h, "Match id or watch link", "https://terminal.c1games.com/watch/99999999");
+    h.get_by_label("Download and open").click();
+    h.step();
+    step_until(&mut h, 30, "the failure", |a| a.open_match_prompt().is_some_and(|p| p.error.is_some()));
+    let error = h.state().open_match_prompt().and_then(|p| p.error.clone()).unwrap_or_default();
+    assert!(error.starts_with("Match 99999999 not opened:") && error.contains("404"), "{error}");
+    assert_eq!(h.state().view(), View::Editor);
+
+    let id = site.match_ids()[2];
+    type_into(&mut h, "Match id or watch link", &format!("https://terminal.c1games.com/watch/{id}?ref=share"));
+    h.get_by_label("Download and open").click();
+    h.step();
+    step_until(&mut h, 60, "the match in the Debugger", |a| {
+        a.state().view == View::Debugger && a.viewer().path().is_some()
+    });
+    let opened = h.state().viewer().path().map(Path::to_path_buf).unwrap_or_default();
+    assert_eq!(opened, cache.path().join(format!("{id}.replay.gz")));
+    assert!(h.state().open_match_prompt().is_none(), "the window closes once the match is open");
+    assert!(h.query_by_label("Open match").is_none());
+    assert_eq!(site.replay_requests(), 2, "the missing match and the one opened");
+}

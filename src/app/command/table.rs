@@ -49,6 +49,7 @@ pub enum UiCommand {
     RunStressTest,
     PlayAgainstReplay,
     StopMatch,
+    OpenMatch,
 }
 
 /// Where a command applies: the views whose keys and menus offer it.
@@ -229,11 +230,19 @@ const STOP_MATCH: CommandInfo = row(
     None,
 );
 
+const OPEN_MATCH: CommandInfo = row(
+    "Open match…",
+    "Download a match of the game's website, by its id or its watch link, and open it in the Debugger",
+    &[],
+    Studio,
+    Some(File),
+);
+
 impl UiCommand {
     /// Every command, in the order of the variants: menus and the help list them so. A new
     /// command goes at the end of the enum and of this list (a const check below holds the
     /// order; `info` does not compile without its row).
-    pub const ALL: [UiCommand; 41] = [
+    pub const ALL: [UiCommand; 42] = [
         UiCommand::NewLayout,
         UiCommand::OpenLayout,
         UiCommand::Save,
@@ -275,6 +284,7 @@ impl UiCommand {
         UiCommand::RunStressTest,
         UiCommand::PlayAgainstReplay,
         UiCommand::StopMatch,
+        UiCommand::OpenMatch,
     ];
 
     /// The command's row: label, tooltip, keys, scope and menu. A command without its row
@@ -322,6 +332,7 @@ impl UiCommand {
             UiCommand::RunStressTest => &RUN_STRESS_TEST,
             UiCommand::PlayAgainstReplay => &PLAY_AGAINST_REPLAY,
             UiCommand::StopMatch => &STOP_MATCH,
+            UiCommand::OpenMatch => &OPEN_MATCH,
         }
     }
 
