@@ -274,11 +274,15 @@ impl<'a> Run<'a> {
             opponents.extend(algo_opponents(path, &config)?);
         }
         let run_dir = spec.store.root().join("games").join(format!("{}-{}", &saved.version.hash[..8], now_ms()));
+        let cache = ResultCache::open(&spec.cache)?;
+        if let Some(message) = cache.moved_aside_message() {
+            let _ = tx.send(RegressEvent::Warning(message));
+        }
         Ok(Run {
             spec,
             tx,
             cancel,
-            cache: ResultCache::open(&spec.cache)?,
+            cache,
             new: saved.version,
             base,
             saved: saved.created,
