@@ -150,6 +150,7 @@ fn versions_status(e: &VersionsError) -> u8 {
         | VersionsError::NoSuchVersion { .. }
         | VersionsError::AmbiguousVersion { .. }
         | VersionsError::NoBase { .. }
+        | VersionsError::FirstVersion { .. }
         | VersionsError::Ruleset(_)
         | VersionsError::Unsimulated(_)
         | VersionsError::Ghosts(_)

@@ -212,7 +212,7 @@ fn resolve_base(spec: &RegressSpec, new: &Version) -> Result<Version, VersionsEr
             list.into_iter()
                 .rev()
                 .find(|v| v.hash != new.hash)
-                .ok_or(VersionsError::NoBase { algo: spec.algo.clone() })?
+                .ok_or_else(|| VersionsError::FirstVersion { algo: spec.algo.clone(), version: new.name() })?
         }
     };
     if base.hash == new.hash {
