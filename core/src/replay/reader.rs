@@ -270,8 +270,14 @@ pub fn read_replay_bytes_with(path: &Path, bytes: &[u8], detail: Detail) -> Resu
         field: field.into(),
         message,
     };
+    if bytes.is_empty() {
+        return Err(fail(None, "", "the file is empty (0 bytes): not a replay".into()));
+    }
     let (data, gzip_cut) = gunzip_what_is_there(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
     let text = text_of(&data);
+    if text.trim().is_empty() {
+        return Err(fail(None, "", "the file holds only blank lines: not a replay".into()));
+    }
 
     let mut config: Option<(Config, usize)> = None;
     let lines: Vec<&str> = text.split('\n').collect();
