@@ -98,8 +98,8 @@ pub enum Stage {
 }
 
 /// What a running comparison reports, in order: `Saved`, `Base`, then per stage `Stage` and
-/// its `GameFinished` (and after each head-to-head game `HeadToHead`), possibly `Warning`s, and
-/// last `Finished`.
+/// its `GameFinished`, each sent once the game is in the cache (a head-to-head game's
+/// `HeadToHead` just before it), possibly `Warning`s, and last `Finished`.
 #[derive(Debug, Clone)]
 pub enum RegressEvent {
     Saved {
@@ -494,8 +494,11 @@ impl<'a> Run<'a> {
             crossbeam_channel::select! {
                 recv(handle.events) -> ev => match ev {
                     Ok(ArenaEvent::MatchFinished(rec)) => {
+                        // Said once it is kept: a run killed after the event finds the game
+                        // in the cache.
+                        let recorded = on_record(self, &rec);
                         let _ = self.tx.send(RegressEvent::GameFinished { stage, job_id: rec.job_id.clone(), record: rec.clone() });
-                        match on_record(self, &rec) {
+                        match recorded {
                             Ok(false) => {}
                             Ok(true) => handle.cancel(),
                             Err(e) => {
