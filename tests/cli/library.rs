@@ -142,7 +142,7 @@ fn a_missing_folder_is_a_usage_error_naming_it() {
 
 #[test]
 fn the_layout_lab_on_an_indexed_folder_keeps_its_attacks_in_the_index() {
-    let (dir, files, db_dir, db) = indexed_live_2022();
+    let (dir, files, _db_dir, db) = indexed_live_2022();
     let layout = crate::common::corpus::layouts().join("funnel.json");
     let (layout, dir_s, db_s) = (layout.to_string_lossy(), dir.to_string_lossy(), db.to_string_lossy());
     let stress = || {

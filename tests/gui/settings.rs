@@ -99,8 +99,7 @@ fn damaged_kept_state_story() {
     let file = dir.path().join("app.ron");
 
     let mut whole = Kept::default();
-    let mut state = State::default();
-    state.view = View::Library;
+    let state = State { view: View::Library, ..State::default() };
     eframe::set_value(&mut whole, terminal_studio::app::state::KEY, &state);
     let app = StudioApp::from_storage(Some(&whole), Some(&file), None);
     assert_eq!(app.state().view, View::Library);
