@@ -239,8 +239,9 @@ mod tests {
         assert!(message.contains("every game of every version must be played again"), "{message}");
         assert_eq!(cache.get(Play::First, &key(1)).expect("get"), None, "a fresh cache");
         cache.put(Play::First, &key(1), &rec).expect("the fresh cache is written");
+        drop(cache);
 
-        std::fs::write(&db, b"not a database at all, not even close to one").expect("garbage");
+        std::fs::write(&db, b"not a database at all, not even close to one ".repeat(100)).expect("garbage");
         let cache = ResultCache::open(&db).expect("garbage is not fatal either");
         assert!(cache.moved_aside.is_some());
     }
