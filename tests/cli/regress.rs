@@ -272,3 +272,45 @@ fn a_regress_killed_mid_run_resumes_with_only_the_missing_games() {
     };
     assert_eq!(facts(&resumed), facts(&whole), "the same games and the same verdict");
 }
+
+/// A damaged results database is moved aside, a fresh one started, and the player told that
+/// every result it held must be played again; the comparison goes on.
+#[test]
+fn a_damaged_results_database_is_moved_aside_and_said() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (dir, data, ghost_dir) = (tmp.path().join("switch"), tmp.path().join("data"), tmp.path().join("ghosts"));
+    ghosts(&ghost_dir);
+    write_algo(&dir, None);
+    let (d, g) = (dir.to_string_lossy().into_owned(), ghost_dir.to_string_lossy().into_owned());
+    assert_eq!(studio(&data, &["versions", "save", &d]).0, Some(0));
+    write_algo(&dir, Some(3));
+    let args = ["regress", &d, "--ghosts", &g, "--games", "0", "--no-noise-check", "--json"];
+    let (code, _, err) = studio(&data, &args);
+    assert_eq!(code, Some(0), "{err}");
+    let db = walk_for(&data, "results.sqlite").unwrap_or_else(|| panic!("no results.sqlite under {}", data.display()));
+    std::fs::write(&db, b"this was a results database ".repeat(200)).expect("damaged");
+    let (code, out, err) = studio(&data, &args);
+    assert_eq!(code, Some(0), "a damaged results database is not fatal: {err}");
+    let said: Vec<&str> = err.lines().filter(|l| l.contains("results database") && l.contains("damaged")).collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(said[0].contains("moved aside") && said[0].contains("must be played again"), "{err}");
+    let s = json_lines(&out).pop().map(|v| v["summary"].clone()).unwrap_or_default();
+    assert_eq!(s["played"]["cached"].as_u64(), Some(0), "every game played again: {s}");
+    assert_eq!(s["games"].as_u64(), Some(GHOST_COUNT as u64), "{s}");
+}
+
+/// The first file named `name` under `dir`.
+fn walk_for(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.file_name().is_some_and(|n| n == name) {
+            return Some(p);
+        }
+        if p.is_dir()
+            && let Some(found) = walk_for(&p, name)
+        {
+            return Some(found);
+        }
+    }
+    None
+}
