@@ -33,7 +33,7 @@ impl StudioApp {
         #[cfg(not(target_arch = "wasm32"))]
         let file = eframe::storage_dir(paths::APP_ID).map(|d| d.join("app.ron"));
         #[cfg(target_arch = "wasm32")]
-        let file = None;
+        let file: Option<std::path::PathBuf> = None;
         let mut app = StudioApp::from_storage(cc.storage, file.as_deref(), Some(paths::autosave_path()));
         app.ctx = Some(cc.egui_ctx.clone());
         app.state.viewer.set_panels_on_clear_color(true);
