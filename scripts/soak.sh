@@ -11,7 +11,8 @@
 # ending at that game, so a match starting or ending at the sampling instant does not count
 # as growth. Environment: STUDIO (the binary; default target/release/terminal-studio, else
 # target/debug), ALGO (default tests/algos/py-idle), GHOSTS (a folder of replays, cycled to N
-# ghosts; default ../shared/replays/live-2022), JOBS (default 2), KEEP=1 keeps the work folder.
+# ghosts; default ../shared/replays/live-2022), JOBS (default 2), KEEP=1 keeps the work folder,
+# TRACE=1 prints the figures every 100 games.
 # Exit 0 when every check holds, 1 otherwise (each failed check named on stderr).
 set -euo pipefail
 trap 'echo "soak: stopped by a failed command at line $LINENO" >&2' ERR
@@ -64,6 +65,7 @@ pipes() { find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 -lname 'pipe:*' 2>/dev/nu
 # seen while it ran).
 declare -A at_first=([rss]=0 [fds]=0 [pipes]=0) at_last=([rss]=0 [fds]=0 [pipes]=0)
 last_game=0
+traced=0
 while kill -0 "$pid" 2>/dev/null; do
   g=$(games)
   r=$(rss_kb) f=$(fds) p=$(pipes)
@@ -78,6 +80,10 @@ while kill -0 "$pid" 2>/dev/null; do
     [ "$f" -gt "${at_last[fds]}" ] && at_last[fds]=$f
     [ "$p" -gt "${at_last[pipes]}" ] && at_last[pipes]=$p
     last_game=$g
+  fi
+  if [ -n "${TRACE:-}" ] && [ "$g" -ge $((traced + 100)) ]; then
+    traced=$g
+    echo "soak: game $g: RSS $r kB, $f fds ($p pipes)" >&2
   fi
   sleep 0.2
 done
