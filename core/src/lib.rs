@@ -17,6 +17,8 @@ pub mod replay;
 pub mod runner;
 pub mod session;
 pub mod side_by_side;
+#[cfg(feature = "library")]
+pub mod sqlite_file;
 pub mod verify;
 #[cfg(feature = "library")]
 pub mod versions;

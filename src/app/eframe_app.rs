@@ -4,6 +4,7 @@
 use super::StudioApp;
 use super::paths;
 use super::state::{KEY, State};
+use std::path::Path;
 
 impl eframe::App for StudioApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
@@ -29,10 +30,28 @@ impl StudioApp {
     /// The studio in eframe's window (or page): its kept state, its autosave, the window's
     /// context for the background work to wake it.
     pub fn for_window(cc: &eframe::CreationContext<'_>) -> StudioApp {
-        let state: State = cc.storage.and_then(|s| eframe::get_value(s, KEY)).unwrap_or_default();
-        let mut app = StudioApp::new(state, Some(paths::autosave_path()));
+        #[cfg(not(target_arch = "wasm32"))]
+        let file = eframe::storage_dir(paths::APP_ID).map(|d| d.join("app.ron"));
+        #[cfg(target_arch = "wasm32")]
+        let file: Option<std::path::PathBuf> = None;
+        let mut app = StudioApp::from_storage(cc.storage, file.as_deref(), Some(paths::autosave_path()));
         app.ctx = Some(cc.egui_ctx.clone());
         app.state.viewer.set_panels_on_clear_color(true);
+        app
+    }
+
+    /// The studio with the state kept in eframe's `storage` (kept in `file`), its status line
+    /// saying so when that state was damaged and the studio starts with its defaults.
+    pub fn from_storage(
+        storage: Option<&dyn eframe::Storage>,
+        file: Option<&Path>,
+        autosave: Option<std::path::PathBuf>,
+    ) -> StudioApp {
+        let (state, damaged) = kept_state(storage, file);
+        let mut app = StudioApp::new(state, autosave);
+        if let Some(message) = damaged {
+            *app.message_mut() = message;
+        }
         app
     }
 
@@ -55,4 +74,38 @@ impl StudioApp {
             Err(e) => *self.message_mut() = format!("Autosave not recovered: {e}"),
         }
     }
+}
+
+/// The state kept by eframe in `storage` (its file `file`), and, when it was there but could
+/// not be read, the message saying the studio started with its defaults. eframe itself drops
+/// an unreadable file silently and writes over it at exit: the damaged file is moved aside
+/// first, so nothing is lost without a word.
+fn kept_state(storage: Option<&dyn eframe::Storage>, file: Option<&Path>) -> (State, Option<String>) {
+    let Some(storage) = storage else { return (State::default(), None) };
+    if storage.get_string(KEY).is_some() {
+        return match eframe::get_value::<State>(storage, KEY) {
+            Some(state) => (state, None),
+            None => (
+                State::default(),
+                Some(format!(
+                    "The kept studio state{} could not be read (damaged, or from an incompatible studio): \
+                     the studio started with its defaults",
+                    file.map(|f| format!(" ({})", f.display())).unwrap_or_default()
+                )),
+            ),
+        };
+    }
+    // No state kept: a first run, or a file eframe could not read at all.
+    let Some(file) = file.filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0)) else {
+        return (State::default(), None);
+    };
+    let moved = match terminal_core::files::move_aside(file) {
+        Ok(to) => format!("moved aside to {}", to.display()),
+        Err(e) => format!("not moved aside ({e})"),
+    };
+    let message = format!(
+        "The kept studio state {} is damaged (not readable): {moved}; the studio started with its defaults",
+        file.display()
+    );
+    (State::default(), Some(message))
 }

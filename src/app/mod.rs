@@ -309,8 +309,6 @@ impl StudioApp {
             self.say(m);
         }
         self.finish_frame(&ctx);
-        #[cfg(target_arch = "wasm32")]
-        crate::app::browser::automation::publish(self, &ctx);
     }
 
     /// Theme and icons, once they are needed.

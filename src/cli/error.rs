@@ -113,7 +113,10 @@ impl CliError {
             CliError::Plan { .. } => EXIT_USAGE,
             CliError::Library(e) => match e {
                 LibraryError::NotAFolder { .. } | LibraryError::NewerSchema { .. } => EXIT_USAGE,
-                LibraryError::Sqlite { .. } | LibraryError::Io { .. } | LibraryError::Attacks(_) => EXIT_FOUND,
+                LibraryError::Sqlite { .. }
+                | LibraryError::Io { .. }
+                | LibraryError::Attacks(_)
+                | LibraryError::Damaged { .. } => EXIT_FOUND,
             },
             CliError::Versions(e) => versions_status(e),
             CliError::Sync(e) => sync_status(e),
@@ -147,6 +150,7 @@ fn versions_status(e: &VersionsError) -> u8 {
         | VersionsError::NoSuchVersion { .. }
         | VersionsError::AmbiguousVersion { .. }
         | VersionsError::NoBase { .. }
+        | VersionsError::FirstVersion { .. }
         | VersionsError::Ruleset(_)
         | VersionsError::Unsimulated(_)
         | VersionsError::Ghosts(_)

@@ -13,6 +13,9 @@ pub(super) fn index_folder(dir: &Path, db: Option<&Path>) -> Result<(LibraryInde
     let db = db.map_or_else(|| LibraryIndex::default_db_path(&crate::app::paths::data_dir(), dir), Path::to_path_buf);
     let started = Instant::now();
     let mut index = LibraryIndex::open(&db, dir)?;
+    if let Some(moved) = index.moved_aside_message() {
+        eprintln!("terminal-studio: {moved}");
+    }
     let bar = super::stress_cmd::progress_bar(0, "replays read");
     let report = index.update(
         &|done, total| {

@@ -114,7 +114,14 @@ pub fn run(args: &RegressArgs) -> Result<Outcome, CliError> {
     }
     let handle = start_regress(args.spec()?)?;
     follow(&handle, &signals, None);
-    let report = handle.wait()?;
+    let report = match handle.wait() {
+        Err(first) if first.is_first_version() => {
+            // The first version saved: not a failure, and what to do next.
+            eprintln!("{first}");
+            return Ok(Outcome::Done);
+        }
+        other => other?,
+    };
     print_report(&report, args.json)?;
     Ok(outcome_of(&report))
 }
@@ -207,6 +214,7 @@ fn watch(args: &RegressArgs, signals: &Receiver<i32>) -> Result<Outcome, CliErro
         match handle.wait() {
             Ok(report) if !report.cancelled => print_report(&report, false)?,
             Ok(_) => {}
+            Err(e) if e.is_first_version() => eprintln!("{e}"),
             Err(e) => eprintln!("error: {e}"),
         }
         match stopped {

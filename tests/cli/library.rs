@@ -12,6 +12,18 @@ fn library(dir: &Path, db: &Path, more: &[&str]) -> (Option<i32>, String, String
     crate::run_studio("library", &args)
 }
 
+/// The live-2022 replays, indexed once into a temporary folder: the folder, its files, the
+/// index's folder and the index.
+fn indexed_live_2022() -> (std::path::PathBuf, Vec<std::path::PathBuf>, tempfile::TempDir, std::path::PathBuf) {
+    let dir = replay("live-2022");
+    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let db = db_dir.path().join("lib.sqlite");
+    let (code, _, err) = library(&dir, &db, &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    (dir, files, db_dir, db)
+}
+
 fn json_lines(out: &str) -> Vec<serde_json::Value> {
     out.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"))).collect()
 }
@@ -130,12 +142,7 @@ fn a_missing_folder_is_a_usage_error_naming_it() {
 
 #[test]
 fn the_layout_lab_on_an_indexed_folder_keeps_its_attacks_in_the_index() {
-    let dir = replay("live-2022");
-    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
-    let db_dir = tempfile::tempdir().expect("temp dir");
-    let db = db_dir.path().join("lib.sqlite");
-    let (code, _, err) = library(&dir, &db, &["--json"]);
-    assert_eq!(code, Some(0), "{err}");
+    let (dir, files, _db_dir, db) = indexed_live_2022();
     let layout = crate::common::corpus::layouts().join("funnel.json");
     let (layout, dir_s, db_s) = (layout.to_string_lossy(), dir.to_string_lossy(), db.to_string_lossy());
     let stress = || {
@@ -160,4 +167,62 @@ fn the_layout_lab_on_an_indexed_folder_keeps_its_attacks_in_the_index() {
     );
     assert_eq!(code, Some(2), "--db with two folders is refused: {err}");
     assert!(err.contains("--db needs one folder"), "{err}");
+}
+
+/// Two processes on one index at once (the CLI while the studio indexes, two windows): both
+/// end with every game, neither fails with "database is locked".
+#[test]
+fn two_processes_on_one_index_both_answer() {
+    let dir = replays();
+    let files = terminal_core::verify::collect_replays(std::slice::from_ref(&dir));
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let db = db_dir.path().join("lib.sqlite");
+    let start = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+            .args(["library", &dir.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run terminal-studio: {e}"))
+    };
+    let children = [start(), start(), start()];
+    for child in children {
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("terminal-studio: {e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(!err.contains("locked"), "{err}");
+        let lines = json_lines(&String::from_utf8_lossy(&out.stdout));
+        let summary = &lines.last().unwrap_or_else(|| panic!("no output; stderr: {err}"))["summary"];
+        assert_eq!(summary["games"].as_u64(), Some(files.len() as u64), "{summary}");
+    }
+}
+
+/// An index that is not a database, or one cut short, is moved aside and rebuilt from the
+/// replays, saying so in one line.
+#[test]
+fn a_garbage_or_truncated_index_is_moved_aside_and_rebuilt() {
+    let (dir, files, db_dir, db) = indexed_live_2022();
+    let whole = std::fs::read(&db).expect("the index");
+    assert!(whole.len() > 16 * 1024, "an index of more than a few pages: {} bytes", whole.len());
+    let damages: [(&str, Vec<u8>); 2] = [
+        ("garbage", b"these bytes were never a database ".repeat(300)),
+        ("truncated", whole[..whole.len() / 3].to_vec()),
+    ];
+    for (what, bytes) in damages {
+        std::fs::write(&db, &bytes).expect("the index damaged");
+        let (code, out, err) = library(&dir, &db, &["--json"]);
+        assert_eq!(code, Some(0), "a {what} index is rebuilt, not fatal: {err}");
+        let said: Vec<&str> = err.lines().filter(|l| l.contains("damaged") && l.contains("moved aside")).collect();
+        assert_eq!(said.len(), 1, "one line says so ({what}): {err}");
+        assert!(said[0].contains("lib.sqlite") && said[0].contains("rebuilding it from the replays"), "{err}");
+        let summary = &json_lines(&out).last().cloned().unwrap_or_default()["summary"];
+        assert_eq!(summary["games"].as_u64(), Some(files.len() as u64), "{what}: {summary}");
+        assert_eq!(summary["index"]["added"].as_u64(), Some(files.len() as u64), "{what}: read again: {summary}");
+    }
+    let aside = std::fs::read_dir(db_dir.path())
+        .expect("the index's folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("lib.sqlite.damaged-"))
+        .count();
+    assert_eq!(aside, 2, "each damaged index kept aside");
 }

@@ -222,3 +222,63 @@ fn a_config_with_an_unknown_legacy_rule_is_refused_naming_its_keys() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("mechanics.meleeMultiplier") && err.contains("not simulate"), "{err}");
 }
+
+/// A confined algo that imports a module of its parent folder crashes with Python's bare
+/// `ModuleNotFoundError`: the summary and the match log say that confinement refused it,
+/// which folders an algo may read and how to allow it; with `--no-confine` it plays.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_module_refused_by_confinement_is_explained() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let play = |extra: &[&str], out: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+            .arg("match")
+            .arg(algo("py-parent-import/algo"))
+            .arg(algo("py-idle"))
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("binary runs")
+    };
+    let confined_dir = dir.path().join("confined");
+    let confined = play(&[], &confined_dir);
+    let summary = String::from_utf8_lossy(&confined.stdout).lines().next().unwrap_or_default().to_string();
+    assert!(summary.contains("p1: crashed"), "{summary}");
+    for needed in [
+        "confinement: module \"shared_moves\" not found",
+        "shared_moves.py is outside the folders it may read",
+        "may read only its own folder",
+        "--no-confine",
+        "the official engine ships only the algo's folder",
+    ] {
+        assert!(summary.contains(needed), "the summary does not say {needed:?}: {summary}");
+    }
+    let logs: Vec<String> = walk(&confined_dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "log" || e == "txt"))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    assert!(
+        logs.iter().any(|l| l.contains("confinement: module \"shared_moves\" not found") && l.contains("--no-confine")),
+        "no log of the match says that confinement refused the module: {} logs",
+        logs.len()
+    );
+    let free = play(&["--no-confine"], &dir.path().join("free"));
+    let summary = String::from_utf8_lossy(&free.stdout).lines().next().unwrap_or_default().to_string();
+    assert!(!summary.contains("crashed") && !summary.contains("confinement"), "{summary}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -53,3 +53,26 @@ fn a_truncated_gz_verifies_and_shows_like_the_same_cut_plain_replay() {
     };
     assert_eq!(shown(&plain), shown(&gz), "the same board from both");
 }
+
+/// An empty replay file (0 bytes, or only blank lines) is refused saying the file is empty,
+/// not that a field is missing from it.
+#[test]
+fn an_empty_replay_is_refused_as_empty() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, bytes) in [("empty.replay", &b""[..]), ("blank.replay", &b"\n \n\n"[..])] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let path = path.display().to_string();
+        for command in [&["verify"][..], &["show", "--turn", "0"]] {
+            let out = run(&[command, &[path.as_str()]].concat());
+            let command = command[0];
+            let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(!out.status.success(), "{command} {name}: {said}");
+            assert!(
+                said.contains(name) && (said.contains("is empty") || said.contains("only blank lines")),
+                "{command} {name}: {said}"
+            );
+            assert!(!said.contains("unitInformation"), "{command} {name}: {said}");
+        }
+    }
+}

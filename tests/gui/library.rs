@@ -205,3 +205,23 @@ fn only_the_games_i_played_become_ghosts() {
     assert!(ghosts.files.iter().all(|f| !f.ends_with("other.replay.gz")), "{:?}", ghosts.files);
     assert!(h.query_by_label("Ghosts: the opponents of algo_0 in 2 games from the Library").is_some());
 }
+
+/// An index that is not a database (garbage, or cut short) is moved aside and rebuilt from
+/// the replays, and the status line says so.
+#[test]
+fn a_damaged_index_is_moved_aside_and_rebuilt_saying_so() {
+    let (folder, index_dir) = replays(4);
+    let db = index_dir.path().join("library.sqlite");
+    std::fs::write(&db, vec![0xa5u8; 10_000]).unwrap_or_else(|e| panic!("{}: {e}", db.display()));
+    let h = indexed(folder.path(), index_dir.path());
+    let lib = h.state().library();
+    let said = lib.message();
+    assert!(said.contains("damaged") && said.contains("moved aside") && said.contains("rebuilding"), "{said}");
+    assert_eq!(lib.library().map(|l| l.games.len()), Some(4), "{said}");
+    let aside: Vec<_> = std::fs::read_dir(index_dir.path())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("library.sqlite.damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "the damaged file kept beside the new one");
+}

@@ -64,3 +64,60 @@ fn kept_values_the_studio_does_not_offer_fall_back_to_defaults() {
     assert_eq!(app.viewer().plot_metric(), terminal_studio::app::model::PlotMetric::Hp);
     assert_eq!(app.arena().form().games(), "10", "an empty kept field keeps the form's default");
 }
+
+/// eframe's storage in memory.
+#[derive(Default)]
+struct Kept(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Kept {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.into(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+/// A kept state that cannot be read (a damaged value, or a file eframe could not read at all)
+/// starts the studio with its defaults and says so on the status line; a whole one comes back
+/// without a word.
+#[test]
+fn a_damaged_kept_state_starts_with_defaults_and_says_so() {
+    // Three studios and the state's RON on one stack: more than a test thread's 2 MiB in the
+    // dev profile (the window's main thread has 8).
+    let run = std::thread::Builder::new().stack_size(32 << 20).spawn(damaged_kept_state_story);
+    run.unwrap_or_else(|e| panic!("a thread: {e}")).join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+}
+
+fn damaged_kept_state_story() {
+    use terminal_studio::app::StudioApp;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let file = dir.path().join("app.ron");
+
+    let mut whole = Kept::default();
+    let state = State { view: View::Library, ..State::default() };
+    eframe::set_value(&mut whole, terminal_studio::app::state::KEY, &state);
+    let app = StudioApp::from_storage(Some(&whole), Some(&file), None);
+    assert_eq!(app.state().view, View::Library);
+    assert!(!app.message().contains("kept studio state"), "{}", app.message());
+
+    let mut damaged = Kept::default();
+    eframe::Storage::set_string(&mut damaged, terminal_studio::app::state::KEY, "(view: Libr".into());
+    let app = StudioApp::from_storage(Some(&damaged), Some(&file), None);
+    assert_eq!(app.state().view, State::default().view);
+    let said = app.message();
+    assert!(said.contains("kept studio state") && said.contains("started with its defaults"), "{said}");
+
+    // eframe drops a file it cannot read and would write over it at exit: moved aside first.
+    std::fs::write(&file, b"\x00\x01 not RON {{{").unwrap_or_else(|e| panic!("{e}"));
+    let app = StudioApp::from_storage(Some(&Kept::default()), Some(&file), None);
+    let said = app.message();
+    assert!(said.contains("is damaged") && said.contains("moved aside") && said.contains("defaults"), "{said}");
+    assert!(!file.exists(), "the damaged file is moved aside");
+    let aside = std::fs::read_dir(dir.path()).unwrap_or_else(|e| panic!("{e}")).flatten().count();
+    assert_eq!(aside, 1, "kept as app.ron.damaged-…");
+}

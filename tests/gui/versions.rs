@@ -44,6 +44,9 @@ fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_p
     h.step();
     step_until(&mut h, 60, "the first save", |a| !a.versions().is_running());
     assert_eq!(h.state().versions().versions().len(), 1, "{}", h.state().versions().message());
+    let said = h.state().versions().message();
+    assert!(said.contains("first version") && said.contains("Change the algo"), "{said}");
+    assert!(!said.contains("failed"), "the first comparison is not a failure: {said}");
 
     // The player changes the algo: from turn 3 it sells its base.
     write_algo(&algo, Some(3), false);

@@ -85,6 +85,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// Moves a damaged file aside, to `<name>.damaged-<unix seconds>` beside it (a number added
+/// if that is taken), so a fresh one can take its place and the old one is kept for a look.
+pub fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let mut to = path.with_file_name(format!("{name}.damaged-{secs}"));
+    let mut k = 1;
+    while to.exists() {
+        to = path.with_file_name(format!("{name}.damaged-{secs}-{k}"));
+        k += 1;
+    }
+    std::fs::rename(path, &to)?;
+    Ok(to)
+}
+
 /// Whether a path names a replay file (`.replay`, or gzipped `.replay.gz`), by its name only.
 pub fn is_replay(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();

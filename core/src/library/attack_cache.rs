@@ -104,7 +104,7 @@ impl LibraryIndex {
     pub fn keep_attacks(&mut self, kept: IndexedAttacks) -> Result<usize, LibraryError> {
         let sql = |source| LibraryError::Sqlite { db: self.db.clone(), source };
         let fresh = kept.fresh.into_inner().unwrap_or_else(PoisonError::into_inner);
-        let tx = self.conn.transaction().map_err(sql)?;
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
         for f in &fresh {
             tx.execute("INSERT OR IGNORE INTO attack_configs (raw) VALUES (?1)", [&f.config_raw]).map_err(sql)?;
             let config_id: i64 = tx

@@ -8,6 +8,7 @@ use super::schema::{self, SchemaState};
 use super::update::{FileRead, Stamp, UpdateReport};
 use super::{LibraryError, store};
 use crate::parallel::parallel_map;
+use crate::sqlite_file::MovedAside;
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,17 +23,41 @@ pub struct LibraryIndex {
     pub(super) db: PathBuf,
     pub(super) root: PathBuf,
     pub schema: SchemaState,
+    /// The damaged file this index replaced (moved aside), when opening found one.
+    pub moved_aside: Option<MovedAside>,
 }
 
 impl LibraryIndex {
     /// Opens the index of `root` kept in `db` (made if missing; rebuilt if an older studio
-    /// made it).
+    /// made it). A damaged file (not a database, truncated) is moved aside and a new index
+    /// started, which the next `update` fills from the replays (`moved_aside` says so).
     pub fn open(db: &Path, root: &Path) -> Result<LibraryIndex, LibraryError> {
         if !root.is_dir() {
             return Err(LibraryError::NotAFolder { path: root.to_path_buf() });
         }
-        let (conn, schema) = schema::open(db)?;
-        Ok(LibraryIndex { conn, db: db.to_path_buf(), root: root.to_path_buf(), schema })
+        let (conn, schema, moved_aside) = match schema::open(db) {
+            Ok((conn, schema)) => (conn, schema, None),
+            Err(e) => {
+                let Some(why) = e.damage() else { return Err(e) };
+                let moved = crate::sqlite_file::move_aside(db, why)
+                    .map_err(|source| LibraryError::Io { path: db.to_path_buf(), source })?;
+                let (conn, schema) = schema::open(db)?;
+                (conn, schema, Some(moved))
+            }
+        };
+        Ok(LibraryIndex { conn, db: db.to_path_buf(), root: root.to_path_buf(), schema, moved_aside })
+    }
+
+    /// The one line that says a damaged index was moved aside and is rebuilt, if it was.
+    pub fn moved_aside_message(&self) -> Option<String> {
+        self.moved_aside.as_ref().map(|m| {
+            format!(
+                "the library index {} was damaged ({}): moved aside to {}; rebuilding it from the replays",
+                m.from.display(),
+                m.why,
+                m.to.display()
+            )
+        })
     }
 
     /// Where the index of `root` lives by default: in the studio's data folder, named after

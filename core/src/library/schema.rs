@@ -2,7 +2,7 @@
 //! older schema is rebuilt (the replays are read again), a newer one is refused.
 
 use super::LibraryError;
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 
 /// Raised whenever a table changes; stored in SQLite's `user_version`.
@@ -97,39 +97,55 @@ pub enum SchemaState {
     Rebuilt { from: i32 },
 }
 
-/// Opens (or creates) the database at `db` with this studio's schema.
+/// Opens (or creates) the database at `db` with this studio's schema. A file SQLite finds
+/// damaged (not a database, truncated) is `LibraryError::Damaged`; another process writing
+/// it is waited for.
 pub fn open(db: &Path) -> Result<(Connection, SchemaState), LibraryError> {
     let sql = |source| LibraryError::Sqlite { db: db.to_path_buf(), source };
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| LibraryError::Io { path: dir.to_path_buf(), source })?;
     }
-    let conn = Connection::open(db).map_err(sql)?;
+    let existed = std::fs::metadata(db).is_ok_and(|m| m.len() > 0);
     // WAL: a reader (the studio) and an indexing run do not block each other, and a killed
     // run loses at most the batch it was writing.
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
+    let mut conn = crate::sqlite_file::open(db).map_err(sql)?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
     conn.pragma_update(None, "foreign_keys", true).map_err(sql)?;
-    conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(sql)?;
-    let version: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(sql)?;
-    let has_tables: bool = conn
-        .query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'files')", [], |r| r.get(0))
-        .map_err(sql)?;
-    let state = match version {
-        0 if !has_tables => SchemaState::Created,
+    if existed && let Err(why) = crate::sqlite_file::check(&conn).map_err(sql)? {
+        return Err(LibraryError::Damaged { db: db.to_path_buf(), why });
+    }
+    match version(&conn).map_err(sql)? {
         v if v == SCHEMA_VERSION => return Ok((conn, SchemaState::Current)),
         v if v > SCHEMA_VERSION => {
             return Err(LibraryError::NewerSchema { db: db.to_path_buf(), found: v, supported: SCHEMA_VERSION });
         }
-        1 => {
-            conn.execute_batch(&format!("BEGIN; {ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
-                .map_err(sql)?;
-            return Ok((conn, SchemaState::Migrated { from: 1 }));
-        }
+        _ => {}
+    }
+    // Tables to make or change: under the write lock, looked at again (another process on
+    // the same index may have just made them).
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql)?;
+    let has_tables: bool = tx
+        .query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'files')", [], |r| r.get(0))
+        .map_err(sql)?;
+    let state = match version(&tx).map_err(sql)? {
+        0 if !has_tables => SchemaState::Created,
+        v if v == SCHEMA_VERSION => SchemaState::Current,
+        1 => SchemaState::Migrated { from: 1 },
         v => SchemaState::Rebuilt { from: v },
     };
-    conn.execute_batch(&format!(
-        "BEGIN; {DROP} {TABLES} {ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-    ))
-    .map_err(sql)?;
+    match state {
+        SchemaState::Current => {}
+        SchemaState::Migrated { .. } => {
+            tx.execute_batch(&format!("{ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION};")).map_err(sql)?;
+        }
+        SchemaState::Created | SchemaState::Rebuilt { .. } => tx
+            .execute_batch(&format!("{DROP} {TABLES} {ATTACK_TABLES} PRAGMA user_version = {SCHEMA_VERSION};"))
+            .map_err(sql)?,
+    }
+    tx.commit().map_err(sql)?;
     Ok((conn, state))
+}
+
+fn version(conn: &Connection) -> rusqlite::Result<i32> {
+    conn.pragma_query_value(None, "user_version", |r| r.get(0))
 }

@@ -4,7 +4,7 @@ use super::LibraryError;
 use super::record::{BreachTotal, EndKind, GameRecord, SpawnCount, TurnState};
 use super::site::SiteGame;
 use super::update::{FileRead, Stamp, UpdateReport};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, TransactionBehavior, params};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -31,7 +31,7 @@ pub(super) fn known_files(conn: &Connection, db: &Path) -> Result<HashMap<String
 }
 
 pub(super) fn remove_files(conn: &mut Connection, db: &Path, ids: &[i64]) -> Result<(), LibraryError> {
-    let tx = conn.transaction().map_err(sql(db))?;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql(db))?;
     {
         let mut stmt = tx.prepare("DELETE FROM files WHERE id = ?1").map_err(sql(db))?;
         for id in ids {
@@ -49,7 +49,9 @@ pub(super) fn write_batch(
     reads: &[FileRead],
     report: &mut UpdateReport,
 ) -> Result<(), LibraryError> {
-    let tx = conn.transaction().map_err(sql(db))?;
+    // Immediate: the write lock first (waited for), then a snapshot with every commit of
+    // another process indexing the same folder.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql(db))?;
     for read in reads {
         let before = known.get(&read.path);
         let Some(game) = &read.game else {
@@ -58,9 +60,8 @@ pub(super) fn write_batch(
             report.touched += 1;
             continue;
         };
-        if let Some(k) = before {
-            tx.execute("DELETE FROM files WHERE id = ?1", [k.id]).map_err(sql(db))?;
-        }
+        // By path, not by the id read before: another process may have indexed it since.
+        tx.execute("DELETE FROM files WHERE path = ?1", [&read.path]).map_err(sql(db))?;
         let error = game.as_ref().err();
         tx.execute(
             "INSERT INTO files (path, size, mtime_ns, crc32, error) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -261,6 +261,17 @@ fn text_of(data: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// An empty file said as such, rather than as a replay without its config line.
+fn not_empty(bytes: &[u8], text: &str) -> Result<(), &'static str> {
+    if bytes.is_empty() {
+        Err("the file is empty (0 bytes): not a replay")
+    } else if text.trim().is_empty() {
+        Err("the file holds only blank lines: not a replay")
+    } else {
+        Ok(())
+    }
+}
+
 /// Parses replay bytes (plain or gzip), keeping `detail`; `path` is only used in messages.
 pub fn read_replay_bytes_with(path: &Path, bytes: &[u8], detail: Detail) -> Result<Replay, ReplayError> {
     let file = path.display().to_string();
@@ -272,6 +283,7 @@ pub fn read_replay_bytes_with(path: &Path, bytes: &[u8], detail: Detail) -> Resu
     };
     let (data, gzip_cut) = gunzip_what_is_there(bytes).map_err(|e| fail(None, "", format!("not valid gzip: {e}")))?;
     let text = text_of(&data);
+    not_empty(bytes, &text).map_err(|m| fail(None, "", m.into()))?;
 
     let mut config: Option<(Config, usize)> = None;
     let lines: Vec<&str> = text.split('\n').collect();

@@ -20,6 +20,7 @@ pub mod human;
 mod in_process;
 mod lines;
 mod locate;
+mod match_end;
 mod match_log;
 mod match_setup;
 mod os;

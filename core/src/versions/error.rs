@@ -16,6 +16,15 @@ pub enum VersionsError {
     AmbiguousVersion { name: String, count: usize },
     #[error("{}: no saved version differs from the folder as it is: save one first, or name a base", algo.display())]
     NoBase { algo: PathBuf },
+    /// Not a failure: the algo's first version was just saved (or is the only one), so a
+    /// comparison with the previous one has nothing to compare with yet.
+    #[error(
+        "{}: saved as its first version ({version}); there is no earlier version to compare it with yet. \
+         Change the algo and compare again to compare the change with this version (or name another \
+         base: a saved version or an algo folder)",
+        algo.display()
+    )]
+    FirstVersion { algo: PathBuf, version: String },
     #[error("{}: the result cache: {source}", db.display())]
     Cache { db: PathBuf, source: rusqlite::Error },
     #[error("{}: a cached result: {message}", db.display())]
@@ -43,6 +52,11 @@ pub enum VersionsError {
 }
 
 impl VersionsError {
+    /// Whether this is the first version's save rather than a failure.
+    pub fn is_first_version(&self) -> bool {
+        matches!(self, VersionsError::FirstVersion { .. })
+    }
+
     /// Tags an I/O error with the file it concerns.
     pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> VersionsError {
         let path = path.into();

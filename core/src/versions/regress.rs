@@ -98,8 +98,8 @@ pub enum Stage {
 }
 
 /// What a running comparison reports, in order: `Saved`, `Base`, then per stage `Stage` and
-/// its `GameFinished` (and after each head-to-head game `HeadToHead`), possibly `Warning`s, and
-/// last `Finished`.
+/// its `GameFinished`, each sent once the game is in the cache (a head-to-head game's
+/// `HeadToHead` just before it), possibly `Warning`s, and last `Finished`.
 #[derive(Debug, Clone)]
 pub enum RegressEvent {
     Saved {
@@ -212,7 +212,7 @@ fn resolve_base(spec: &RegressSpec, new: &Version) -> Result<Version, VersionsEr
             list.into_iter()
                 .rev()
                 .find(|v| v.hash != new.hash)
-                .ok_or(VersionsError::NoBase { algo: spec.algo.clone() })?
+                .ok_or_else(|| VersionsError::FirstVersion { algo: spec.algo.clone(), version: new.name() })?
         }
     };
     if base.hash == new.hash {
@@ -274,11 +274,15 @@ impl<'a> Run<'a> {
             opponents.extend(algo_opponents(path, &config)?);
         }
         let run_dir = spec.store.root().join("games").join(format!("{}-{}", &saved.version.hash[..8], now_ms()));
+        let cache = ResultCache::open(&spec.cache)?;
+        if let Some(message) = cache.moved_aside_message() {
+            let _ = tx.send(RegressEvent::Warning(message));
+        }
         Ok(Run {
             spec,
             tx,
             cancel,
-            cache: ResultCache::open(&spec.cache)?,
+            cache,
             new: saved.version,
             base,
             saved: saved.created,
@@ -490,8 +494,11 @@ impl<'a> Run<'a> {
             crossbeam_channel::select! {
                 recv(handle.events) -> ev => match ev {
                     Ok(ArenaEvent::MatchFinished(rec)) => {
+                        // Said once it is kept: a run killed after the event finds the game
+                        // in the cache.
+                        let recorded = on_record(self, &rec);
                         let _ = self.tx.send(RegressEvent::GameFinished { stage, job_id: rec.job_id.clone(), record: rec.clone() });
-                        match on_record(self, &rec) {
+                        match recorded {
                             Ok(false) => {}
                             Ok(true) => handle.cancel(),
                             Err(e) => {

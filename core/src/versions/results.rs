@@ -11,6 +11,7 @@
 
 use super::error::VersionsError;
 use crate::arena::MatchRecord;
+use crate::sqlite_file::MovedAside;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
 
@@ -75,6 +76,8 @@ impl Play {
 pub struct ResultCache {
     conn: Connection,
     db: PathBuf,
+    /// The damaged file this cache replaced (moved aside), when opening found one.
+    pub moved_aside: Option<MovedAside>,
 }
 
 impl ResultCache {
@@ -83,21 +86,54 @@ impl ResultCache {
         store_root.join("results.sqlite")
     }
 
+    /// Opens (or makes) the cache at `db`, waiting for another comparison writing it. A
+    /// damaged file (not a database, truncated) is moved aside and a fresh cache started
+    /// (`moved_aside` says so: every game it held is played again when asked for).
     pub fn open(db: &Path) -> Result<ResultCache, VersionsError> {
-        let sql = sql_error(db);
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(VersionsError::io(dir))?;
         }
-        let conn = Connection::open(db).map_err(&sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(&sql)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(&sql)?;
-        let found: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(&sql)?;
-        if found != SCHEMA_VERSION {
-            conn.execute_batch("DROP TABLE IF EXISTS results; DROP TABLE IF EXISTS repeats;").map_err(&sql)?;
+        match Self::open_checked(db) {
+            Ok(conn) => Ok(ResultCache { conn, db: db.to_path_buf(), moved_aside: None }),
+            Err(Damage::Other(e)) => Err(sql_error(db)(e)),
+            Err(Damage::Found(why)) => {
+                let moved = crate::sqlite_file::move_aside(db, why).map_err(VersionsError::io(db))?;
+                let conn = Self::open_checked(db).map_err(|e| match e {
+                    Damage::Other(e) => sql_error(db)(e),
+                    Damage::Found(why) => VersionsError::CachedRecord { db: db.to_path_buf(), message: why },
+                })?;
+                Ok(ResultCache { conn, db: db.to_path_buf(), moved_aside: Some(moved) })
+            }
         }
-        conn.execute_batch(TABLES).map_err(&sql)?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&sql)?;
-        Ok(ResultCache { conn, db: db.to_path_buf() })
+    }
+
+    fn open_checked(db: &Path) -> Result<Connection, Damage> {
+        let existed = std::fs::metadata(db).is_ok_and(|m| m.len() > 0);
+        let conn = crate::sqlite_file::open(db)?;
+        if existed && let Err(why) = crate::sqlite_file::check(&conn)? {
+            return Err(Damage::Found(why));
+        }
+        let found: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if found != SCHEMA_VERSION {
+            conn.execute_batch("DROP TABLE IF EXISTS results; DROP TABLE IF EXISTS repeats;")?;
+        }
+        conn.execute_batch(TABLES)?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        Ok(conn)
+    }
+
+    /// What to tell the player when a damaged cache was moved aside.
+    pub fn moved_aside_message(&self) -> Option<String> {
+        self.moved_aside.as_ref().map(|m| {
+            format!(
+                "the results database {} was damaged ({}): moved aside to {} and a fresh one started; \
+                 every result it held is lost, so every game of every version must be played again \
+                 (this comparison plays the ones it needs)",
+                m.from.display(),
+                m.why,
+                m.to.display()
+            )
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -145,6 +181,18 @@ impl ResultCache {
     }
 }
 
+/// Why opening the cache failed: the file is damaged, or another error.
+enum Damage {
+    Found(String),
+    Other(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for Damage {
+    fn from(e: rusqlite::Error) -> Damage {
+        if crate::sqlite_file::is_damage(&e) { Damage::Found(e.to_string()) } else { Damage::Other(e) }
+    }
+}
+
 fn sql_error(db: &Path) -> impl Fn(rusqlite::Error) -> VersionsError + '_ {
     move |source| VersionsError::Cache { db: db.to_path_buf(), source }
 }
@@ -172,5 +220,29 @@ mod tests {
         assert_eq!(cache.get(Play::First, &key(2)).expect("get"), None, "the other seat is another game");
         assert_eq!(cache.get(Play::Repeat, &key(1)).expect("get"), None, "a repeat is kept apart");
         assert_eq!(cache.count("v1").expect("count"), 1);
+    }
+
+    #[test]
+    fn a_damaged_cache_is_moved_aside_and_a_fresh_one_started() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("results.sqlite");
+        let rec = MatchRecord { job_id: "a".into(), winner: 1, turns: 9, ..MatchRecord::default() };
+        ResultCache::open(&db).expect("open").put(Play::First, &key(1), &rec).expect("put");
+        // Truncated to its first page: the header says more pages than there are.
+        let bytes = std::fs::read(&db).expect("read");
+        assert!(bytes.len() > 4096, "a cache of more than one page");
+        std::fs::write(&db, &bytes[..4096]).expect("truncated");
+        let cache = ResultCache::open(&db).expect("a damaged cache is not fatal");
+        let moved = cache.moved_aside.clone().expect("the damage is reported");
+        assert!(moved.to.is_file(), "{moved:?}");
+        let message = cache.moved_aside_message().unwrap_or_default();
+        assert!(message.contains("every game of every version must be played again"), "{message}");
+        assert_eq!(cache.get(Play::First, &key(1)).expect("get"), None, "a fresh cache");
+        cache.put(Play::First, &key(1), &rec).expect("the fresh cache is written");
+        drop(cache);
+
+        std::fs::write(&db, b"not a database at all, not even close to one ".repeat(100)).expect("garbage");
+        let cache = ResultCache::open(&db).expect("garbage is not fatal either");
+        assert!(cache.moved_aside.is_some());
     }
 }

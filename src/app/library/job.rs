@@ -11,6 +11,9 @@ use terminal_core::library::{Library, LibraryError, LibraryIndex, UpdateReport};
 pub enum IndexEvent {
     /// Files read of those to read.
     Progress(usize, usize),
+    /// Something the player should know that does not stop the job (a damaged index moved
+    /// aside and rebuilt).
+    Notice(String),
     Done(Result<(Library, UpdateReport, PathBuf), LibraryError>),
 }
 
@@ -20,6 +23,8 @@ pub struct IndexJob {
     pub events: Receiver<IndexEvent>,
     pub cancel: Arc<AtomicBool>,
     pub progress: (usize, usize),
+    /// The notices the job sent, shown with its end.
+    pub notices: Vec<String>,
     pub started: std::time::Instant,
 }
 
@@ -47,6 +52,7 @@ impl IndexJob {
             events: rx,
             cancel,
             progress: (0, 0),
+            notices: Vec::new(),
             started: std::time::Instant::now(),
         }
     }
@@ -64,6 +70,10 @@ fn index(
     wake: Option<&egui::Context>,
 ) -> Result<(Library, UpdateReport, PathBuf), LibraryError> {
     let mut index = LibraryIndex::open(db, folder)?;
+    if let Some(moved) = index.moved_aside_message() {
+        // Sent blocking: the channel has room, and the notice must not be dropped.
+        let _ = tx.send(IndexEvent::Notice(capitalised(&moved)));
+    }
     let report = index.update(
         &|done, total| {
             // Progress is best effort: a full channel drops a step, never blocks the readers.
@@ -77,4 +87,10 @@ fn index(
     )?;
     let library = Library::load(&index)?;
     Ok((library, report, db.to_path_buf()))
+}
+
+/// `text` with its first letter in upper case, as the status line's messages start.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }

@@ -225,10 +225,18 @@ impl LibraryView {
             let event = if wait { job.events.recv().ok() } else { job.events.try_recv().ok() };
             match event {
                 Some(IndexEvent::Progress(done, total)) => job.progress = (done, total),
+                Some(IndexEvent::Notice(text)) => {
+                    self.rt.message = format!("{text}…");
+                    job.notices.push(text);
+                }
                 Some(IndexEvent::Done(result)) => {
                     let seconds = job.started.elapsed().as_secs_f64();
+                    let notices = std::mem::take(&mut job.notices);
                     self.rt.job = None;
                     self.finish(result, seconds);
+                    for n in notices.iter().rev() {
+                        self.rt.message = format!("{n}. {}", self.rt.message);
+                    }
                     return;
                 }
                 None if wait => {

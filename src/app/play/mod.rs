@@ -490,8 +490,15 @@ impl PlayView {
         let said = match end {
             Ok(r) => {
                 let decided = m.end_frame.as_ref().and_then(Decision::of).map(|d| d.to_string());
+                // A confined algo that broke a rule (or was refused a file): why, and how to allow it.
+                let rules: String = r
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, p)| p.rule_hit.as_ref().map(|hit| format!(" P{}: confinement: {hit}.", i + 1)))
+                    .collect();
                 format!(
-                    "Match over, {names}: {}. {} turns, {} action frames",
+                    "Match over, {names}: {}. {} turns, {} action frames.{rules}",
                     decided.unwrap_or_else(|| format!("winner P{}", r.winner)),
                     r.turns,
                     r.frames

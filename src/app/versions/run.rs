@@ -95,6 +95,12 @@ impl VersionsView {
         let Some(job) = self.rt.job.take() else { return };
         match job.wait() {
             Ok(report) => self.finished(report),
+            Err(terminal_core::versions::VersionsError::FirstVersion { version, .. }) => {
+                self.rt.message = format!(
+                    "Saved {version} as the first version of this algo: there is nothing earlier to compare it \
+                     with yet. Change the algo, then Compare with previous again to see what the change does."
+                );
+            }
             Err(e) => self.rt.message = format!("The comparison failed: {e}"),
         }
         self.refresh_versions();

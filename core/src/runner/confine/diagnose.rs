@@ -30,6 +30,10 @@ pub enum RuleHit {
     DeniedWrite(String),
     /// Access to a file outside every folder it may read.
     DeniedAccess(String),
+    /// A module or file it did not find, that is there outside every folder it may read
+    /// (Python's `ModuleNotFoundError` for a module of a parent folder, `FileNotFoundError`):
+    /// what it looked for, and where that is.
+    OutsideRead { what: String, path: String },
     /// A refused operation without a path next to `connect`, `bind` or `socket`.
     DeniedNetwork,
     /// Processes it started that had left its process group, still running at the end:
@@ -52,7 +56,13 @@ impl std::fmt::Display for RuleHit {
             RuleHit::OpenFiles { limit } => write!(f, "open files limit {limit} reached"),
             RuleHit::Cpu { seconds } => write!(f, "CPU time limit {seconds} s reached"),
             RuleHit::DeniedWrite(p) => write!(f, "denied write to {p}"),
-            RuleHit::DeniedAccess(p) => write!(f, "denied access to {p} (outside the folders it may read)"),
+            RuleHit::DeniedAccess(p) => write!(f, "denied access to {p} (outside the folders it may read); {ALLOW}"),
+            RuleHit::OutsideRead { what, path } => {
+                write!(
+                    f,
+                    "{what} not found: {path} is outside the folders it may read, so confinement refused it; {ALLOW}"
+                )
+            }
             RuleHit::DeniedNetwork => write!(f, "denied a network connection (TCP connect or bind)"),
             RuleHit::LeftGroup { count } => {
                 write!(f, "{count} process(es) it started outside its process group ended with the match")
@@ -60,6 +70,13 @@ impl std::fmt::Display for RuleHit {
         }
     }
 }
+
+/// What a refused read says after its path: which folders an algo may read, and how to let
+/// it read more.
+const ALLOW: &str = "a confined algo may read only its own folder, its temp folder, the system's folders and its \
+    interpreter's (docs/runner.md, Confinement); to allow more, run it with --no-confine (or untick \
+    \"Confine algos\" in the studio), but the official engine ships only the algo's folder: copy what it needs \
+    into it";
 
 /// What the diagnosis needs to know of the seat's confinement.
 pub struct Seen<'a> {
@@ -107,6 +124,9 @@ fn from_line(s: &Seen<'_>, line: &str) -> Option<RuleHit> {
     if line.contains("Too many open files") {
         return Some(RuleHit::OpenFiles { limit: s.open_files });
     }
+    if let Some(hit) = missing_outside(s, line) {
+        return Some(hit);
+    }
     if !line.contains("Permission denied") && !line.contains("Operation not permitted") {
         return None;
     }
@@ -117,6 +137,34 @@ fn from_line(s: &Seen<'_>, line: &str) -> Option<RuleHit> {
         }
         None => None,
     }
+}
+
+/// A module or file the algo did not find that is there, outside every folder it may read.
+fn missing_outside(s: &Seen<'_>, line: &str) -> Option<RuleHit> {
+    if let Some((_, rest)) = line.split_once("No module named ") {
+        let module = rest.trim().trim_matches(|c| c == '\'' || c == '"');
+        let top = module.split('.').next().filter(|m| !m.is_empty())?;
+        // Where Python would have found it: the algo's folder's parents (a shared module
+        // beside the algos, a `sys.path` entry of `..`).
+        let found = s
+            .algo_dir
+            .ancestors()
+            .skip(1)
+            .find_map(|dir| [dir.join(format!("{top}.py")), dir.join(top)].into_iter().find(|p| p.exists()))?;
+        return outside(s, &found)
+            .then(|| RuleHit::OutsideRead { what: format!("module {module:?}"), path: home_short(&found) });
+    }
+    let (_, rest) = line.split_once("No such file or directory: ")?;
+    let p = Path::new(rest.trim().trim_matches(|c| c == '\'' || c == '"'));
+    let full = if p.is_absolute() { p.to_path_buf() } else { s.algo_dir.join(p) };
+    (full.exists() && outside(s, &full))
+        .then(|| RuleHit::OutsideRead { what: format!("file {}", p.display()), path: home_short(&full) })
+}
+
+/// Whether `path` is outside every folder the algo may read or write.
+fn outside(s: &Seen<'_>, path: &Path) -> bool {
+    let full = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    !s.read.iter().chain(s.write).any(|r| full.starts_with(r))
 }
 
 /// The path a refusal names: Python's `…: 'path'`, or a shell's `path: Permission denied`.
@@ -195,13 +243,45 @@ mod tests {
         #[cfg(unix)]
         assert_eq!(
             d(tail("PermissionError: [Errno 13] Permission denied: '/'")),
-            Some("denied access to / (outside the folders it may read)".into())
+            Some(format!("denied access to / (outside the folders it may read); {ALLOW}"))
         );
         assert_eq!(d(tail("PermissionError: [Errno 13] Permission denied: '/tmp/seat/f'")), None);
         let net =
             vec!["    s.connect((host, port))".to_string(), "PermissionError: [Errno 13] Permission denied".into()];
         assert_eq!(d(net), Some("denied a network connection (TCP connect or bind)".into()));
         assert_eq!(d(tail("ValueError: nothing to do with rules")), None);
+    }
+
+    #[test]
+    fn a_module_or_file_outside_the_folders_it_may_read_is_named() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().canonicalize().expect("canonical");
+        let algo = root.join("algos").join("mine");
+        std::fs::create_dir_all(&algo).expect("algo folder");
+        std::fs::write(root.join("algos").join("shared.py"), "X = 1\n").expect("shared module");
+        std::fs::write(root.join("data.txt"), "1\n").expect("a file outside");
+        let read = [algo.clone()];
+        let d = |line: String| {
+            let tail = [line];
+            let mut s = seen(&tail, Some("exit status: 1"), &read, &[]);
+            s.algo_dir = &algo;
+            diagnose(&s).map(|h| h.to_string())
+        };
+        let said = d("ModuleNotFoundError: No module named 'shared'".into()).unwrap_or_default();
+        assert!(said.starts_with("module \"shared\" not found: "), "{said}");
+        assert!(
+            said.contains("shared.py is outside the folders it may read") && said.contains("--no-confine"),
+            "{said}"
+        );
+        let path = root.join("data.txt").display().to_string();
+        let said = d(format!("FileNotFoundError: [Errno 2] No such file or directory: '{path}'"));
+        assert!(said.is_some_and(|t| t.contains("data.txt is outside") && t.contains("official engine")));
+        // Not there at all, or inside what it may read: not confinement.
+        let gone = d("ModuleNotFoundError: No module named 'nowhere'".into());
+        assert_eq!(gone, None);
+        let missing = root.join("missing.txt").display().to_string();
+        let gone = d(format!("FileNotFoundError: [Errno 2] No such file or directory: '{missing}'"));
+        assert_eq!(gone, None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! What the page tells and takes from a script (a browser test, a tool around the page):
 //! the studio's state after each frame as JSON, and the commands of the command table by
-//! their labels — the same commands a menu gives.
+//! their labels — the same commands a menu gives. Part of the page's entry point, not of
+//! the app: the page's app (`super::PageApp`) publishes after each frame the studio draws, so
+//! the app never imports what reads it.
 
-use super::inbox;
 use crate::app::StudioApp;
+use crate::app::browser::inbox;
 use crate::app::command::{Command, UiCommand};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
