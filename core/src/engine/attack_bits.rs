@@ -45,6 +45,14 @@ impl AttackBits {
         self.len = 0;
     }
 
+    /// Makes this index a copy of `source`, reusing its buffers.
+    pub fn copy_from(&mut self, source: &AttackBits) {
+        self.words = source.words;
+        self.lines.clone_from(&source.lines);
+        self.always.clone_from(&source.always);
+        self.len = source.len;
+    }
+
     /// Widens every line to `words` words, keeping the bits.
     fn widen(&mut self, words: usize) {
         let mut lines = vec![0u64; 2 * LINES_PER_ENEMY * words];

@@ -115,6 +115,9 @@ pub struct Game {
 #[derive(Clone, Default, Debug)]
 pub(crate) struct RoleIndex {
     pub valid: bool,
+    /// Units were inserted or removed from this position of `Game::units` on: the entries
+    /// from it are indexed again before the next use (one repair for a turn's commands).
+    pub repair_from: Option<usize>,
     pub mobiles: Vec<usize>,
     /// `mobiles` split by owner: what an attacker of the other player may target.
     pub mobiles_of: [Vec<usize>; 2],
@@ -130,6 +133,27 @@ pub(crate) struct RoleIndex {
     /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
     /// that never runs a tick (many are built per replay to check deploys) allocates nothing.
     pub structures: Option<Box<StructureIndex>>,
+}
+
+impl RoleIndex {
+    /// Makes this index a copy of `source`, reusing its buffers.
+    fn copy_from(&mut self, source: &RoleIndex) {
+        self.valid = source.valid;
+        self.repair_from = source.repair_from;
+        self.mobiles.clone_from(&source.mobiles);
+        for (list, from) in self.mobiles_of.iter_mut().zip(&source.mobiles_of) {
+            list.clone_from(from);
+        }
+        self.supports.clone_from(&source.supports);
+        self.support_boxes.clone_from(&source.support_boxes);
+        self.attackers.clone_from(&source.attackers);
+        self.attack_checks.clone_from(&source.attack_checks);
+        self.attack_bits.copy_from(&source.attack_bits);
+        match (self.structures.as_deref_mut(), source.structures.as_deref()) {
+            (Some(mine), Some(theirs)) => mine.clone_from(theirs),
+            _ => self.structures.clone_from(&source.structures),
+        }
+    }
 }
 
 /// The reach box of a Support's shield: columns and rows as bit masks clipped to the board
@@ -219,7 +243,7 @@ impl Game {
             over,
             early_2020,
             legacy_marks,
-            roles: _,
+            roles,
             clean_up_due,
             reach_scratch: _,
             target_log,
@@ -244,8 +268,13 @@ impl Game {
         self.early_2020 = *early_2020;
         self.legacy_marks.clone_from(legacy_marks);
         self.clean_up_due = *clean_up_due;
-        // Derived from the unit list: rebuilt on first use, keeping the buffers.
-        self.roles.valid = false;
+        // Derived from the unit list: copied if the source's is up to date (a state simulated
+        // many times builds it once), else rebuilt on first use, keeping the buffers.
+        if roles.valid {
+            self.roles.copy_from(roles);
+        } else {
+            self.roles.valid = false;
+        }
         self.target_log.clone_from(target_log);
     }
 
@@ -311,8 +340,18 @@ impl Game {
         }
     }
 
+    /// Builds what is derived from the unit list (the role index) now: a state copied for
+    /// many simulations (benchmarks, what-if searches) hands it to every copy, which keeps
+    /// it up to date as units are added instead of each copy building it again.
+    pub fn prepare_for_copies(&mut self) {
+        self.ensure_roles();
+    }
+
     /// Brings the role index up to date with the unit list (rebuilt if the list changed).
     pub(crate) fn ensure_roles(&mut self) {
+        if let Some(first) = self.roles.repair_from.filter(|_| self.roles.valid) {
+            self.roles_after_removal(first, &[]);
+        }
         if !self.roles.valid {
             let r = &mut self.roles;
             r.mobiles.clear();
@@ -325,6 +364,7 @@ impl Game {
             r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
             self.index_roles_from(0);
             self.roles.valid = true;
+            self.roles.repair_from = None;
         }
     }
 
@@ -337,6 +377,8 @@ impl Game {
             return;
         }
         let r = &mut self.roles;
+        // Entries already due for a repair from an earlier position are indexed here too.
+        let first = r.repair_from.take().map_or(first, |k| k.min(first));
         let keep = |v: &Vec<usize>| v.partition_point(|&i| i < first);
         r.mobiles.truncate(keep(&r.mobiles));
         for list in &mut r.mobiles_of {
@@ -401,7 +443,6 @@ impl Game {
             unit.tile,
             self.structure_at[unit.tile.index()]
         );
-        self.roles.valid = false;
         self.clean_up_due = true;
         if unit.is_structure {
             self.structure_at[unit.tile.index()] = unit.id;
@@ -409,20 +450,36 @@ impl Game {
         }
         let pos = self.units.partition_point(|u| u.id < unit.id);
         self.units.insert(pos, unit);
+        // A new unit has the largest id, so it usually goes last: its roles are appended
+        // rather than the whole index rebuilt at the turn's first tick.
+        if pos + 1 == self.units.len() && self.roles.valid && self.roles.repair_from.is_none() {
+            self.index_roles_from(pos);
+        } else {
+            self.roles_stale_from(pos);
+        }
+    }
+
+    /// The units from position `pos` on moved: their entries are indexed again at next use.
+    fn roles_stale_from(&mut self, pos: usize) {
+        let r = &mut self.roles;
+        r.repair_from = Some(r.repair_from.map_or(pos, |k| k.min(pos)));
     }
 
     pub(super) fn remove_unit_at(&mut self, index: usize) -> Unit {
-        self.roles.valid = false;
         let u = self.units.remove(index);
         if u.is_structure && self.structure_at[u.tile.index()] == u.id {
             self.structure_at[u.tile.index()] = 0;
             self.board_changed();
+            if let Some(structures) = self.roles.structures.as_deref_mut() {
+                structures.rows[u.owner.index()][u.tile.y as usize] &= !(1 << u.tile.x);
+            }
         }
+        self.roles_stale_from(index);
         u
     }
 
     pub(crate) fn has_mobile_units(&self) -> bool {
-        if self.roles.valid {
+        if self.roles.valid && self.roles.repair_from.is_none() {
             return !self.roles.mobiles.is_empty();
         }
         self.units.iter().any(|u| !u.is_structure)

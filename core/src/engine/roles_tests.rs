@@ -44,14 +44,19 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
     (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits)
 }
 
-#[test]
-fn role_index_updated_after_deaths_equals_a_rebuild() {
-    let config = Arc::new(preset("base-s6").expect("preset"));
-    let mut game = Game::new(config);
+/// A base-s6 game where both players can afford every command of these tests.
+fn game_with_plenty_of_resources() -> Game {
+    let mut game = Game::new(Arc::new(preset("base-s6").expect("preset")));
     for p in Player::both() {
         game.player_mut(p).stats.sp = 500.0;
         game.player_mut(p).stats.mp = 500.0;
     }
+    game
+}
+
+#[test]
+fn role_index_updated_after_deaths_equals_a_rebuild() {
+    let mut game = game_with_plenty_of_resources();
     // Player 2 builds walls and turrets in front of player 1's scouts and demolishers;
     // player 1 has turrets and supports of its own, so units die on both sides.
     let mut commands = Vec::new();
@@ -84,4 +89,36 @@ fn role_index_updated_after_deaths_equals_a_rebuild() {
         assert_eq!(kept, view(&fresh.roles, &fresh), "tick {ticks}");
     }
     assert!(game.units.len() < start - 8, "units died: {} of {start} left", game.units.len());
+}
+
+#[test]
+fn role_index_kept_through_commands_and_copies_equals_a_rebuild() {
+    let mut base = game_with_plenty_of_resources();
+    for x in 8..14 {
+        let _ = base.apply_command(Player::Two, Command { kind: CommandKind::Spawn(2), tile: Tile::new(x, 16) });
+        let _ = base.apply_command(Player::One, Command { kind: CommandKind::Spawn(2), tile: Tile::new(x, 11) });
+    }
+    base.prepare_for_copies();
+    let mut game = Game::new(Arc::clone(&base.config));
+    game.assign_from(&base);
+    assert!(game.roles.valid, "a copy of an indexed state is indexed");
+    // Structures, upgrades (a unit removed from the middle of the list) and mobile units.
+    let commands = [
+        (Player::One, CommandKind::Spawn(1), Tile::new(12, 9)),
+        (Player::One, CommandKind::Upgrade, Tile::new(9, 11)),
+        (Player::Two, CommandKind::Spawn(0), Tile::new(15, 17)),
+        (Player::Two, CommandKind::Upgrade, Tile::new(12, 16)),
+        (Player::One, CommandKind::Spawn(3), Tile::new(13, 0)),
+        (Player::Two, CommandKind::Spawn(4), Tile::new(13, 27)),
+    ];
+    for (p, kind, tile) in commands {
+        assert!(game.apply_command(p, Command { kind, tile }).is_ok(), "{kind:?} on {tile}");
+        // An upgrade leaves the entries after the removed unit due for a repair.
+        game.ensure_roles();
+        assert!(game.roles.valid && game.roles.repair_from.is_none());
+        let mut fresh = game.clone();
+        fresh.roles = RoleIndex::default();
+        fresh.ensure_roles();
+        assert_eq!(view(&game.roles, &game), view(&fresh.roles, &fresh), "after {kind:?} on {tile}");
+    }
 }

@@ -9,7 +9,15 @@ use std::sync::Arc;
 pub fn prepare_turns(replay: &Replay) -> Result<Vec<(Game, TurnInputs)>, RebuildError> {
     let config = Arc::new(replay.config.clone());
     let ids = running_max_ids(&replay.frames);
-    replay.turn_starts().into_iter().map(|s| game_at_turn_frame(replay, &config, s, &ids, None)).collect()
+    let mut turns = replay
+        .turn_starts()
+        .into_iter()
+        .map(|s| game_at_turn_frame(replay, &config, s, &ids, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (game, _) in &mut turns {
+        game.prepare_for_copies();
+    }
+    Ok(turns)
 }
 
 /// Simulates every prepared turn to the end of its action phase and restore.
