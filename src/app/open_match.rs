@@ -20,6 +20,9 @@ pub struct OpenMatchPrompt {
     /// The last failure, in one line.
     pub error: Option<String>,
     download: Option<Download>,
+    /// Frames in which the field takes the keyboard, so the person types at once (a window's
+    /// first frame only measures it, and a focus asked then is lost).
+    focus_frames: u8,
 }
 
 struct Download {
@@ -30,7 +33,14 @@ struct Download {
 
 impl OpenMatchPrompt {
     pub fn new(api: &str, cache: PathBuf) -> OpenMatchPrompt {
-        OpenMatchPrompt { text: String::new(), api: api.to_string(), cache, error: None, download: None }
+        OpenMatchPrompt {
+            text: String::new(),
+            api: api.to_string(),
+            cache,
+            error: None,
+            download: None,
+            focus_frames: 3,
+        }
     }
 
     /// The match being downloaded, if one is.
@@ -109,6 +119,10 @@ pub fn show(ctx: &egui::Context, prompt: &mut Option<OpenMatchPrompt>) -> Vec<Co
                         .desired_width(360.0),
                 )
                 .labelled_by(label.id);
+            if p.focus_frames > 0 {
+                p.focus_frames -= 1;
+                field.request_focus();
+            }
             let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.horizontal(|ui| {
                 let idle = p.download.is_none();

@@ -51,7 +51,7 @@ pub(super) fn site_summaries(view: &LibraryView, ui: &mut egui::Ui, actions: &mu
         }
         ui.end_row();
         for r in sums.rivals.iter().take(30) {
-            ui.add(egui::Label::new(&r.user).truncate());
+            name_label(ui, &r.user, egui::RichText::new(shortened(&r.user, 22)));
             ui.label(r.games.to_string());
             ui.label(format!("{}–{}", r.wins, r.losses));
             ui.end_row();
@@ -92,11 +92,11 @@ fn beaten_matrix(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<Librar
         egui::Grid::new("library-beaten").striped(true).show(ui, |ui| {
             ui.strong("My algo");
             for user in b.opponents.iter().take(12) {
-                ui.add(egui::Label::new(egui::RichText::new(user).strong()).truncate());
+                name_label(ui, user, egui::RichText::new(shortened(user, 14)).strong());
             }
             ui.end_row();
             for (row, (_, name)) in b.my_algos.iter().enumerate() {
-                ui.add(egui::Label::new(name).truncate());
+                name_label(ui, name, egui::RichText::new(shortened(name, 22)));
                 for games in b.cells[row].iter().take(12) {
                     match games.first() {
                         Some(&k) => {
@@ -114,4 +114,33 @@ fn beaten_matrix(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<Librar
             }
         });
     });
+}
+
+/// A name cut to `max` characters (an ellipsis where it was cut): grid columns fit their
+/// widest cell, so a truncating label would shrink to a few letters.
+fn shortened(name: &str, max: usize) -> String {
+    if name.chars().count() <= max {
+        return name.to_string();
+    }
+    let kept: String = name.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+/// A name in a table, whole on hover when it was cut.
+fn name_label(ui: &mut egui::Ui, full: &str, shown: egui::RichText) {
+    let cut = shown.text() != full;
+    let response = ui.label(shown);
+    if cut {
+        response.on_hover_text(full);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_names_are_cut_with_an_ellipsis_and_short_ones_kept() {
+        assert_eq!(super::shortened("Stephan-algo", 22), "Stephan-algo");
+        assert_eq!(super::shortened("a-very-long-opponent-name-indeed", 14), "a-very-long-o…");
+        assert_eq!(super::shortened("é".repeat(20).as_str(), 5).chars().count(), 5);
+    }
 }

@@ -21,7 +21,7 @@ pub(super) fn sort(shown: &mut [usize], games: &[IndexedGame], me: &str, by: Sor
         let (ga, gb) = (&games[a], &games[b]);
         let (sa, sb) = (seen_from(ga, me), seen_from(gb, me));
         let order = match by {
-            SortBy::File => std::cmp::Ordering::Equal,
+            SortBy::File => file_order(&ga.file, &gb.file),
             SortBy::Opponent => sa.map(|s| s.opponent.to_lowercase()).cmp(&sb.map(|s| s.opponent.to_lowercase())),
             SortBy::Result => sa.map(|s| s.outcome.name()).cmp(&sb.map(|s| s.outcome.name())),
             SortBy::Turns => ga.record.turns.cmp(&gb.record.turns),
@@ -29,8 +29,13 @@ pub(super) fn sort(shown: &mut [usize], games: &[IndexedGame], me: &str, by: Sor
             SortBy::MyHp => my_hp(ga, me).total_cmp(&my_hp(gb, me)),
         };
         let order = if descending { order.reverse() } else { order };
-        order.then_with(|| ga.file.cmp(&gb.file))
+        order.then_with(|| file_order(&ga.file, &gb.file))
     });
+}
+
+/// File names by the numbers in them: 9 before 10 before 100.
+fn file_order(a: &str, b: &str) -> std::cmp::Ordering {
+    natord::compare(a, b)
 }
 
 fn my_hp(g: &IndexedGame, me: &str) -> f32 {
@@ -123,4 +128,14 @@ fn tail(file: &str, width: f32) -> String {
 
 fn cell(ui: &mut egui::Ui, text: &str, width: f32) {
     ui.add_sized([width, 16.0], egui::Label::new(text).truncate());
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn files_sort_by_their_numbers() {
+        let mut files = ["100.replay.gz", "10.replay.gz", "9.replay.gz", "1.replay.gz", "b2", "a10"];
+        files.sort_by(|a, b| super::file_order(a, b));
+        assert_eq!(files, ["1.replay.gz", "9.replay.gz", "10.replay.gz", "100.replay.gz", "a10", "b2"]);
+    }
 }
