@@ -345,3 +345,42 @@ fn a_damaged_facts_file_is_named_and_left_as_it_is() {
     assert_eq!(std::fs::read_to_string(dir.join("site-matches.jsonl")).expect("read"), damaged);
     assert_eq!(site.replay_requests(), 0, "nothing downloaded before the facts are kept");
 }
+
+/// A disk that fills mid-sync, as a file-size limit (RLIMIT_FSIZE, with SIGXFSZ ignored so a
+/// write past it fails as a full disk's does, where `ENOSPC` would need a mount of our own):
+/// the failing writes are named, nothing half-written is kept, what was written stays, and the
+/// next sync with room completes the folder and its index.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_stops_the_sync_naming_the_write_and_the_next_sync_completes() {
+    let site = site();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("ladder");
+    let db = dir.with_extension("sqlite");
+    let (dir_s, db_s) = (dir.to_string_lossy().into_owned(), db.to_string_lossy().into_owned());
+    let algo = MY_ALGO.to_string();
+    // 8 blocks of 512 bytes: the facts file fits, most replays do not.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 8 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["library", "sync", &dir_s, "--api", &site.api, "--rate", "0", "--db", &db_s, "--algo", &algo])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run sh: {e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("File too large") && err.contains(".replay.gz"), "the failed write named:\n{err}");
+    assert!(strays(&dir).is_empty(), "nothing half-written kept: {:?}", strays(&dir));
+    let kept_before = replays_in(&dir);
+    assert!(kept_before.len() < site.match_ids().len(), "the limit stopped some replays: {kept_before:?}");
+    for id in &kept_before {
+        let path = dir.join(format!("{id}.replay.gz"));
+        terminal_core::replay::read_replay(&path).unwrap_or_else(|e| panic!("{} kept damaged: {e}", path.display()));
+    }
+
+    let (code, _, err) = sync(&site, &dir, &["--algo", &algo], &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(replays_in(&dir), site.match_ids(), "the next sync brings the rest");
+    assert!(strays(&dir).is_empty(), "{:?}", strays(&dir));
+    assert_indexed(&site, &dir);
+}
