@@ -45,8 +45,8 @@ impl StudioApp {
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),
             StudioCommand::Remember(p) => self.state.remember(&p),
-            StudioCommand::ArenaGhosts { label, files, me } => {
-                self.apply_arena(ArenaAction::UseGhosts(super::arena::GhostSelection { label, files, me }));
+            StudioCommand::ArenaGhosts { label, files, me, my_seats } => {
+                self.apply_arena(ArenaAction::UseGhosts(super::arena::GhostSelection { label, files, me, my_seats }));
                 self.state.view = View::Arena;
             }
             StudioCommand::AddArenaAlgo(p) => self.apply_arena(ArenaAction::AddAlgo(p)),

@@ -58,6 +58,23 @@ fn sync_brings_the_sites_games_and_shows_rating_rivals_and_who_beat_me() {
         .and_then(|n| n.to_str()?.strip_suffix(".replay.gz")?.parse().ok())
         .unwrap_or_else(|| panic!("{} is not a synced match", opened.display()));
     assert!(!site.i_won(id), "the cell opens a game I lost: {id}");
+
+    // My games as ghosts for the Arena: my seat in each from the site's facts, so the
+    // recorded player in the algo's seat is me, and its result is mine as the site lists it.
+    h.get_by_label("Library").click();
+    h.run();
+    h.get_by_label("Send to Arena as ghosts").click();
+    h.run();
+    assert_eq!(h.state().view(), View::Arena, "{}", h.state().library().message());
+    let sent = h.state().arena().form().ghosts().cloned().expect("the games sent as ghosts");
+    assert_eq!((sent.files.len(), sent.my_seats.len()), (6, 6), "{sent:?}");
+    let (games, skipped) = terminal_core::arena::ghosts::ghost_games(&sent.files, &sent.choice()).expect("ghosts");
+    assert!(skipped.is_empty(), "{skipped:?}");
+    for g in &games {
+        let id: u64 =
+            g.replay.file_name().and_then(|n| n.to_str()?.strip_suffix(".replay.gz")?.parse().ok()).unwrap_or(0);
+        assert_eq!(g.recorded.won, site.i_won(id), "match {id}: the algo takes my seat");
+    }
 }
 
 #[test]

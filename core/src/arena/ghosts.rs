@@ -20,6 +20,9 @@ pub enum GhostChoice {
     /// In each replay, the opponent of the player named so (a player's own ladder replays:
     /// the algo takes that player's seat).
     OpponentOf(String),
+    /// The ghost's seat in each replay, given by file (a synced game's seat comes from the
+    /// website's facts, as the names inside its replay may be anonymised).
+    PerReplay(HashMap<PathBuf, Player>),
 }
 
 /// How a seat's game went.
@@ -108,6 +111,13 @@ pub fn ghost_games(paths: &[PathBuf], choice: &GhostChoice) -> Result<(Vec<Ghost
                 Some(i) => Player::both()[i].opponent(),
                 None => {
                     skipped.push((f, format!("no player named {name:?} (players: {} and {})", names[0], names[1])));
+                    continue;
+                }
+            },
+            GhostChoice::PerReplay(seats) => match seats.get(&f) {
+                Some(p) => *p,
+                None => {
+                    skipped.push((f, "no seat given for this replay".into()));
                     continue;
                 }
             },

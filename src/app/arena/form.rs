@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use terminal_core::arena::builder::{DEFAULT_GAMES, DEFAULT_SEED};
 use terminal_core::arena::ghosts::GhostChoice;
 use terminal_core::arena::{ArenaSpec, ArenaSpecError, Opponents, SprtParams, default_jobs};
+use terminal_core::engine::geometry::Player;
 use terminal_core::runner::Confinement;
 
 /// What is wrong with the form: a field that does not read, or what the arena's builder
@@ -69,6 +70,22 @@ pub struct GhostSelection {
     pub files: Vec<PathBuf>,
     /// The player whose opponents become the ghosts (the algo takes this player's seat).
     pub me: String,
+    /// `me`'s seat in each file (1 or 2), when the Library knew it from the website's facts;
+    /// empty: found by `me`'s name in each replay.
+    #[serde(default)]
+    pub my_seats: Vec<u8>,
+}
+
+impl GhostSelection {
+    /// Which player of each replay is the ghost: the opponent of my seat where it is known,
+    /// else of the player named `me`.
+    pub fn choice(&self) -> GhostChoice {
+        if self.my_seats.len() != self.files.len() {
+            return GhostChoice::OpponentOf(self.me.clone());
+        }
+        let ghost_of = |seat: u8| if seat == 1 { Player::Two } else { Player::One };
+        GhostChoice::PerReplay(self.files.iter().cloned().zip(self.my_seats.iter().map(|&s| ghost_of(s))).collect())
+    }
 }
 
 // The builder's defaults, so the form starts where the command line does; jobs show the
@@ -156,7 +173,7 @@ impl ArenaForm {
         let opponents = match (self.vs_ghosts, self.gauntlet) {
             (true, _) => {
                 let g = self.ghosts.as_ref().ok_or(FormError::NoGhosts)?;
-                Opponents::Ghosts { replays: g.files.clone(), choice: GhostChoice::OpponentOf(g.me.clone()) }
+                Opponents::Ghosts { replays: g.files.clone(), choice: g.choice() }
             }
             (false, true) if self.baseline >= self.algos.len() => return Err(FormError::Baseline),
             (false, true) => Opponents::Gauntlet { baseline: self.baseline },

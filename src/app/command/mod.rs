@@ -115,6 +115,8 @@ pub enum StudioCommand {
         label: String,
         files: Vec<PathBuf>,
         me: String,
+        /// `me`'s seat (1 or 2) in each file, when known from the website's facts; else empty.
+        my_seats: Vec<u8>,
     },
     /// Add an algo folder to the Arena's list.
     AddArenaAlgo(PathBuf),

@@ -320,11 +320,20 @@ impl LibraryView {
     }
 
     /// The games shown that "me" played, as ghosts for the Arena: the opponents of "me" in
-    /// them (a game "me" did not play has no seat to take).
+    /// them (a game "me" did not play has no seat to take). My seat in each goes with it, as
+    /// a synced game's replay may not carry my name.
     fn send_to_arena(&mut self) -> Vec<Command> {
         let Some(me) = self.rt.perspective.as_ref().map(|p| p.me.clone()) else { return Vec::new() };
         let Some((label, files)) = self.shown_files(Some(&me)) else { return Vec::new() };
-        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me })]
+        let Some(library) = &self.rt.library else { return Vec::new() };
+        let my_seats = self
+            .rt
+            .shown
+            .iter()
+            .filter_map(|&k| terminal_core::library::query::seen_from(&library.games[k], &me))
+            .map(|seen| if seen.seat == 0 { 1 } else { 2 })
+            .collect();
+        vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me, my_seats })]
     }
 
     /// The files of the games shown (of those `me` played, if given), and a label for them;
@@ -333,7 +342,7 @@ impl LibraryView {
         let library = self.rt.library.as_ref()?;
         let games = self.rt.shown.iter().map(|&k| &library.games[k]);
         let files: Vec<PathBuf> = games
-            .filter(|g| me.is_none_or(|me| g.record.seat_of(me).is_some()))
+            .filter(|g| me.is_none_or(|me| terminal_core::library::query::seen_from(g, me).is_some()))
             .map(|g| library.root.join(&g.file))
             .collect();
         if files.is_empty() {
