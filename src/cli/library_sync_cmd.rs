@@ -4,8 +4,10 @@
 
 use super::error::{CliError, Outcome};
 use super::index_folder::{index_folder, index_line};
+use super::signals::catch_stop_signals;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use terminal_core::library::sync::{self, RequestPolicy, SyncEvent, SyncOptions, SyncReport, SyncWho};
 
@@ -84,7 +86,23 @@ pub fn run(args: &SyncArgs) -> Result<Outcome, CliError> {
         SyncEvent::Downloaded { done, .. } => bar.set_position(done as u64),
         SyncEvent::Failed { message } => say(format!("failed: {message}")),
     };
-    let synced = sync::sync(&args.dir, &args.who(), &options, &on_event, &AtomicBool::new(false));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let signals = catch_stop_signals();
+    if let Some(s) = &signals {
+        // Ctrl+C stops the downloads, not the command: what arrived is then indexed.
+        let (received, stop) = (s.received.clone(), Arc::clone(&cancel));
+        let watcher = std::thread::Builder::new().name("sync-stop".into()).spawn(move || {
+            if let Ok(sig) = received.recv() {
+                eprintln!("signal {sig}: stopping the sync; the replays that arrived are kept and indexed");
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        if let Err(e) = watcher {
+            eprintln!("Ctrl+C ends the sync at once (no thread to catch it: {e})");
+        }
+    }
+    let synced = sync::sync(&args.dir, &args.who(), &options, &on_event, &cancel);
+    drop(signals);
     bar.finish_and_clear();
     let report = synced?;
     eprintln!("{}", summary_line(&report));

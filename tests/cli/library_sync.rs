@@ -223,17 +223,7 @@ fn a_killed_sync_resumes_without_asking_again() {
     let site = site();
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("ladder");
-    let db = dir.with_extension("sqlite");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
-        .args(["library", "sync", &dir.to_string_lossy(), "--api", &site.api, "--rate", "4"])
-        .args(["--algo", &MY_ALGO.to_string(), "--db", &db.to_string_lossy()])
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start terminal-studio");
-    let started = Instant::now();
-    while replays_in(&dir).len() < 2 && started.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = sync_until_two_replays(&site, &dir, "4", std::process::Stdio::null());
     child.kill().expect("kill the sync");
     let _ = child.wait();
     let before = replays_in(&dir);
@@ -383,4 +373,41 @@ fn a_full_disk_stops_the_sync_naming_the_write_and_the_next_sync_completes() {
     assert_eq!(replays_in(&dir), site.match_ids(), "the next sync brings the rest");
     assert!(strays(&dir).is_empty(), "{:?}", strays(&dir));
     assert_indexed(&site, &dir);
+}
+
+/// Ctrl+C (SIGINT) mid-sync stops the downloads, keeps what arrived, and indexes it.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_sync_and_indexes_what_arrived() {
+    let site = site();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("ladder");
+    let child = sync_until_two_replays(&site, &dir, "2", std::process::Stdio::piped());
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(status.is_ok_and(|s| s.success()), "kill -INT");
+    let out = child.wait_with_output().expect("the sync ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stopped, said with exit status 1:\n{err}");
+    assert!(err.contains("stopping the sync"), "{err}");
+    let kept = replays_in(&dir);
+    assert!((2..6).contains(&kept.len()), "stopped mid-way: {kept:?}\n{err}");
+    assert!(err.contains(&format!("{} replays downloaded", kept.len())), "{err}");
+    assert!(strays(&dir).is_empty(), "{:?}", strays(&dir));
+    assert_indexed(&site, &dir);
+}
+
+/// A sync of my algo at `rate` requests a second, running once two replays have arrived.
+fn sync_until_two_replays(site: &FakeSite, dir: &Path, rate: &str, stderr: std::process::Stdio) -> std::process::Child {
+    let db = dir.with_extension("sqlite");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
+        .args(["library", "sync", &dir.to_string_lossy(), "--api", &site.api, "--rate", rate])
+        .args(["--algo", &MY_ALGO.to_string(), "--db", &db.to_string_lossy()])
+        .stderr(stderr)
+        .spawn()
+        .expect("start terminal-studio");
+    let started = Instant::now();
+    while replays_in(dir).len() < 2 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
 }

@@ -56,7 +56,7 @@ impl Client {
     }
 
     /// The body at `url`, tried again on failures that may pass; `what` names the thing asked
-    /// for in a 404's message. `cancel` stops between tries.
+    /// for in a 404's message. `cancel` stops between tries, and a try still waiting for its turn.
     pub fn get(&self, url: &str, what: &str, cancel: &AtomicBool) -> Result<Vec<u8>, SyncError> {
         let attempts = self.policy.attempts.max(1);
         let mut wait = self.policy.backoff;
@@ -65,6 +65,10 @@ impl Client {
                 return Err(SyncError::Cancelled);
             }
             self.limiter.wait();
+            // A stop asked while this request waited its turn: it is not sent.
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SyncError::Cancelled);
+            }
             let failed = match self.try_get(url, what) {
                 Ok(body) => return Ok(body),
                 Err(f) => f,
