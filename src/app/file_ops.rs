@@ -68,6 +68,13 @@ impl StudioApp {
         let e = &self.state.editor.editor;
         let same_file = e.path.as_deref() == Some(path);
         if e.dirty && !same_file && !is_replay(path) {
+            // A file that cannot be opened is said now, not after the question.
+            if terminal_core::files::is_file(path)
+                && let Err(err) = terminal_core::layout::files::load_layout(path)
+            {
+                *self.message_mut() = format!("Open failed: {err}");
+                return;
+            }
             let current = e.path.as_deref().map_or_else(|| "The layout".to_string(), display_name);
             let saved_at = e.path.clone();
             *self.message_mut() = format!("{current} has unsaved changes: save them, or open without saving");

@@ -180,6 +180,16 @@ fn opening_another_layout_over_unsaved_changes_asks_first() {
     assert!(h.state().unsaved_prompt().is_none());
     assert_eq!(h.state().editor().layout, edited, "Cancel keeps the work");
 
+    // A file that is no layout is refused at once: no question first, the work untouched.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{ not a layout").expect("write");
+    h.state_mut().apply(Command::File(FileCommand::Open(broken)));
+    h.run();
+    assert!(h.state().unsaved_prompt().is_none(), "asked before the file was checked");
+    assert!(h.state().message().starts_with("Open failed:"), "{}", h.state().message());
+    assert_eq!(h.state().editor().layout, edited);
+
     h.state_mut().apply(Command::File(FileCommand::Open(layout("funnel.json"))));
     h.run();
     h.get_by_label("Open without saving").click();

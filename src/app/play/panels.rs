@@ -332,6 +332,11 @@ fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: 
         if ui.button(RichText::new("End turn").strong()).on_hover_text(end).clicked() {
             out.push(PlayAction::EndTurn);
         }
+        // Said beside the button, not only in its tooltip: players look for the key.
+        let end_key = key(&PlayAction::EndTurn);
+        if !end_key.is_empty() {
+            ui.weak(format!("or press {end_key}"));
+        }
     });
     ui.separator();
     egui::CollapsingHeader::new("Attack planner").default_open(true).show(ui, |ui| {
