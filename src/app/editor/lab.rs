@@ -78,13 +78,33 @@ pub struct LabJob {
     cancel: Arc<AtomicBool>,
     done: Arc<AtomicUsize>,
     total: Arc<AtomicUsize>,
+    /// The suggestion's round being searched, from 1 (0: reading the attacks, or a stress run).
+    round: Arc<AtomicUsize>,
     result: Receiver<Result<LabResult, LabError>>,
 }
+
+/// Rounds a suggestion searches at most (each adds the best change found, if any helps).
+pub const SUGGEST_ROUNDS: usize = 5;
 
 impl LabJob {
     /// Work done, of how much (attacks run, or replays read, or candidates weighed).
     pub fn progress(&self) -> (usize, usize) {
         (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    /// The suggestion's round being searched (from 1), once the attacks are read.
+    pub fn round(&self) -> Option<usize> {
+        Some(self.round.load(Ordering::Relaxed)).filter(|r| *r > 0)
+    }
+
+    /// What the job is at, for its progress bar: the round and the whole of a suggestion.
+    pub fn progress_text(&self) -> String {
+        let (done, total) = self.progress();
+        match self.round() {
+            Some(r) => format!("{}: round {r} of at most {SUGGEST_ROUNDS}, {done}/{total} changes weighed", self.what),
+            None if self.what == "Suggesting" => format!("{}: reading the attacks, {done}/{total}", self.what),
+            None => format!("{}: {done}/{total}", self.what),
+        }
     }
 
     pub fn cancel(&self) {
@@ -126,9 +146,10 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
         cancel: Arc::new(AtomicBool::new(false)),
         done: Arc::new(AtomicUsize::new(0)),
         total: Arc::new(AtomicUsize::new(0)),
+        round: Arc::new(AtomicUsize::new(0)),
         result: rx,
     };
-    let (cancel, done, total) = (job.cancel.clone(), job.done.clone(), job.total.clone());
+    let (cancel, done, total, round) = (job.cancel.clone(), job.done.clone(), job.total.clone(), job.round.clone());
     crate::app::background::spawn("layout-lab", move || {
         let repaint = request.repaint.clone();
         let progress = |d: usize, t: usize| {
@@ -138,7 +159,7 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
                 ctx.request_repaint();
             }
         };
-        let result = work(request, &progress, &cancel);
+        let result = work(request, &progress, &round, &cancel);
         let _ = tx.send(result);
         if let Some(ctx) = &repaint {
             ctx.request_repaint();
@@ -150,6 +171,7 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
 fn work(
     request: LabRequest,
     progress: &(dyn Fn(usize, usize) + Sync),
+    round: &AtomicUsize,
     cancel: &AtomicBool,
 ) -> Result<LabResult, LabError> {
     let jobs = crate::app::background::jobs();
@@ -164,9 +186,11 @@ fn work(
             Ok(LabResult::Report { attacks, report, layout: request.layout })
         }
         Some(budget) => {
-            let options = SuggestOptions { budget, max_steps: 5, jobs, ..SuggestOptions::default() };
-            let step_progress =
-                |p: terminal_core::layout::suggest::SuggestProgress| progress(p.candidates_done, p.candidates);
+            let options = SuggestOptions { budget, max_steps: SUGGEST_ROUNDS, jobs, ..SuggestOptions::default() };
+            let step_progress = |p: terminal_core::layout::suggest::SuggestProgress| {
+                round.store(p.step + 1, Ordering::Relaxed);
+                progress(p.candidates_done, p.candidates);
+            };
             let suggestion = suggest(
                 &attacks.attacks,
                 &request.layout,
@@ -223,4 +247,31 @@ fn read_attacks(
         });
     }
     Ok(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(what: &'static str, round: usize, done: usize, total: usize) -> LabJob {
+        let (_, result) = crossbeam_channel::bounded(1);
+        LabJob {
+            what,
+            cancel: Arc::new(AtomicBool::new(false)),
+            done: Arc::new(AtomicUsize::new(done)),
+            total: Arc::new(AtomicUsize::new(total)),
+            round: Arc::new(AtomicUsize::new(round)),
+            result,
+        }
+    }
+
+    #[test]
+    fn a_suggestions_progress_names_its_round_and_the_whole() {
+        assert_eq!(job("Suggesting", 0, 12, 300).progress_text(), "Suggesting: reading the attacks, 12/300");
+        assert_eq!(
+            job("Suggesting", 2, 40, 180).progress_text(),
+            format!("Suggesting: round 2 of at most {SUGGEST_ROUNDS}, 40/180 changes weighed")
+        );
+        assert_eq!(job("Stress test", 0, 5, 9).progress_text(), "Stress test: 5/9");
+    }
 }
