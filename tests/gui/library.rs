@@ -225,3 +225,33 @@ fn a_damaged_index_is_moved_aside_and_rebuilt_saying_so() {
         .collect();
     assert_eq!(aside.len(), 1, "the damaged file kept beside the new one");
 }
+
+#[test]
+fn indexing_says_how_many_replays_of_how_many() {
+    let folder = crate::common::corpus::replays();
+    let index_dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let mut settings = State::default();
+    settings.library.db = Some(index_dir.path().join("library.sqlite"));
+    let mut h = studio_with(settings, LARGE, None, false);
+    h.get_by_label("Library").click();
+    h.run();
+    type_into(&mut h, "Folder", &folder.display().to_string());
+    h.get_by_label("Index").click();
+    let total = terminal_core::verify::collect_replays(std::slice::from_ref(&folder)).len();
+    let counted = format!(" of {total} replays");
+    h.step();
+    assert!(h.state().library().is_indexing(), "{}", h.state().library().message());
+    let mut seen = false;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while h.state().library().is_indexing() && std::time::Instant::now() < deadline {
+        h.step();
+        if h.query_all_by_label_contains(&counted).next().is_some() {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(seen, "no \"n{counted}\" while indexing: {}", h.state().library().message());
+    h.get_by_label("Stop").click();
+    step_until(&mut h, 120, "the stop", |a| !a.library().is_indexing());
+}

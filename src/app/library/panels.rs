@@ -15,8 +15,10 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
     egui::Panel::top("library-top").show(ui, |ui| {
         ui.horizontal(|ui| {
             let label = ui.label("Folder");
+            // Room beside the field for Index, or for the progress and Stop while it runs.
+            let beside = if view.rt.job.is_some() { 330.0 } else { 150.0 };
             let field = ui
-                .add(egui::TextEdit::singleline(&mut view.folder).desired_width(ui.available_width() - 150.0))
+                .add(egui::TextEdit::singleline(&mut view.folder).desired_width(ui.available_width() - beside))
                 .labelled_by(label.id);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if let Some(job) = &view.rt.job {
@@ -24,6 +26,7 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
                 let frac = if total > 0 { done as f32 / total as f32 } else { 0.0 };
                 ui.add(egui::ProgressBar::new(frac).desired_width(60.0))
                     .on_hover_text(format!("{}: {done} of {total} replays read", job.folder.display()));
+                ui.label(job.progress_text());
                 if ui.button("Stop").clicked() {
                     actions.push(LibraryAction::StopIndexing);
                 }
