@@ -171,8 +171,13 @@ fn bad_input_names_file_line_and_field() {
     let e = read_replay_bytes(Path::new("ids.replay"), bad_unit.as_bytes()).expect_err("must fail");
     assert_eq!(e.field, "p1Units[0][0][3]");
 
-    let e = read_replay_bytes(Path::new("empty.replay"), b"").expect_err("no config");
-    assert!(e.to_string().contains("no config"));
+    let e = read_replay_bytes(Path::new("empty.replay"), b"").expect_err("an empty file");
+    assert!(e.to_string().contains("the file is empty"), "{e}");
+    let e = read_replay_bytes(Path::new("blank.replay"), b"\n\n").expect_err("blank lines");
+    assert!(e.to_string().contains("only blank lines"), "{e}");
+    let frames_only = br#"{"turnInfo":[0,0,-1,0],"p1Stats":[30,40,5,0],"p2Stats":[30,40,5,0]}"#;
+    let e = read_replay_bytes(Path::new("frames.replay"), frames_only).expect_err("no config");
+    assert!(e.to_string().contains("no config"), "{e}");
     let e = read_replay_bytes(Path::new("gz.replay.gz"), &[0x1f, 0x8b, 0, 1, 2]).expect_err("bad gzip");
     assert!(e.to_string().contains("gzip"));
 }
