@@ -256,7 +256,13 @@ impl ArenaTab {
     fn results(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
         let mut out = self.progress(ui);
         if let Some(s) = &self.summary {
-            summary(ui, s, self.outcome.is_some());
+            // The tables and the plot scroll within most of the height, leaving the finished
+            // matches in view however many algos there are.
+            let room = (ui.available_height() * 0.7).max(200.0);
+            egui::ScrollArea::vertical()
+                .id_salt("arena-summary")
+                .max_height(room)
+                .show(ui, |ui| summary(ui, s, self.outcome.is_some()));
         }
         out.extend(self.finished_matches(ui));
         out

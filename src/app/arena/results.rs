@@ -8,11 +8,12 @@ use terminal_core::arena::Summary;
 pub(super) fn summary(ui: &mut Ui, s: &Summary, final_summary: bool) {
     ui.add_space(4.0);
     ui.label(egui::RichText::new(if final_summary { "Summary" } else { "Live results" }).strong());
-    results_table(ui, s);
+    // Wide tables scroll sideways rather than being cut at the panel's edge.
+    egui::ScrollArea::horizontal().id_salt("arena-results-scroll").show(ui, |ui| results_table(ui, s));
     if s.pairs.len() > 1 {
-        egui::CollapsingHeader::new(format!("Pairings ({})", s.pairs.len()))
-            .id_salt("arena-pairings")
-            .show(ui, |ui| pairings_table(ui, s));
+        egui::CollapsingHeader::new(format!("Pairings ({})", s.pairs.len())).id_salt("arena-pairings").show(ui, |ui| {
+            egui::ScrollArea::horizontal().id_salt("arena-pairings-scroll").show(ui, |ui| pairings_table(ui, s));
+        });
     }
     ui.add_space(4.0);
     win_rate_plot(ui, s);
