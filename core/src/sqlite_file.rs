@@ -29,12 +29,17 @@ fn wait_for_writer(count: i32) -> bool {
 }
 
 /// Opens `db` (made if missing) in WAL mode, so readers read the last committed state while
-/// a writer writes, with a connection that waits for another writer rather than failing.
+/// a writer writes, with a connection that waits for another writer rather than failing. A
+/// file that was there is checked whole first: damage found is an error `is_damage` knows.
 pub(crate) fn open(db: &Path) -> rusqlite::Result<Connection> {
+    let existed = std::fs::metadata(db).is_ok_and(|m| m.len() > 0);
     let conn = Connection::open(db)?;
     // Before anything else: even switching to WAL takes a lock another process may hold.
     conn.busy_handler(Some(wait_for_writer))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
+    if existed {
+        check(&conn)?;
+    }
     Ok(conn)
 }
 
@@ -43,10 +48,32 @@ pub(crate) fn is_damage(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt))
 }
 
-/// SQLite's own quick check of the whole file: `Err` with what it found when it is damaged.
-pub(crate) fn check(conn: &Connection) -> rusqlite::Result<Result<(), String>> {
+/// SQLite's own quick check of the whole file: a "corrupt" error with what it found.
+fn check(conn: &Connection) -> rusqlite::Result<()> {
     let first: String = conn.query_row("PRAGMA quick_check(1)", [], |r| r.get(0))?;
-    Ok(if first == "ok" { Ok(()) } else { Err(first) })
+    if first == "ok" {
+        return Ok(());
+    }
+    let corrupt = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT);
+    Err(rusqlite::Error::SqliteFailure(corrupt, Some(first)))
+}
+
+/// Opens `db` with `open`; when that fails because the file is damaged (`damage` says why),
+/// moves the file aside and opens a fresh one in its place.
+pub(crate) fn open_replacing_damaged<T, E>(
+    db: &Path,
+    open: impl Fn(&Path) -> Result<T, E>,
+    damage: impl Fn(&E) -> Option<String>,
+    io_error: impl FnOnce(std::io::Error) -> E,
+) -> Result<(T, Option<MovedAside>), E> {
+    match open(db) {
+        Ok(opened) => Ok((opened, None)),
+        Err(e) => {
+            let Some(why) = damage(&e) else { return Err(e) };
+            let moved = move_aside(db, why).map_err(io_error)?;
+            Ok((open(db)?, Some(moved)))
+        }
+    }
 }
 
 /// A damaged file moved aside: where it went, and what was wrong with it.
@@ -58,7 +85,7 @@ pub struct MovedAside {
 }
 
 /// Moves `db` (and its `-wal` and `-shm` files) aside to `<name>.damaged-<unix seconds>`.
-pub(crate) fn move_aside(db: &Path, why: String) -> std::io::Result<MovedAside> {
+fn move_aside(db: &Path, why: String) -> std::io::Result<MovedAside> {
     let to = crate::files::move_aside(db)?;
     let name = db.file_name().map_or_else(|| "database".into(), |n| n.to_string_lossy().into_owned());
     for suffix in ["-wal", "-shm"] {
@@ -82,7 +109,7 @@ mod tests {
         let db = dir.path().join("x.sqlite");
         std::fs::write(&db, vec![0x5a; 8192]).expect("garbage written");
         std::fs::write(dir.path().join("x.sqlite-wal"), b"junk").expect("wal written");
-        let err = open(&db).and_then(|c| check(&c)).expect_err("garbage is not a database");
+        let err = open(&db).expect_err("garbage is not a database");
         assert!(is_damage(&err), "{err}");
         let moved = move_aside(&db, err.to_string()).expect("moved");
         assert!(!db.exists() && moved.to.is_file(), "{moved:?}");

@@ -113,10 +113,7 @@ impl CliError {
             CliError::Plan { .. } => EXIT_USAGE,
             CliError::Library(e) => match e {
                 LibraryError::NotAFolder { .. } | LibraryError::NewerSchema { .. } => EXIT_USAGE,
-                LibraryError::Sqlite { .. }
-                | LibraryError::Io { .. }
-                | LibraryError::Attacks(_)
-                | LibraryError::Damaged { .. } => EXIT_FOUND,
+                LibraryError::Sqlite { .. } | LibraryError::Io { .. } | LibraryError::Attacks(_) => EXIT_FOUND,
             },
             CliError::Versions(e) => versions_status(e),
             CliError::Sync(e) => sync_status(e),

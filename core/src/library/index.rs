@@ -35,16 +35,9 @@ impl LibraryIndex {
         if !root.is_dir() {
             return Err(LibraryError::NotAFolder { path: root.to_path_buf() });
         }
-        let (conn, schema, moved_aside) = match schema::open(db) {
-            Ok((conn, schema)) => (conn, schema, None),
-            Err(e) => {
-                let Some(why) = e.damage() else { return Err(e) };
-                let moved = crate::sqlite_file::move_aside(db, why)
-                    .map_err(|source| LibraryError::Io { path: db.to_path_buf(), source })?;
-                let (conn, schema) = schema::open(db)?;
-                (conn, schema, Some(moved))
-            }
-        };
+        let io_error = |source| LibraryError::Io { path: db.to_path_buf(), source };
+        let ((conn, schema), moved_aside) =
+            crate::sqlite_file::open_replacing_damaged(db, schema::open, LibraryError::damage, io_error)?;
         Ok(LibraryIndex { conn, db: db.to_path_buf(), root: root.to_path_buf(), schema, moved_aside })
     }
 

@@ -54,15 +54,12 @@ pub enum LibraryError {
         db.display()
     )]
     NewerSchema { db: PathBuf, found: i32, supported: i32 },
-    #[error("{}: the library index is damaged ({why})", db.display())]
-    Damaged { db: PathBuf, why: String },
 }
 
 impl LibraryError {
     /// What a damaged index file said, if this error is one.
     fn damage(&self) -> Option<String> {
         match self {
-            LibraryError::Damaged { why, .. } => Some(why.clone()),
             LibraryError::Sqlite { source, .. } if crate::sqlite_file::is_damage(source) => Some(source.to_string()),
             _ => None,
         }

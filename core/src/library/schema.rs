@@ -98,22 +98,18 @@ pub enum SchemaState {
 }
 
 /// Opens (or creates) the database at `db` with this studio's schema. A file SQLite finds
-/// damaged (not a database, truncated) is `LibraryError::Damaged`; another process writing
-/// it is waited for.
+/// damaged (not a database, truncated) is an error `LibraryError::damage` names; another
+/// process writing it is waited for.
 pub fn open(db: &Path) -> Result<(Connection, SchemaState), LibraryError> {
     let sql = |source| LibraryError::Sqlite { db: db.to_path_buf(), source };
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| LibraryError::Io { path: dir.to_path_buf(), source })?;
     }
-    let existed = std::fs::metadata(db).is_ok_and(|m| m.len() > 0);
     // WAL: a reader (the studio) and an indexing run do not block each other, and a killed
     // run loses at most the batch it was writing.
     let mut conn = crate::sqlite_file::open(db).map_err(sql)?;
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
     conn.pragma_update(None, "foreign_keys", true).map_err(sql)?;
-    if existed && let Err(why) = crate::sqlite_file::check(&conn).map_err(sql)? {
-        return Err(LibraryError::Damaged { db: db.to_path_buf(), why });
-    }
     match version(&conn).map_err(sql)? {
         v if v == SCHEMA_VERSION => return Ok((conn, SchemaState::Current)),
         v if v > SCHEMA_VERSION => {

@@ -93,32 +93,25 @@ impl ResultCache {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(VersionsError::io(dir))?;
         }
-        match Self::open_checked(db) {
-            Ok(conn) => Ok(ResultCache { conn, db: db.to_path_buf(), moved_aside: None }),
-            Err(Damage::Other(e)) => Err(sql_error(db)(e)),
-            Err(Damage::Found(why)) => {
-                let moved = crate::sqlite_file::move_aside(db, why).map_err(VersionsError::io(db))?;
-                let conn = Self::open_checked(db).map_err(|e| match e {
-                    Damage::Other(e) => sql_error(db)(e),
-                    Damage::Found(why) => VersionsError::CachedRecord { db: db.to_path_buf(), message: why },
-                })?;
-                Ok(ResultCache { conn, db: db.to_path_buf(), moved_aside: Some(moved) })
-            }
-        }
+        let damage = |e: &VersionsError| match e {
+            VersionsError::Cache { source, .. } if crate::sqlite_file::is_damage(source) => Some(source.to_string()),
+            _ => None,
+        };
+        let (conn, moved_aside) =
+            crate::sqlite_file::open_replacing_damaged(db, Self::open_tables, damage, VersionsError::io(db))?;
+        Ok(ResultCache { conn, db: db.to_path_buf(), moved_aside })
     }
 
-    fn open_checked(db: &Path) -> Result<Connection, Damage> {
-        let existed = std::fs::metadata(db).is_ok_and(|m| m.len() > 0);
-        let conn = crate::sqlite_file::open(db)?;
-        if existed && let Err(why) = crate::sqlite_file::check(&conn)? {
-            return Err(Damage::Found(why));
-        }
-        let found: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    /// The connection to `db`, its tables made (or remade for another schema).
+    fn open_tables(db: &Path) -> Result<Connection, VersionsError> {
+        let sql = sql_error(db);
+        let conn = crate::sqlite_file::open(db).map_err(&sql)?;
+        let found: i32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(&sql)?;
         if found != SCHEMA_VERSION {
-            conn.execute_batch("DROP TABLE IF EXISTS results; DROP TABLE IF EXISTS repeats;")?;
+            conn.execute_batch("DROP TABLE IF EXISTS results; DROP TABLE IF EXISTS repeats;").map_err(&sql)?;
         }
-        conn.execute_batch(TABLES)?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        conn.execute_batch(TABLES).map_err(&sql)?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&sql)?;
         Ok(conn)
     }
 
@@ -178,18 +171,6 @@ impl ResultCache {
             .query_row("SELECT COUNT(*) FROM results WHERE version = ?1", [version], |r| r.get(0))
             .map_err(sql_error(&self.db))?;
         Ok(usize::try_from(n).unwrap_or(0))
-    }
-}
-
-/// Why opening the cache failed: the file is damaged, or another error.
-enum Damage {
-    Found(String),
-    Other(rusqlite::Error),
-}
-
-impl From<rusqlite::Error> for Damage {
-    fn from(e: rusqlite::Error) -> Damage {
-        if crate::sqlite_file::is_damage(&e) { Damage::Found(e.to_string()) } else { Damage::Other(e) }
     }
 }
 
