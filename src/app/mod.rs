@@ -4,10 +4,10 @@
 //! [`Command`]s the frame produced.
 //!
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
-//! be asked, the command table) → `paths`, `background` (where long work runs), `browser`
-//! (the web page's edges, in the browser build) → `board` (the board-drawing toolkit) →
-//! `compare_view`, `file_prompt`, `unsaved_prompt`, `open_match`, `status_line`, `top_bar`, `view`,
-//! `desktop_only` → the views (`editor`, `viewer`, `play`, `arena`, `library`, `versions`) →
+//! be asked, the command table) → `paths`, `background` (where long work runs), `time_text`
+//! (durations as shown), `browser` (the web page's edges, in the browser build) → `board`
+//! (the board-drawing toolkit) → `compare_view`, `file_prompt`, `unsaved_prompt`,
+//! `open_match`, `status_line`, `top_bar`, `view`, `desktop_only` → the views (`editor`, `viewer`, `play`, `arena`, `library`, `versions`) →
 //! `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
 
 pub mod arena;
@@ -33,6 +33,7 @@ pub mod play;
 pub mod state;
 pub mod status_line;
 mod studio_commands;
+pub mod time_text;
 pub mod top_bar;
 pub mod unsaved_prompt;
 #[cfg(not(target_arch = "wasm32"))]

@@ -275,7 +275,7 @@ impl ArenaTab {
             let frac = if run.total > 0 { run.done as f32 / run.total as f32 } else { 0.0 };
             let eta = match (run.handle.is_some(), run.eta) {
                 (false, _) => "done".to_string(),
-                (true, Some(d)) => format!("ETA {}", fmt_duration(d)),
+                (true, Some(d)) => format!("ETA {}", crate::app::time_text::duration(d)),
                 (true, None) => "ETA …".to_string(),
             };
             let state = match (run.handle.is_some(), run.paused) {
@@ -288,7 +288,7 @@ impl ArenaTab {
                 "{}/{} games · {} elapsed · {eta}{state}",
                 run.done,
                 run.total,
-                fmt_duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
+                crate::app::time_text::duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
             );
             ui.add(egui::ProgressBar::new(frac).text(text));
             if run.handle.is_some() && !run.running_jobs.is_empty() {
@@ -364,9 +364,4 @@ fn limit_field(ui: &mut Ui, label: &str, text: &mut String, ruleset_ms: u64, hov
         .labelled_by(l.id)
         .on_hover_text(hover);
     ui.end_row();
-}
-
-fn fmt_duration(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 { format!("{}h{:02}m", s / 3600, (s / 60) % 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
 }

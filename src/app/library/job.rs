@@ -57,18 +57,18 @@ impl IndexJob {
         }
     }
 
-    /// "n of N replays, about T left", the time left from the pace so far (once a replay is
-    /// read, and while a tenth of a second of work gives a pace worth saying).
+    /// "n of N replays, 0m06s left", the time left from the pace so far (once a replay is
+    /// read, and a tenth of a second of work gives a pace worth saying).
     pub fn progress_text(&self) -> String {
         let (done, total) = self.progress;
         if total == 0 {
             return "listing the folder…".into();
         }
         let mut text = format!("{done} of {total} replays");
-        let elapsed = self.started.elapsed().as_secs_f64();
-        if done > 0 && done < total && elapsed > 0.1 {
-            let left = elapsed / done as f64 * (total - done) as f64;
-            text.push_str(&format!(", about {} left", seconds_text(left)));
+        let elapsed = self.started.elapsed();
+        if done > 0 && done < total && elapsed.as_secs_f64() > 0.1 {
+            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
+            text.push_str(&format!(", {} left", crate::app::time_text::duration(left)));
         }
         text
     }
@@ -109,19 +109,4 @@ fn index(
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
-
-/// A duration to read at a glance: "40 s", "3 min 20 s".
-fn seconds_text(seconds: f64) -> String {
-    let s = seconds.round() as u64;
-    if s < 60 { format!("{s} s") } else { format!("{} min {} s", s / 60, s % 60) }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn time_left_reads_at_a_glance() {
-        assert_eq!(super::seconds_text(4.4), "4 s");
-        assert_eq!(super::seconds_text(200.0), "3 min 20 s");
-    }
 }
