@@ -105,9 +105,7 @@ impl StudioApp {
     fn ask_for_match(&mut self) {
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let api = Some(self.state.library.site_api.trim())
-                .filter(|a| !a.is_empty())
-                .unwrap_or(terminal_core::library::sync::DEFAULT_API);
+            let api = self.state.library.website_api();
             self.rt.open_match = Some(super::open_match::OpenMatchPrompt::new(api, super::paths::site_matches_dir()));
         }
         #[cfg(target_arch = "wasm32")]

@@ -166,11 +166,15 @@ impl LibraryView {
                 return;
             }
         };
-        let api =
-            Some(self.site_api.trim()).filter(|a| !a.is_empty()).unwrap_or(terminal_core::library::sync::DEFAULT_API);
+        let api = self.website_api().to_string();
         self.rt.message = format!("Syncing from {api}…");
         let folder = PathBuf::from(self.folder.trim());
-        self.rt.sync = Some(SyncJob::start(&folder, who, api.to_string(), window.cloned()));
+        self.rt.sync = Some(SyncJob::start(&folder, who, api, window.cloned()));
+    }
+
+    /// The website's API the player set, else the game's own.
+    pub fn website_api(&self) -> &str {
+        Some(self.site_api.trim()).filter(|a| !a.is_empty()).unwrap_or(terminal_core::library::sync::DEFAULT_API)
     }
 
     /// Takes what the sync thread sent; with `wait`, until it is done (tests). When it is
@@ -324,27 +328,23 @@ impl LibraryView {
     /// a synced game's replay may not carry my name.
     fn send_to_arena(&mut self) -> Vec<Command> {
         let Some(me) = self.rt.perspective.as_ref().map(|p| p.me.clone()) else { return Vec::new() };
-        let Some((label, files)) = self.shown_files(Some(&me)) else { return Vec::new() };
-        let Some(library) = &self.rt.library else { return Vec::new() };
-        let my_seats = self
-            .rt
-            .shown
-            .iter()
-            .filter_map(|&k| terminal_core::library::query::seen_from(&library.games[k], &me))
-            .map(|seen| if seen.seat == 0 { 1 } else { 2 })
-            .collect();
+        let Some((label, files, my_seats)) = self.shown_files(Some(&me)) else { return Vec::new() };
         vec![Command::Studio(StudioCommand::ArenaGhosts { label, files, me, my_seats })]
     }
 
-    /// The files of the games shown (of those `me` played, if given), and a label for them;
-    /// says so when there is none.
-    fn shown_files(&mut self, me: Option<&str>) -> Option<(String, Vec<PathBuf>)> {
+    /// The files of the games shown (of those `me` played, if given, with `me`'s seat in
+    /// each: 1 or 2), and a label for them; says so when there is none.
+    fn shown_files(&mut self, me: Option<&str>) -> Option<(String, Vec<PathBuf>, Vec<u8>)> {
         let library = self.rt.library.as_ref()?;
-        let games = self.rt.shown.iter().map(|&k| &library.games[k]);
-        let files: Vec<PathBuf> = games
-            .filter(|g| me.is_none_or(|me| terminal_core::library::query::seen_from(g, me).is_some()))
-            .map(|g| library.root.join(&g.file))
-            .collect();
+        let mut files = Vec::new();
+        let mut my_seats = Vec::new();
+        for g in self.rt.shown.iter().map(|&k| &library.games[k]) {
+            if let Some(me) = me {
+                let Some(seen) = terminal_core::library::query::seen_from(g, me) else { continue };
+                my_seats.push(if seen.seat == 0 { 1 } else { 2 });
+            }
+            files.push(library.root.join(&g.file));
+        }
         if files.is_empty() {
             self.rt.message = match me {
                 Some(me) if !self.rt.shown.is_empty() => format!("None of the games shown has {me} in it"),
@@ -352,12 +352,12 @@ impl LibraryView {
             };
             return None;
         }
-        Some((format!("{} games from the Library", files.len()), files))
+        Some((format!("{} games from the Library", files.len()), files, my_seats))
     }
 
     /// The games shown, as the Layout lab's attacks.
     fn send_to_lab(&mut self) -> Vec<Command> {
-        let Some((label, files)) = self.shown_files(None) else { return Vec::new() };
+        let Some((label, files, _)) = self.shown_files(None) else { return Vec::new() };
         let Some(library) = &self.rt.library else { return Vec::new() };
         let index = self.rt.db_used.clone().map(|db| (db, library.root.clone()));
         vec![Command::Studio(StudioCommand::LabAttacks { label, files, index })]
