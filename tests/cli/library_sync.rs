@@ -16,11 +16,20 @@ fn site() -> FakeSite {
     FakeSite::start(&files, 1)
 }
 
+/// The arguments of `library` that sync `dir` from `site` at `rate` requests a second,
+/// indexed in `dir`.sqlite.
+fn sync_args(site: &FakeSite, dir: &Path, rate: &str) -> Vec<String> {
+    let db = dir.with_extension("sqlite");
+    let mut args: Vec<String> = vec!["sync".into(), dir.to_string_lossy().into_owned()];
+    args.extend(["--api", &site.api, "--rate", rate, "--db"].map(String::from));
+    args.push(db.to_string_lossy().into_owned());
+    args
+}
+
 fn sync(site: &FakeSite, dir: &Path, who: &[&str], more: &[&str]) -> (Option<i32>, String, String) {
-    let (dir, db) = (dir.to_string_lossy(), dir.with_extension("sqlite").to_string_lossy().into_owned());
-    let mut args = vec!["sync", dir.as_ref(), "--api", &site.api, "--rate", "0", "--db", &db];
-    args.extend_from_slice(who);
-    args.extend_from_slice(more);
+    let mut args = sync_args(site, dir, "0");
+    args.extend(who.iter().chain(more).map(|a| (*a).to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     crate::run_studio("library", &args)
 }
 
@@ -346,15 +355,14 @@ fn a_full_disk_stops_the_sync_naming_the_write_and_the_next_sync_completes() {
     let site = site();
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("ladder");
-    let db = dir.with_extension("sqlite");
-    let (dir_s, db_s) = (dir.to_string_lossy().into_owned(), db.to_string_lossy().into_owned());
     let algo = MY_ALGO.to_string();
     // 8 blocks of 512 bytes: the facts file fits, most replays do not.
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg("trap '' XFSZ; ulimit -f 8 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_terminal-studio"))
-        .args(["library", "sync", &dir_s, "--api", &site.api, "--rate", "0", "--db", &db_s, "--algo", &algo])
+        .args([env!("CARGO_BIN_EXE_terminal-studio"), "library"])
+        .args(sync_args(&site, &dir, "0"))
+        .args(["--algo", &algo])
         .output()
         .unwrap_or_else(|e| panic!("cannot run sh: {e}"));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -398,10 +406,10 @@ fn ctrl_c_stops_the_sync_and_indexes_what_arrived() {
 
 /// A sync of my algo at `rate` requests a second, running once two replays have arrived.
 fn sync_until_two_replays(site: &FakeSite, dir: &Path, rate: &str, stderr: std::process::Stdio) -> std::process::Child {
-    let db = dir.with_extension("sqlite");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_terminal-studio"))
-        .args(["library", "sync", &dir.to_string_lossy(), "--api", &site.api, "--rate", rate])
-        .args(["--algo", &MY_ALGO.to_string(), "--db", &db.to_string_lossy()])
+        .arg("library")
+        .args(sync_args(site, dir, rate))
+        .args(["--algo", &MY_ALGO.to_string()])
         .stderr(stderr)
         .spawn()
         .expect("start terminal-studio");
