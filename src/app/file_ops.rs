@@ -52,7 +52,6 @@ impl StudioApp {
             FileAction::OpenReplay | FileAction::ImportReplay => return self.replay_folder(),
             FileAction::Ruleset => return PathBuf::from("game-configs.json"),
             FileAction::ArenaAlgo => return PathBuf::new(),
-            FileAction::ArenaOutput => return self.state.arena.output_folder(),
         };
         let e = &self.state.editor.editor;
         let name = match e.path.as_ref().and_then(|p| p.file_stem()) {

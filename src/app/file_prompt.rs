@@ -3,7 +3,20 @@
 //! in-app window asks for the path, prefilled, so that every file action works or says why.
 
 use super::command::{Command, FileAction, FileCommand};
+use super::path_field::{FileKind, PathField, Pick};
 use std::path::{Path, PathBuf};
+
+/// How the file browser picks the path of an action.
+fn pick(action: FileAction) -> Pick {
+    match action {
+        FileAction::OpenLayout | FileAction::Ruleset => Pick::File(FileKind::Json),
+        FileAction::SaveLayoutAs => Pick::SaveFile(FileKind::Json),
+        FileAction::OpenReplay | FileAction::ImportReplay => Pick::File(FileKind::Replay),
+        FileAction::ExportPython => Pick::SaveFile(FileKind::Python),
+        FileAction::ExportPng => Pick::SaveFile(FileKind::Png),
+        FileAction::ArenaAlgo => Pick::Folder,
+    }
+}
 
 /// What a file dialog answered.
 enum Answer {
@@ -57,7 +70,7 @@ fn native_dialog_path(action: FileAction, suggested: &Path) -> Option<PathBuf> {
         FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
         FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
         FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
-        FileAction::ArenaAlgo | FileAction::ArenaOutput => d.pick_folder(),
+        FileAction::ArenaAlgo => d.pick_folder(),
     }
 }
 
@@ -91,12 +104,20 @@ pub struct FilePrompt {
     pub note: String,
     /// The second replay (B) of a comparison; `None`: one path is asked.
     pub second: Option<String>,
+    /// The in-app file browser opens with the window (there is no desktop dialog).
+    pub browse_first: bool,
 }
 
 impl FilePrompt {
     /// Asks for the two replays of a comparison, both prefilled with `folder`.
     pub fn two_replays(folder: String, note: String) -> FilePrompt {
-        FilePrompt { action: FileAction::OpenReplay, text: folder.clone(), note, second: Some(folder) }
+        FilePrompt {
+            action: FileAction::OpenReplay,
+            text: folder.clone(),
+            note,
+            second: Some(folder),
+            browse_first: false,
+        }
     }
 
     pub fn title(&self) -> &'static str {
@@ -121,14 +142,16 @@ pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Op
         match native_dialog(action, &suggested) {
             Answer::Path(p) => return Some(action.command(p)),
             Answer::Later => return None,
-            Answer::Nothing => {
-                "The file dialog gave no path (closed, or no desktop portal): type one here.".to_string()
-            }
+            Answer::Nothing => "The file dialog gave no path (closed, or no desktop portal): type one here, \
+                                or Browse…."
+                .to_string(),
         }
     } else {
-        "No file dialog on this desktop (no portal on the session bus): type the path.".to_string()
+        "No file dialog on this desktop (no portal on the session bus): pick in the browser, or type the path."
+            .to_string()
     };
-    *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note, second: None });
+    let browse_first = !native && cfg!(not(target_arch = "wasm32"));
+    *prompt = Some(FilePrompt { action, text: suggested.display().to_string(), note, second: None, browse_first });
     None
 }
 
@@ -136,7 +159,7 @@ pub fn ask(action: FileAction, suggested: PathBuf, native: bool, prompt: &mut Op
 /// if it gives no replay) the in-app window prefilled with `folder`.
 pub fn ask_two_replays(folder: &Path, native: bool, prompt: &mut Option<FilePrompt>) -> Option<Command> {
     let note = if !native {
-        "No file dialog on this desktop (no portal on the session bus): type the two paths."
+        "No file dialog on this desktop (no portal on the session bus): type or browse to the two replays."
     } else if let Some(a) = native_replay_dialog("First replay (A)")
         && let Some(b) = native_replay_dialog("Second replay (B)")
     {
@@ -158,18 +181,28 @@ pub fn show(ctx: &egui::Context, prompt: &mut Option<FilePrompt>) -> Option<Comm
         |ui| {
             ui.weak(&p.note);
             let mut enter = false;
+            let title = p.title();
+            let pick = pick(p.action);
+            #[cfg(not(target_arch = "wasm32"))]
+            if std::mem::take(&mut p.browse_first) {
+                crate::app::path_field::open_browser(ctx, title, pick, &p.text);
+            }
             let fields = match p.second.as_mut() {
-                Some(b) => vec![("Replay A", &mut p.text), ("Replay B", b)],
-                None => vec![("Path", &mut p.text)],
+                Some(b) => vec![("Replay A", "Replay A", &mut p.text), ("Replay B", "Replay B", b)],
+                None => vec![("Path", title, &mut p.text)],
             };
-            for (name, text) in fields {
+            let mut picked = false;
+            for (name, title, text) in fields {
                 let label = ui.label(name);
-                let field = ui.add(egui::TextEdit::singleline(text).desired_width(420.0)).labelled_by(label.id);
-                enter |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                let field = PathField::new(text, pick).width(420.0).labelled_by(label.id, title).show(ui);
+                enter |= field.response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                picked |= field.filled;
             }
             ui.horizontal(|ui| {
                 let ready = p.command();
-                if (ui.add_enabled(ready.is_some(), egui::Button::new("OK")).clicked() || enter) && ready.is_some() {
+                // A path chosen in the browser is the answer: the window need not be confirmed.
+                let go = enter || (picked && p.second.is_none());
+                if (ui.add_enabled(ready.is_some(), egui::Button::new("OK")).clicked() || go) && ready.is_some() {
                     out = ready;
                     close = true;
                 }

@@ -28,6 +28,7 @@ pub mod library;
 pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod open_match;
+pub mod path_field;
 pub mod paths;
 pub mod play;
 pub mod state;
@@ -285,7 +286,7 @@ impl StudioApp {
         for c in command::keys::read(&ctx, self.state.view) {
             self.apply(c);
         }
-        let mut commands = dropped_files(&ctx);
+        let mut commands = Vec::new();
         let shown = self.state.view;
         for view in View::ALL.into_iter().filter(|v| *v != shown) {
             // A live match is read whatever the view: it never waits on a hidden tab.
@@ -302,6 +303,8 @@ impl StudioApp {
         commands.extend(unsaved_prompt::show(&ctx, &mut self.rt.unsaved));
         #[cfg(not(target_arch = "wasm32"))]
         commands.extend(open_match::show(&ctx, &mut self.rt.open_match));
+        // After the views: a path field or the Library may have taken a drop for itself.
+        commands.extend(dropped_files(&ctx));
         for c in commands {
             self.apply(c);
         }
@@ -314,6 +317,7 @@ impl StudioApp {
 
     /// Theme and icons, once they are needed.
     fn prepare(&mut self, ctx: &egui::Context) {
+        path_field::set_native_dialogs(ctx, self.rt.native_dialogs);
         if self.rt.applied_theme != Some(self.state.theme) {
             ctx.set_theme(if self.state.theme.is_dark() { egui::Theme::Dark } else { egui::Theme::Light });
             self.rt.applied_theme = Some(self.state.theme);

@@ -50,7 +50,6 @@ impl StudioApp {
                 self.state.view = View::Arena;
             }
             StudioCommand::AddArenaAlgo(p) => self.apply_arena(ArenaAction::AddAlgo(p)),
-            StudioCommand::SetArenaOutput(p) => self.apply_arena(ArenaAction::SetOutput(p)),
         }
     }
 

@@ -432,8 +432,7 @@ fn pick_and_click(h: &mut Harness<'_, StudioApp>, t: Tile) {
 #[test]
 fn file_actions_without_a_portal_ask_in_the_studio() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut h = harness(None);
-    h.state_mut().set_native_dialogs(false);
+    let mut h = crate::common::harness::studio_without_portal(State::default(), vec2(1200.0, 800.0));
     pick_and_click(&mut h, Tile::new(13, 2));
     for (item, file) in [("Save as…", "mine.json"), ("Export Python…", "mine.py")] {
         h.get_by_label("File").click();

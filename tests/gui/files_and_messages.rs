@@ -4,7 +4,7 @@
 //! view keeps its own message, on one line that never moves the board.
 
 use crate::common::corpus::first_of;
-use crate::common::harness::{LARGE, step_until, studio, type_into};
+use crate::common::harness::{LARGE, step_until, studio_without_portal, type_into};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -13,10 +13,7 @@ use terminal_studio::app::command::FileAction;
 use terminal_studio::app::model::View;
 
 fn no_portal(size: egui::Vec2) -> Harness<'static, StudioApp> {
-    let mut h = studio(size, None, false);
-    h.state_mut().set_native_dialogs(false);
-    h.run_ok();
-    h
+    studio_without_portal(terminal_studio::app::state::State::default(), size)
 }
 
 fn ctrl_o(h: &mut Harness<'_, StudioApp>) {
@@ -44,8 +41,8 @@ fn compare_replays_asks_for_both_in_the_studio_without_a_portal() {
     assert!(h.state().arena().compare().is_some(), "the two replays side by side: {}", h.state().message());
 }
 
-/// The Arena's folder buttons ask through the studio's one dialog service: without a portal
-/// its window asks, and the folder typed there lands in the form.
+/// The Arena's folder buttons ask without a portal: Add algo folder… through the studio's
+/// window, the output folder's Browse… in the in-app file browser.
 #[test]
 fn arena_folders_are_asked_for_in_the_studio_without_a_portal() {
     let algo = crate::common::corpus::algo("py-random");
@@ -61,14 +58,15 @@ fn arena_folders_are_asked_for_in_the_studio_without_a_portal() {
     h.get_by_label("OK").click();
     h.run_ok();
     assert_eq!(h.state().arena().form().algos().len(), 1, "{}", h.state().arena().message());
-    h.get_by_label("…").click();
+    std::fs::create_dir(out.path().join("results")).expect("a folder for the results");
+    type_into(&mut h, "Output folder", &out.path().display().to_string());
+    h.query_all_by_label("Browse…").nth(1).expect("the output folder's Browse…").click();
     h.run_ok();
-    let prompt = h.state().file_prompt().cloned().expect("the in-app window asking for the output folder");
-    assert_eq!(prompt.action, FileAction::ArenaOutput, "{prompt:?}");
-    type_into(&mut h, "Path", &out.path().display().to_string());
-    h.get_by_label("OK").click();
+    h.get_by_label("🗀 results").click();
     h.run_ok();
-    assert_eq!(h.state().arena().output_folder(), out.path());
+    h.get_by_label("Choose this folder").click();
+    h.run_ok();
+    assert_eq!(h.state().arena().output_folder(), out.path().join("results"));
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod files_and_messages;
 mod lab;
 mod library;
 mod library_sync;
+mod path_fields;
 mod planner;
 mod play;
 mod play_stories;

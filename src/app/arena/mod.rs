@@ -33,9 +33,6 @@ pub enum ArenaAction {
     /// Ask the app for an algo folder (its dialog answers with `AddAlgo`).
     AddAlgoDialog,
     RemoveAlgo(usize),
-    /// Ask the app for the output folder (its dialog answers with `SetOutput`).
-    OutputDialog,
-    SetOutput(PathBuf),
     Start,
     Pause,
     Resume,
@@ -349,8 +346,6 @@ impl ArenaTab {
                     self.form.baseline = self.form.baseline.min(self.form.algos.len().saturating_sub(1));
                 }
             }
-            ArenaAction::OutputDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaOutput))],
-            ArenaAction::SetOutput(p) => self.form.out = p.display().to_string(),
             ArenaAction::Start => self.start(),
             ArenaAction::Pause | ArenaAction::Resume => {
                 if let Some(run) = self.run.as_mut()

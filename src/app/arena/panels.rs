@@ -5,6 +5,7 @@ use super::results::summary;
 use super::{ArenaAction, ArenaTab, arena_data_dir};
 use crate::app::board::icons::IconTextures;
 use crate::app::command::Command;
+use crate::app::path_field::{PathField, Pick};
 use egui::Ui;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,7 +51,7 @@ impl ArenaTab {
             ui.separator();
             self.match_fields(ui);
             self.format_fields(ui);
-            out.extend(self.output_fields(ui));
+            self.output_fields(ui);
         });
         ui.separator();
         out.extend(self.controls(ui, running));
@@ -84,13 +85,12 @@ impl ArenaTab {
         }
         let label = ui.label("Algo path");
         ui.horizontal(|ui| {
-            let field = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.path_text)
-                        .hint_text("paste a folder path")
-                        .desired_width(200.0),
-                )
-                .labelled_by(label.id);
+            let field = PathField::new(&mut self.path_text, Pick::Folder)
+                .hint("type, browse or drop a folder")
+                .width(200.0)
+                .labelled_by(label.id, "The algo folder to add")
+                .show(ui);
+            let field = field.response;
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if enter {
                 // Enter adds the path and keeps the field: the next path can be typed at once.
@@ -193,8 +193,7 @@ impl ArenaTab {
     }
 
     /// Ruleset, output folder, resume.
-    fn output_fields(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
-        let mut out = Vec::new();
+    fn output_fields(&mut self, ui: &mut Ui) {
         if self.form.vs_ghosts {
             ui.weak("Each game is played once, under its replay's own ruleset");
         } else {
@@ -208,18 +207,16 @@ impl ArenaTab {
         }
         let l = ui.label("Output folder");
         ui.horizontal(|ui| {
-            ui.add(
-                egui::TextEdit::singleline(&mut self.form.out).hint_text("automatic (data dir)").desired_width(200.0),
-            )
-            .labelled_by(l.id)
-            .on_hover_text(format!("Empty: a new folder under {}", arena_data_dir().display()));
-            if ui.button("…").on_hover_text("Pick a folder").clicked() {
-                out.push(ArenaAction::OutputDialog);
-            }
+            PathField::new(&mut self.form.out, Pick::Folder)
+                .hint("automatic (data dir)")
+                .width(200.0)
+                .labelled_by(l.id, "The arena's output folder")
+                .show(ui)
+                .response
+                .on_hover_text(format!("Empty: a new folder under {}", arena_data_dir().display()));
         });
         ui.checkbox(&mut self.resume, "Resume the output folder")
             .on_hover_text("Continue the arena in the output folder: its recorded matches are not played again");
-        out
     }
 
     /// Start, pause, cancel, and what the run says.

@@ -120,8 +120,6 @@ pub enum StudioCommand {
     },
     /// Add an algo folder to the Arena's list.
     AddArenaAlgo(PathBuf),
-    /// Write the Arena's results into this folder.
-    SetArenaOutput(PathBuf),
 }
 
 /// What a path is asked for.
@@ -136,8 +134,6 @@ pub enum FileAction {
     Ruleset,
     /// A folder: an algo for the Arena.
     ArenaAlgo,
-    /// A folder: where the Arena writes its results.
-    ArenaOutput,
 }
 
 impl FileAction {
@@ -151,22 +147,19 @@ impl FileAction {
             FileAction::ExportPng => "Export the board as PNG",
             FileAction::Ruleset => "Use a game-configs.json",
             FileAction::ArenaAlgo => "Add an algo folder",
-            FileAction::ArenaOutput => "The arena's output folder",
         }
     }
 
     /// Whether the action writes the file (else it reads it).
     pub fn writes(self) -> bool {
-        matches!(
-            self,
-            FileAction::SaveLayoutAs | FileAction::ExportPython | FileAction::ExportPng | FileAction::ArenaOutput
-        )
+        matches!(self, FileAction::SaveLayoutAs | FileAction::ExportPython | FileAction::ExportPng)
     }
 
     /// Whether a folder is asked for, not a file.
     pub fn wants_folder(self) -> bool {
-        matches!(self, FileAction::ArenaAlgo | FileAction::ArenaOutput)
+        matches!(self, FileAction::ArenaAlgo)
     }
+
 
     /// What the studio does with the path.
     pub fn command(self, path: PathBuf) -> Command {
@@ -179,7 +172,6 @@ impl FileAction {
             FileAction::ExportPng => Command::File(FileCommand::ExportPng(path)),
             FileAction::Ruleset => Command::Studio(StudioCommand::SetRuleset(path.display().to_string())),
             FileAction::ArenaAlgo => Command::Studio(StudioCommand::AddArenaAlgo(path)),
-            FileAction::ArenaOutput => Command::Studio(StudioCommand::SetArenaOutput(path)),
         }
     }
 }

@@ -6,6 +6,7 @@
 use super::Editor;
 use super::lab::folder_holds;
 use super::lab_state::{Freshness, LabAction, LabState};
+use crate::app::path_field::{PathField, Pick};
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::geometry::Tile;
 
@@ -26,7 +27,7 @@ impl LabState {
                 }
             });
         } else {
-            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(f32::INFINITY)).labelled_by(label.id);
+            PathField::new(&mut self.folder, Pick::Folder).labelled_by(label.id, "The folder of the attacks").show(ui);
         }
         ui.checkbox(&mut self.any_ruleset, format!("Also other rulesets' attacks, run under {ruleset}"));
         ui.horizontal(|ui| {

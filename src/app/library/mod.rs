@@ -398,6 +398,7 @@ impl StudioView for LibraryView {
             panels::side(self, ui, cx, &mut actions);
             egui::CentralPanel::default().show(ui, |ui| table::show(self, ui, &mut actions));
         }
+        self.take_dropped_folder(ui, &mut actions);
         let mut out = Vec::new();
         for a in actions {
             out.extend(self.apply(a, cx));
@@ -416,6 +417,16 @@ impl StudioView for LibraryView {
 }
 
 impl LibraryView {
+    /// A folder dropped anywhere on the Library is the folder to index (files dropped go on
+    /// to the window, which opens them).
+    fn take_dropped_folder(&mut self, ui: &egui::Ui, actions: &mut Vec<LibraryAction>) {
+        let dir = ui.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).find(|p| p.is_dir()));
+        let Some(dir) = dir else { return };
+        ui.ctx().input_mut(|i| i.raw.dropped_files.retain(|f| f.path() != dir));
+        self.folder = dir.display().to_string();
+        actions.push(LibraryAction::Index);
+    }
+
     fn apply(&mut self, action: LibraryAction, cx: &mut ViewContext) -> Vec<Command> {
         match action {
             LibraryAction::Index => self.start_indexing(cx.window),

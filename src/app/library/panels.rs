@@ -5,6 +5,7 @@
 use super::{HeatKind, LibraryAction, LibraryView};
 use crate::app::board::{self, Palette};
 use crate::app::model::BoardView;
+use crate::app::path_field::{PathField, Pick};
 use crate::app::view::ViewContext;
 use egui::Color32;
 use terminal_core::engine::geometry::{Tile, all_tiles};
@@ -17,10 +18,11 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
             let label = ui.label("Folder");
             // Room beside the field for Index, or for the progress and Stop while it runs.
             let beside = if view.rt.job.is_some() { 330.0 } else { 150.0 };
-            let field = ui
-                .add(egui::TextEdit::singleline(&mut view.folder).desired_width(ui.available_width() - beside))
-                .labelled_by(label.id);
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let field = PathField::new(&mut view.folder, Pick::Folder)
+                .width(ui.available_width() - beside)
+                .labelled_by(label.id, "The folder of your replays")
+                .show(ui);
+            let enter = field.response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if let Some(job) = &view.rt.job {
                 let (done, total) = job.progress;
                 let frac = if total > 0 { done as f32 / total as f32 } else { 0.0 };
@@ -35,6 +37,8 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
                 .on_hover_text("Read the folder's new and changed replays, then show them all")
                 .clicked()
                 || enter
+                // A folder picked or dropped is indexed at once, as Index after typing it.
+                || field.filled
             {
                 actions.push(LibraryAction::Index);
             }
@@ -44,7 +48,7 @@ pub(super) fn top(view: &mut LibraryView, ui: &mut egui::Ui, actions: &mut Vec<L
             ui.label(&view.rt.message);
         } else if view.rt.library.is_none() {
             ui.weak(
-                "Type the folder of your replays (your ladder history) and press Index: every game is read once \
+                "Type, browse to or drop the folder of your replays (your ladder history) and press Index: every game is read once \
                  into an index kept in the studio's data folder; later, only new and changed files are read.",
             );
         }

@@ -6,6 +6,7 @@
 use super::{LiveMatch, PlayAction, PlayView, SeatKind, refusals, status};
 use crate::app::board::threat as board_threat;
 use crate::app::model::{LivePace, Tool};
+use crate::app::path_field::{FileKind, PathField, Pick};
 use crate::app::viewer::plan_panel::PlannerIn;
 use crate::app::viewer::whatif_board::BoardTool;
 use egui::{Color32, RichText, Ui};
@@ -57,12 +58,11 @@ pub fn setup(ui: &mut Ui, v: &mut PlayView) -> Vec<PlayAction> {
     ui.horizontal_wrapped(|ui| {
         ui.group(|ui| {
             let label = ui.label("Ruleset");
-            ui.add(
-                egui::TextEdit::singleline(&mut v.ruleset)
-                    .hint_text("preset or config file (empty: the ghost's, else base-s6)")
-                    .desired_width(200.0),
-            )
-            .labelled_by(label.id);
+            PathField::new(&mut v.ruleset, Pick::File(FileKind::Json))
+                .hint("preset or config file (empty: the ghost's, else base-s6)")
+                .width(200.0)
+                .labelled_by(label.id, "The game-configs.json of the match")
+                .show(ui);
             egui::ComboBox::from_label("Presets").selected_text("pick").show_ui(ui, |ui| {
                 for (slug, name, _) in PRESETS {
                     if ui.selectable_label(v.ruleset == *slug, *slug).on_hover_text(*name).clicked() {
@@ -157,7 +157,8 @@ fn seat_form(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
             }
             SeatKind::Algo => {
                 let label = ui.label(format!("Seat {number} algo"));
-                path_field(ui, &mut seat.path, "algo folder or run.sh").labelled_by(label.id);
+                let title = format!("Seat {number}'s algo folder");
+                path_field(ui, &mut seat.path, Pick::Folder, "algo folder or run.sh", label.id, &title);
             }
             SeatKind::Ghost => ghost_player(ui, number, seat),
         }
@@ -166,7 +167,8 @@ fn seat_form(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
         // A replay's name is long: its path has a row of its own.
         ui.horizontal(|ui| {
             let label = ui.label(format!("Seat {number} replay"));
-            path_field(ui, &mut seat.path, "a .replay[.gz]").labelled_by(label.id);
+            let title = format!("Seat {number}'s replay");
+            path_field(ui, &mut seat.path, Pick::File(FileKind::Replay), "a .replay[.gz]", label.id, &title);
         });
         if terminal_core::files::IN_MEMORY {
             page_replay_choice(ui, number, seat);
@@ -208,11 +210,10 @@ fn page_replay_choice(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {
     });
 }
 
-/// A path field as wide as the row leaves, the whole path on hover.
-fn path_field(ui: &mut Ui, path: &mut String, hint: &str) -> egui::Response {
-    let width = ui.available_width().max(160.0);
-    let field = ui.add(egui::TextEdit::singleline(path).hint_text(hint).desired_width(width));
-    if path.is_empty() { field } else { field.on_hover_text(path.as_str()) }
+/// A path field as wide as the row leaves, the whole path on hover, Browse… beside it.
+fn path_field(ui: &mut Ui, path: &mut String, pick: Pick, hint: &str, label: egui::Id, title: &str) {
+    let width = (ui.available_width() - 80.0).max(160.0);
+    PathField::new(path, pick).hint(hint).width(width).labelled_by(label, title).show(ui);
 }
 
 fn ghost_player(ui: &mut Ui, number: usize, seat: &mut super::SeatForm) {

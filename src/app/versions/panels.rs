@@ -3,6 +3,7 @@
 //! games).
 
 use super::{VersionsAction, VersionsView};
+use crate::app::path_field::{FileKind, PathField, Pick};
 use egui::{RichText, Ui};
 use terminal_core::versions::{Flip, GameComparison, RegressReport, Stage};
 
@@ -18,21 +19,36 @@ pub(super) fn top(v: &mut VersionsView, ui: &mut Ui, out: &mut Vec<VersionsActio
             return;
         }
         egui::Grid::new("versions-form").num_columns(2).show(ui, |ui| {
-            let field = |ui: &mut Ui, name: &str, text: &mut String, hint: &str, lines: bool| {
+            let text = |ui: &mut Ui, name: &str, text: &mut String, hint: &str| {
                 let label = ui.label(name);
-                let edit = if lines {
-                    egui::TextEdit::multiline(text).desired_rows(2)
-                } else {
-                    egui::TextEdit::singleline(text)
-                };
-                ui.add(edit.hint_text(hint).desired_width(f32::INFINITY)).labelled_by(label.id);
+                ui.add(egui::TextEdit::singleline(text).hint_text(hint).desired_width(f32::INFINITY))
+                    .labelled_by(label.id);
                 ui.end_row();
             };
-            field(ui, "Algo folder", &mut v.algo, "the folder of the algo you changed", false);
-            field(ui, "Ghost replays", &mut v.ghosts, "replay folders or files, one a line", true);
-            field(ui, "Ghost is the opponent of", &mut v.opponent_of, "a player name; empty: player 2", false);
-            field(ui, "Versus algos", &mut v.vs, "algo folders, one a line", true);
-            field(ui, "Label", &mut v.label, "the label of the version saved, if the folder changed", false);
+            let label = ui.label("Algo folder");
+            PathField::new(&mut v.algo, Pick::Folder)
+                .hint("the folder of the algo you changed")
+                .labelled_by(label.id, "The folder of the algo you changed")
+                .show(ui);
+            ui.end_row();
+            let label = ui.label("Ghost replays");
+            PathField::new(&mut v.ghosts, Pick::Folder)
+                .lines()
+                .buttons(&[(Pick::Folder, "Folder…"), (Pick::Files(FileKind::Replay), "Replays…")])
+                .hint("replay folders or files, one a line")
+                .labelled_by(label.id, "Ghost replays")
+                .show(ui);
+            ui.end_row();
+            text(ui, "Ghost is the opponent of", &mut v.opponent_of, "a player name; empty: player 2");
+            let label = ui.label("Versus algos");
+            PathField::new(&mut v.vs, Pick::Folder)
+                .lines()
+                .buttons(&[(Pick::Folder, "Folder…")])
+                .hint("algo folders, one a line")
+                .labelled_by(label.id, "Versus algos")
+                .show(ui);
+            ui.end_row();
+            text(ui, "Label", &mut v.label, "the label of the version saved, if the folder changed");
         });
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Head-to-head games at most");
