@@ -185,7 +185,8 @@ pub fn show(ctx: &egui::Context, prompt: &mut Option<FilePrompt>) -> Option<Comm
             let pick = pick(p.action);
             #[cfg(not(target_arch = "wasm32"))]
             if std::mem::take(&mut p.browse_first) {
-                crate::app::path_field::open_browser(ctx, title, pick, &p.text);
+                let below = ui.min_rect().left_bottom() + egui::vec2(0.0, 120.0);
+                crate::app::path_field::open_browser(ctx, title, pick, &p.text, below);
             }
             let fields = match p.second.as_mut() {
                 Some(b) => vec![("Replay A", "Replay A", &mut p.text), ("Replay B", "Replay B", b)],

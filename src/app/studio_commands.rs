@@ -39,8 +39,10 @@ impl StudioApp {
                 self.state.view = View::Debugger;
                 self.state.viewer.open_at(&replay, turn, self.ctx.as_ref());
             }
-            StudioCommand::LabAttacks { label, files, index } => {
-                self.state.editor.lab.use_selection(label, files, index);
+            StudioCommand::LabAttacks { label, files, index, ruleset } => {
+                let empty = self.state.editor.editor.layout.is_empty();
+                self.state.editor.lab.use_selection(label, files, index, ruleset.as_deref(), empty);
+                self.state.editor.prefs.lab_shown = true;
                 self.state.view = View::Editor;
             }
             StudioCommand::CopyText(text) => self.rt.copy = Some(text),

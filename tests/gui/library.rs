@@ -110,10 +110,12 @@ fn the_games_shown_become_the_layout_labs_attacks() {
     let (label, files) = lab.selection.clone().unwrap_or_else(|| panic!("the lab has no selection: {}", lab.message));
     assert_eq!(files.len(), shown);
     assert_eq!(label, format!("{shown} games from the Library"));
-    h.get_by_label("Layout lab").click();
-    h.run();
+    // The lab's panel is the one shown, and the empty board is explained.
+    assert!(h.query_by_label("Run stress test").is_some(), "the Layout lab's panel is open");
     assert!(h.query_by_label(&label).is_some(), "the lab says where its attacks come from");
     assert!(h.query_by_label("Use the folder").is_some());
+    let said = &h.state().editor_view().lab().message;
+    assert!(said.contains("The board is empty: open a layout of live-2022"), "{said}");
 }
 
 /// The games sent to the lab, run once: a studio opened later takes their attacks from the
@@ -130,8 +132,6 @@ fn the_layout_lab_keeps_the_attacks_of_library_games_in_the_index() {
         h.get_by_label("Library").click();
         h.run();
         h.get_by_label("Send to Layout lab").click();
-        h.run();
-        h.get_by_label("Layout lab").click();
         h.run();
         h.get_by_label("Run stress test").click();
         // A background job: its progress repaints, so steps.

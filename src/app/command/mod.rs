@@ -105,6 +105,8 @@ pub enum StudioCommand {
         files: Vec<PathBuf>,
         /// The library index (database, folder) they are in: the lab keeps their attacks there.
         index: Option<(PathBuf, PathBuf)>,
+        /// The ruleset most of them were played under, when known.
+        ruleset: Option<String>,
     },
     /// Put text on the clipboard.
     CopyText(String),
@@ -159,7 +161,6 @@ impl FileAction {
     pub fn wants_folder(self) -> bool {
         matches!(self, FileAction::ArenaAlgo)
     }
-
 
     /// What the studio does with the path.
     pub fn command(self, path: PathBuf) -> Command {

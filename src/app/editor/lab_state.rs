@@ -211,8 +211,25 @@ impl LabState {
     }
 
     /// Takes replays chosen elsewhere as the attacks of the next run.
-    pub fn use_selection(&mut self, label: String, files: Vec<PathBuf>, index: Option<(PathBuf, PathBuf)>) {
-        self.message = format!("Attacks from {label}: run the stress test");
+    /// `ruleset`: the one most of them were played under; `empty_layout`: there is nothing on
+    /// the board to test yet, so the message says what to open first.
+    pub fn use_selection(
+        &mut self,
+        label: String,
+        files: Vec<PathBuf>,
+        index: Option<(PathBuf, PathBuf)>,
+        ruleset: Option<&str>,
+        empty_layout: bool,
+    ) {
+        let of = ruleset.map(|r| format!(" of {r}")).unwrap_or_default();
+        self.message = if empty_layout {
+            format!(
+                "Attacks from {label}. The board is empty: open a layout{of} (File menu, Open layout…: Ctrl+O) \
+                 or build one, then Run stress test."
+            )
+        } else {
+            format!("Attacks from {label}: Run stress test")
+        };
         self.selection = Some((label, files.into()));
         self.selection_index = index;
     }

@@ -142,9 +142,11 @@ impl EditorView {
             });
         });
         self.editor.update_threat(self.hovered);
-        // A fixed width: what is hovered never moves the board.
+        // Its width changes only when the player drags its edge: what is hovered never moves
+        // the board. The lab's lists read better wider.
         let mut lab_actions = Vec::new();
-        egui::Panel::right("editor-info").resizable(false).exact_size(230.0).show(ui, |ui| {
+        let panel = egui::Panel::right("editor-info").resizable(true).default_size(230.0).min_size(230.0);
+        panel.max_size((ui.available_width() * 0.5).max(230.0)).show(ui, |ui| {
             // The threat table and the lab can push the panel past a small window's height.
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut self.prefs.lab_shown, false, "Tallies and tile");

@@ -360,7 +360,13 @@ impl LibraryView {
         let Some((label, files, _)) = self.shown_files(None) else { return Vec::new() };
         let Some(library) = &self.rt.library else { return Vec::new() };
         let index = self.rt.db_used.clone().map(|db| (db, library.root.clone()));
-        vec![Command::Studio(StudioCommand::LabAttacks { label, files, index })]
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for g in self.rt.shown.iter().filter_map(|&k| library.games.get(k)) {
+            *counts.entry(g.record.ruleset.as_str()).or_default() += 1;
+        }
+        let ruleset =
+            counts.into_iter().filter(|(r, _)| !r.is_empty()).max_by_key(|&(_, n)| n).map(|(r, _)| r.to_string());
+        vec![Command::Studio(StudioCommand::LabAttacks { label, files, index, ruleset })]
     }
 }
 

@@ -8,7 +8,7 @@ use egui_file::{FileDialog, Filter};
 use std::path::{Path, PathBuf};
 
 /// The dialog for `pick`, open, starting at `start` (a folder, or a file whose folder is shown).
-pub fn open(pick: Pick, title: &str, start: &Path, places: Vec<PathBuf>) -> FileDialog {
+pub fn open(pick: Pick, title: &str, start: &Path, places: Vec<PathBuf>, at: Option<egui::Pos2>) -> FileDialog {
     let folder = start_folder(start);
     let kind = pick.kind();
     let dialog = match pick {
@@ -34,6 +34,9 @@ pub fn open(pick: Pick, title: &str, start: &Path, places: Vec<PathBuf>) -> File
         .show_files_filter(shown)
         .filename_filter(named)
         .with_fs(Box::new(PlacesFs { kind, places }));
+    if let Some(at) = at {
+        dialog = dialog.default_pos(at);
+    }
     dialog.open();
     dialog
 }

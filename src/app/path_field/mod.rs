@@ -253,11 +253,12 @@ fn take_drop(ui: &egui::Ui, field: &egui::Response, text: &mut String, lines: bo
 }
 
 /// Opens the in-app browser of the field titled `title` (a one-button field), as its Browse…
-/// would without a desktop dialog: for a window that asks for a path because there is none.
+/// would without a desktop dialog, at `at`: for a window that asks for a path because there is
+/// none (the browser opens beside it, not over it).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn open_browser(ctx: &egui::Context, title: &str, pick: Pick, start: &str) {
+pub fn open_browser(ctx: &egui::Context, title: &str, pick: Pick, start: &str, at: egui::Pos2) {
     let id = egui::Id::unique(("path-field", title)).with("Browse…");
-    let dialog = browser::open(pick, title, Path::new(start.trim()), places::offered(ctx));
+    let dialog = browser::open(pick, title, Path::new(start.trim()), places::offered(ctx), Some(at));
     ctx.data_mut(|d| d.insert_temp(id, std::sync::Arc::new(std::sync::Mutex::new(dialog))));
 }
 
@@ -272,7 +273,7 @@ fn pick_now(ctx: &egui::Context, id: egui::Id, pick: Pick, title: &str, text: &s
             return picked;
         }
     }
-    let dialog = browser::open(pick, title, &start, places::offered(ctx));
+    let dialog = browser::open(pick, title, &start, places::offered(ctx), None);
     ctx.data_mut(|d| d.insert_temp(id, std::sync::Arc::new(std::sync::Mutex::new(dialog))));
     Vec::new()
 }
