@@ -189,17 +189,11 @@ fn print_breach_tiles(
     me: &Perspective,
 ) -> std::io::Result<()> {
     let heat = query::breach_heat(&library.games, kept, &me.me);
-    let mut tiles: Vec<(f32, usize, usize)> = heat
-        .iter()
-        .enumerate()
-        .flat_map(|(y, row)| row.iter().enumerate().map(move |(x, v)| (*v, x, y)))
-        .filter(|t| t.0 > 0.0)
-        .collect();
+    let tiles = query::hottest(&heat, 8);
     if tiles.is_empty() {
         return Ok(());
     }
-    tiles.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let listed: Vec<String> = tiles.iter().take(8).map(|(v, x, y)| format!("{x},{y}: {v:.0}")).collect();
+    let listed: Vec<String> = tiles.iter().map(|(x, y, v)| format!("{x},{y}: {v:.0}")).collect();
     writeln!(out, "\nWhere I was breached (HP, most first; tiles from my side, as player 1): {}", listed.join("  "))
 }
 

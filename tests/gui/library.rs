@@ -255,3 +255,24 @@ fn indexing_says_how_many_replays_of_how_many() {
     h.get_by_label("Stop").click();
     step_until(&mut h, 120, "the stop", |a| !a.library().is_indexing());
 }
+
+/// The breach heat as a ranked list beside the board: the hottest tile first, as the CLI
+/// prints it; a tile of the list picked lists the games breached there.
+#[test]
+fn the_hottest_tiles_are_listed_and_one_picked_lists_its_games() {
+    let (folder, index_dir) = replays(6);
+    let mut h = indexed(folder.path(), index_dir.path());
+    let lib = h.state().library();
+    let me = lib.perspective().map(|p| p.me.clone()).unwrap_or_default();
+    let library = lib.library().unwrap_or_else(|| panic!("no library"));
+    let heat = terminal_core::library::query::breach_heat(&library.games, lib.shown(), &me);
+    let hottest = terminal_core::library::query::hottest(&heat, 8);
+    let &(x, y, hp) = hottest.first().unwrap_or_else(|| panic!("{me} was never breached in these games"));
+    assert!(hottest.windows(2).all(|w| w[0].2 >= w[1].2), "most first: {hottest:?}");
+    assert!(h.query_by_label_contains("Hottest tiles (HP lost").is_some(), "the list is headed");
+    let games = terminal_core::library::query::breached_at(&library.games, lib.shown(), &me, x as i32, y as i32);
+    assert!(!games.is_empty());
+    h.get_by_label(&format!("{x},{y}: {hp:.0}")).click();
+    h.run();
+    assert!(h.query_by_label(&format!("Breached at {x},{y} in {} games", games.len())).is_some());
+}

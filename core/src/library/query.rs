@@ -204,6 +204,19 @@ pub fn from_my_side(seat: usize, x: i32, y: i32) -> (i32, i32) {
 /// A value per board tile, indexed `[y][x]`.
 pub type TileHeat = [[f32; BOARD_SIZE as usize]; BOARD_SIZE as usize];
 
+/// The `n` tiles of most heat, most first (ties in board order): `(x, y, value)`.
+pub fn hottest(heat: &TileHeat, n: usize) -> Vec<(usize, usize, f32)> {
+    let mut tiles: Vec<(usize, usize, f32)> = heat
+        .iter()
+        .enumerate()
+        .flat_map(|(y, row)| row.iter().enumerate().map(move |(x, v)| (x, y, *v)))
+        .filter(|t| t.2 > 0.0)
+        .collect();
+    tiles.sort_by(|a, b| b.2.total_cmp(&a.2));
+    tiles.truncate(n);
+    tiles
+}
+
 fn add(heat: &mut TileHeat, x: i32, y: i32, v: f32) {
     if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
         && let Some(cell) = heat.get_mut(y).and_then(|row| row.get_mut(x))

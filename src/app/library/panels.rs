@@ -130,6 +130,7 @@ pub(super) fn side(view: &mut LibraryView, ui: &mut egui::Ui, cx: &ViewContext, 
                     ui.weak("(?)").on_hover_text("From your side: games where you were player 2 are turned around");
                 });
                 heat_board(view, ui, cx, actions);
+                hottest_tiles(view, ui, actions);
                 tile_games(view, ui, actions);
                 hp_curve(view, ui);
                 opponents(view, ui);
@@ -172,6 +173,33 @@ fn heat_board(view: &LibraryView, ui: &mut egui::Ui, cx: &ViewContext, actions: 
             actions.push(LibraryAction::PickTile(t.x, t.y));
         }
     }
+}
+
+/// The board's hottest tiles as a list, most first, each a button that picks the tile: the
+/// heat read at a glance rather than tile by tile.
+fn hottest_tiles(view: &LibraryView, ui: &mut egui::Ui, actions: &mut Vec<LibraryAction>) {
+    let Some(sums) = &view.rt.sums else { return };
+    let (heat, unit) = match view.heat {
+        HeatKind::BreachesOnMe => (&sums.breaches, "HP lost"),
+        HeatKind::OpponentSpawns => (&sums.spawns, "units"),
+    };
+    let tiles = query::hottest(heat, 8);
+    if tiles.is_empty() {
+        return;
+    }
+    let total: f32 = heat.iter().flatten().sum();
+    ui.label(format!("Hottest tiles ({unit}, of {total:.0} in all)"));
+    ui.horizontal_wrapped(|ui| {
+        for (x, y, v) in tiles {
+            let (x, y) = (x as i32, y as i32);
+            let picked = view.rt.tile == Some((x, y));
+            let text = format!("{x},{y}: {v:.0}");
+            if ui.selectable_label(picked, text).on_hover_text("Pick the tile, as a click on the board does").clicked()
+            {
+                actions.push(LibraryAction::PickTile(x, y));
+            }
+        }
+    });
 }
 
 fn heat_at(heat: &TileHeat, t: Tile) -> f32 {
