@@ -50,6 +50,11 @@ add_target() {
 # taken away again, so a later `maturin develop` or a checkout never carries a stale one.
 package_bin=bindings/python/python/terminal_studio/bin
 trap 'rm -rf "$root/$package_bin"' EXIT
+# maturin leaves git-ignored files out of a wheel, even those pyproject.toml includes.
+if git check-ignore -q "$package_bin/terminal-studio" 2>/dev/null; then
+  echo "release: $package_bin is git-ignored, so maturin would leave the studio binary out of the wheel" >&2
+  exit 1
+fi
 
 # wheel TARGET BINARY [maturin flags…]: the wheel of TARGET with BINARY inside.
 wheel() {
