@@ -165,7 +165,7 @@ fn the_games_shown_become_ghosts_for_the_arena() {
 
     let out = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
     type_into(&mut h, "Output folder", &out.path().join("run").display().to_string());
-    let algo = crate::common::corpus::algo("py-crash");
+    let algo = crate::common::corpus::algo("py-random");
     type_into(&mut h, "Algo path", &algo.display().to_string());
     h.get_by_label("Add").click();
     h.run();
@@ -177,12 +177,27 @@ fn the_games_shown_become_ghosts_for_the_arena() {
     let records = h.state().arena().records();
     assert_eq!(records.len(), 2, "one match a game: {}", h.state().arena().message());
     for r in records {
-        assert!(r.seat_of("py-crash").is_some(), "{} has no py-crash seat", r.job_id);
+        assert!(r.seat_of("py-random").is_some(), "{} has no py-random seat", r.job_id);
         // Played under the ghost's own ruleset, not the studio's (base-s6 here).
         let replay = Path::new(&r.replay);
         let replay = if replay.is_absolute() { replay.to_path_buf() } else { out.path().join("run").join(replay) };
         let read = terminal_core::replay::read_replay(&replay).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(terminal_core::verify::ruleset_name(&read.config), "live-2022", "{}", replay.display());
+    }
+    // The results read from my side: the games I lost that the algo won, not the ghosts' W/L.
+    let sent = h.state().arena().form().ghosts().cloned().unwrap_or_else(|| panic!("the ghosts are kept"));
+    let (games, _) =
+        terminal_core::arena::ghosts::ghost_games(&sent.files, &sent.choice()).unwrap_or_else(|e| panic!("{e}"));
+    let t = terminal_core::arena::ghosts::totals(&terminal_core::arena::ghosts::compare(&games, records));
+    assert_eq!(t.played, 2);
+    let headline = format!(
+        "My algo won {} of the {} games {me} lost, and lost {} of the {} {me} won (2 of 2 games played).",
+        t.won_where_recorded_lost, t.recorded_losses, t.lost_where_recorded_won, t.recorded_wins
+    );
+    assert!(h.query_by_label(&headline).is_some(), "the comparison is headed: {headline}");
+    assert!(h.query_by_label("The 2 games, as recorded and now").is_some());
+    for g in &games {
+        assert!(h.query_by_label(&g.label).is_none(), "no results row for the ghost {}", g.label);
     }
 }
 

@@ -164,7 +164,7 @@ impl ArenaForm {
     /// The arena the form describes, with the entrants' labels in the form's order; a fresh
     /// folder from `fresh_out` when no output folder is given. Built by the core's builder,
     /// as the command line builds its arenas.
-    pub fn to_spec(&self, resume: bool, fresh_out: fn() -> PathBuf) -> Result<(ArenaSpec, Vec<String>), FormError> {
+    pub fn to_spec(&self, resume: bool, fresh_out: fn() -> PathBuf) -> Result<BuiltForm, FormError> {
         let games: u32 = self.games.trim().parse().ok().filter(|g| *g > 0).ok_or(FormError::Games)?;
         let jobs: usize = self.jobs.trim().parse().map_err(|_| FormError::Jobs)?;
         let soft_ms = limit(&self.soft_ms, "Soft limit")?;
@@ -198,8 +198,25 @@ impl ArenaForm {
             .confine(if self.confine { Confinement::default() } else { Confinement::off() })
             .build()?;
         let order = built.spec.plan.entrants.iter().map(|e| e.label.clone()).collect();
-        Ok((built.spec, order))
+        let me = self.ghosts.as_ref().filter(|_| self.vs_ghosts).map(|g| g.me.clone()).unwrap_or_default();
+        Ok(BuiltForm { spec: built.spec, order, ghosts: GhostRun { games: built.ghost_games, me } })
     }
+}
+
+/// The arena a form describes, and what its results are read with.
+pub struct BuiltForm {
+    pub spec: ArenaSpec,
+    /// The entrants' labels in the form's order.
+    pub order: Vec<String>,
+    pub ghosts: GhostRun,
+}
+
+/// The games of a run against ghosts (none otherwise), each with what the recorded player in
+/// the algo's seat did, and that player's name.
+#[derive(Clone, Debug, Default)]
+pub struct GhostRun {
+    pub games: Vec<terminal_core::arena::ghosts::GhostGame>,
+    pub me: String,
 }
 
 /// A per-turn time limit: empty for the ruleset's, else a positive number of milliseconds.

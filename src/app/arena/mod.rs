@@ -124,6 +124,8 @@ pub struct ArenaTab {
     run: Option<Run>,
     records: Vec<MatchRecord>,
     summary: Option<Summary>,
+    /// The ghosts' games of the run (empty unless it is against ghosts).
+    ghosts: form::GhostRun,
     /// The final outcome, once the Summary event has arrived.
     outcome: Option<ArenaOutcome>,
     log: Vec<String>,
@@ -291,7 +293,7 @@ impl ArenaTab {
         if self.is_running() {
             return;
         }
-        let (spec, order) = match self.form.to_spec(self.resume, fresh_out_dir) {
+        let form::BuiltForm { spec, order, ghosts } = match self.form.to_spec(self.resume, fresh_out_dir) {
             Ok(s) => s,
             Err(e) => {
                 self.message = e.to_string();
@@ -311,6 +313,7 @@ impl ArenaTab {
             Ok(handle) => {
                 self.records = earlier.records;
                 self.summary = (!self.records.is_empty()).then(|| summarize(&self.records, &order));
+                self.ghosts = ghosts;
                 self.outcome = None;
                 self.selected.clear();
                 self.log.clear();

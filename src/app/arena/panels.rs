@@ -259,7 +259,7 @@ impl ArenaTab {
             egui::ScrollArea::vertical()
                 .id_salt("arena-summary")
                 .max_height(room)
-                .show(ui, |ui| summary(ui, s, self.outcome.is_some()));
+                .show(ui, |ui| summary(ui, s, self.outcome.is_some(), &self.ghosts, &self.records));
         }
         out.extend(self.finished_matches(ui));
         out

@@ -1,13 +1,26 @@
 //! The arena's results as tables and a plot: a row per algo, a row per pairing, the win
 //! rates with their Wilson intervals.
 
+use super::form::GhostRun;
 use egui::{Color32, Ui};
-use terminal_core::arena::Summary;
+use terminal_core::arena::ghosts::{GhostComparison, compare, totals};
+use terminal_core::arena::{MatchRecord, Summary};
 
-/// The results table, the pairings and the win-rate plot.
-pub(super) fn summary(ui: &mut Ui, s: &Summary, final_summary: bool) {
+/// The results table, the pairings and the win-rate plot; against ghosts, the games compared
+/// with the recorded player's first, and only the algo's row (a ghost's own W/L is its
+/// replayed player's, which says nothing of the algo).
+pub(super) fn summary(ui: &mut Ui, s: &Summary, final_summary: bool, ghosts: &GhostRun, records: &[MatchRecord]) {
     ui.add_space(4.0);
     ui.label(egui::RichText::new(if final_summary { "Summary" } else { "Live results" }).strong());
+    if !ghosts.games.is_empty() {
+        ghost_comparison(ui, ghosts, records);
+        let ghost_labels: std::collections::HashSet<&str> = ghosts.games.iter().map(|g| g.label.as_str()).collect();
+        let mut algo_only = s.clone();
+        algo_only.algos.retain(|a| !ghost_labels.contains(a.label.as_str()));
+        algo_only.pairs.clear();
+        egui::ScrollArea::horizontal().id_salt("arena-results-scroll").show(ui, |ui| results_table(ui, &algo_only));
+        return;
+    }
     // Wide tables scroll sideways rather than being cut at the panel's edge.
     egui::ScrollArea::horizontal().id_salt("arena-results-scroll").show(ui, |ui| results_table(ui, s));
     if s.pairs.len() > 1 {
@@ -17,6 +30,66 @@ pub(super) fn summary(ui: &mut Ui, s: &Summary, final_summary: bool) {
     }
     ui.add_space(4.0);
     win_rate_plot(ui, s);
+}
+
+/// Against ghosts: how the algo did in the games the recorded player lost and won, then
+/// each game as recorded and as played now.
+fn ghost_comparison(ui: &mut Ui, ghosts: &GhostRun, records: &[MatchRecord]) {
+    let rows = compare(&ghosts.games, records);
+    let t = totals(&rows);
+    let me = if ghosts.me.is_empty() { "the recorded player" } else { ghosts.me.as_str() };
+    ui.label(format!(
+        "My algo won {} of the {} games {me} lost, and lost {} of the {} {me} won ({} of {} games played).",
+        t.won_where_recorded_lost, t.recorded_losses, t.lost_where_recorded_won, t.recorded_wins, t.played, t.games
+    ));
+    ui.label(format!(
+        "Alive at the end in {} (recorded: {}); breaches conceded {} (recorded: {}).",
+        t.survived, t.recorded_survived, t.breaches_conceded, t.recorded_breaches_conceded
+    ));
+    if t.decided_by_crash > 0 {
+        ui.weak(format!(
+            "{} games decided by a crash are left out ({} of them the ghost repeating its recorded crash).",
+            t.decided_by_crash, t.ghost_crashed
+        ));
+    }
+    egui::CollapsingHeader::new(format!("The {} games, as recorded and now", rows.len()))
+        .id_salt("arena-ghost-games")
+        .show(ui, |ui| ghost_games_table(ui, &rows, me));
+}
+
+fn ghost_games_table(ui: &mut Ui, rows: &[GhostComparison], me: &str) {
+    let outcome = |won: bool, hp: f32, breaches: u32| {
+        format!("{} · {hp:.0} HP · {breaches} breaches conceded", if won { "won" } else { "lost" })
+    };
+    egui::ScrollArea::horizontal().id_salt("arena-ghost-games-scroll").show(ui, |ui| {
+        egui::Grid::new("arena-ghost-games-grid").striped(true).num_columns(3).show(ui, |ui| {
+            for h in ["Replay", &format!("{me} (recorded)"), "My algo (now)"] {
+                ui.label(egui::RichText::new(h).strong());
+            }
+            ui.end_row();
+            for r in rows {
+                let g = &r.game;
+                let name = g.replay.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                ui.label(name).on_hover_text(g.replay.display().to_string());
+                ui.label(outcome(g.recorded.won, g.recorded.hp, g.recorded.breaches_conceded));
+                match &r.now {
+                    Some(now) => {
+                        let flipped = now.won && !g.recorded.won;
+                        let text = outcome(now.won, now.hp, now.breaches_conceded);
+                        if flipped {
+                            ui.colored_label(Color32::from_rgb(90, 190, 110), text);
+                        } else {
+                            ui.label(text);
+                        }
+                    }
+                    None => {
+                        ui.weak("not played yet (or the match failed)");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
 }
 
 fn results_table(ui: &mut Ui, s: &Summary) {
