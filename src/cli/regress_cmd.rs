@@ -282,7 +282,10 @@ fn summary_json(r: &RegressReport) -> serde_json::Value {
         "llr_bounds": [h.lower, h.upper],
         "sprt": h.params,
         "verdict": h.verdict(),
+        "ruleset": r.ruleset.name,
+        "ruleset_from": r.ruleset.from,
         "deterministic": r.noise.as_ref().map(|n| n.deterministic),
+        "flipped_parted_at_turn_0": r.parted_at_turn_zero(),
         "parted_at_turn": r.noise.as_ref().and_then(|n| n.parted_at.map(|d| d.turn)),
         "played": r.played,
         "cancelled": r.cancelled,
@@ -296,6 +299,7 @@ fn report_text(r: &RegressReport) -> String {
     let saved = if r.saved { "saved now" } else { "unchanged" };
     s.push_str(&format!("new:  {} ({saved}, {})\n", r.new.name(), r.new.saved_at_text()));
     s.push_str(&format!("base: {} (saved {})\n", r.base.name(), r.base.saved_at_text()));
+    s.push_str(&format!("ruleset of the head to head: {} (--config to choose)\n", r.ruleset));
     s.push_str(&head_to_head_text(&r.head_to_head));
     if !r.games.is_empty() {
         let (base_wins, new_wins) = r.wins();
@@ -311,6 +315,15 @@ fn report_text(r: &RegressReport) -> String {
         s.push_str(&flipped_text(g));
     }
     s.push_str(&noise_text(r));
+    if r.looks_unseeded() {
+        let zero = r.parted_at_turn_zero();
+        if zero > 0 {
+            s.push_str(&format!(
+                "unseeded: {zero} flipped games parted at turn 0, before either version saw anything the other did not\n"
+            ));
+        }
+        s.push_str(&format!("to compare the change rather than chance: {}\n", terminal_core::versions::HOW_TO_SEED));
+    }
     let p = &r.played;
     s.push_str(&format!(
         "played: {} head to head, {} by the new version, {} by the base, {} again for the noise check; {} from the cache\n",

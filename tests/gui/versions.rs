@@ -65,6 +65,10 @@ fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_p
     let parted = first.divergence.as_ref().map(|d| d.turn);
     assert_eq!(parted, Some(3), "{first:#?}");
     assert!(h.query_by_label_contains("regressions").is_some());
+    assert!(
+        h.query_by_label("Head to head under special-2025 (the first ghost replay's; none chosen)").is_some(),
+        "the report names the ruleset its verdict holds for"
+    );
     let verdict = format!("{} against {}", report.head_to_head.verdict(), report.base.name());
     assert!(h.query_all_by_label_contains(&verdict).next().is_some(), "the version list says its verdict: {verdict}");
 
@@ -81,4 +85,46 @@ fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_p
     h.get_by_label("Close comparison").click();
     h.run();
     assert_eq!(h.state().versions().side_by_side(), None);
+}
+
+/// A noisy algo (its play depends on chance) compared under a ruleset the player chose: the
+/// report names the ruleset of the head to head and says the algo is unseeded and how to
+/// seed it, rather than leaving its noise to read as flipped games.
+#[test]
+fn the_report_names_its_ruleset_and_flags_an_unseeded_algo() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let (algo, ghost_dir) = (tmp.path().join("noisy"), tmp.path().join("ghosts"));
+    ghosts(&ghost_dir, "special-2025", 2);
+    write_algo(&algo, None, true);
+    let mut settings = State::default();
+    settings.versions.store_dir = Some(tmp.path().join("data"));
+    settings.versions.games = 2;
+    let mut h = studio_with(settings, LARGE, None, false);
+    h.get_by_label("Versions").click();
+    h.run();
+    type_into(&mut h, "Algo folder", &algo.display().to_string());
+    type_into(&mut h, "Ghost replays", &ghost_dir.display().to_string());
+    h.get_by_label("Compare with previous").click();
+    h.step();
+    step_until(&mut h, 60, "the first save", |a| !a.versions().is_running());
+
+    write_algo(&algo, Some(60), true);
+    h.get_by_label("Head-to-head ruleset").click();
+    h.run();
+    h.get_by_label("special-2025").click();
+    h.run();
+    assert_eq!(h.state().versions().ruleset, "special-2025");
+    h.get_by_label("Compare with previous").click();
+    h.step();
+    step_until(&mut h, 300, "the comparison", |a| !a.versions().is_running());
+    let v = h.state().versions();
+    let report = v.report().unwrap_or_else(|| panic!("no report: {}", v.message()));
+    assert_eq!(report.ruleset.from, terminal_core::versions::RulesetSource::Chosen);
+    assert!(h.query_by_label("Head to head under special-2025 (chosen)").is_some());
+    assert!(report.looks_unseeded(), "the noisy algo is found out: {:?}", report.noise);
+    assert!(
+        h.query_by_label_contains("To compare the change rather than chance, seed its randomness").is_some(),
+        "the report says how to seed it"
+    );
+    assert!(h.query_by_label_contains("(may be noise: see above)").is_some());
 }

@@ -33,7 +33,9 @@ pub use error::VersionsError;
 pub use games::GameTerms;
 pub use noise::{NoiseCheck, compare_plays};
 pub use regress::{BaseChoice, RegressEvent, RegressHandle, RegressSpec, Stage, run_regress, start_regress};
-pub use report::{Flip, GameComparison, GameResult, HeadToHead, Played, RegressReport};
+pub use report::{
+    Flip, GameComparison, GameResult, HOW_TO_SEED, HeadToHead, Played, RegressReport, RulesetSource, RulesetUsed,
+};
 pub use results::{GameKey, Play, ResultCache};
 pub use store::{FolderContent, SHORT_HASH, Saved, Version, VersionStore, folder_content, utc_text};
 pub use watch::{FolderWatch, POLL};

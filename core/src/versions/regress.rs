@@ -6,7 +6,7 @@
 use super::error::VersionsError;
 use super::games::{DuelGame, GameTerms, OpponentGame, algo_opponents, ghost_opponents, version_entrant};
 use super::noise::{NoiseCheck, compare_plays};
-use super::report::{GameComparison, HeadToHead, Played, RegressReport};
+use super::report::{GameComparison, HeadToHead, Played, RegressReport, RulesetSource, RulesetUsed};
 use super::results::{GameKey, Play, ResultCache};
 use super::store::{Version, VersionStore, now_ms};
 use crate::arena::ghosts::{GhostChoice, Skipped};
@@ -232,6 +232,7 @@ struct Run<'a> {
     saved: bool,
     /// The ruleset of the head-to-head and `vs` games.
     config: Arc<Config>,
+    ruleset_from: RulesetSource,
     opponents: Vec<OpponentGame>,
     skipped: Skipped,
     /// This run's games: `games/<new version>-<time>/` in the store.
@@ -263,10 +264,10 @@ impl<'a> Run<'a> {
             let names: Vec<String> = spec.ghosts.iter().map(|p| p.display().to_string()).collect();
             return Err(VersionsError::NoPlayableGhosts(names.join(", ")));
         }
-        let config = match (ruleset, opponents.first()) {
-            (Some(c), _) => c,
-            (None, Some(g)) => Arc::clone(&g.config),
-            (None, None) => Arc::new(load_config(DEFAULT_PRESET)?),
+        let (config, ruleset_from) = match (ruleset, opponents.first()) {
+            (Some(c), _) => (c, RulesetSource::Chosen),
+            (None, Some(g)) => (Arc::clone(&g.config), RulesetSource::FirstGhost),
+            (None, None) => (Arc::new(load_config(DEFAULT_PRESET)?), RulesetSource::Default),
         };
         config.check_simulated()?;
         for path in &spec.vs {
@@ -287,6 +288,7 @@ impl<'a> Run<'a> {
             base,
             saved: saved.created,
             config,
+            ruleset_from,
             opponents,
             skipped,
             run_dir,
@@ -307,6 +309,7 @@ impl<'a> Run<'a> {
             played: self.played,
             cancelled: self.cancel.is_cancelled(),
             skipped_replays: self.skipped,
+            ruleset: RulesetUsed { name: crate::verify::ruleset_name(&self.config), from: self.ruleset_from },
         })
     }
 

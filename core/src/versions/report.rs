@@ -195,7 +195,56 @@ pub struct RegressReport {
     pub cancelled: bool,
     /// Replays the ghosts could not use, each with the reason.
     pub skipped_replays: crate::arena::ghosts::Skipped,
+    /// The ruleset of the head-to-head and versus-algo games, and where it came from.
+    pub ruleset: RulesetUsed,
 }
+
+/// The ruleset a comparison's head-to-head games were played under: a verdict holds for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RulesetUsed {
+    /// Its name (a preset's, else the config's own description).
+    pub name: String,
+    pub from: RulesetSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum RulesetSource {
+    /// The one asked for.
+    Chosen,
+    /// None asked for: the first ghost replay's (each ghost game keeps its own).
+    FirstGhost,
+    /// None asked for and no ghosts: the default preset.
+    Default,
+}
+
+impl std::fmt::Display for RulesetUsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.from {
+            RulesetSource::Chosen => write!(f, "{} (chosen)", self.name),
+            RulesetSource::FirstGhost => write!(f, "{} (the first ghost replay's; none chosen)", self.name),
+            RulesetSource::Default => write!(f, "{} (the default; none chosen, no ghosts)", self.name),
+        }
+    }
+}
+
+impl RegressReport {
+    /// Flipped games whose versions parted at turn 0, before either saw anything the other
+    /// did not: they differ by chance, not by the change.
+    pub fn parted_at_turn_zero(&self) -> usize {
+        self.games.iter().filter(|g| g.flipped.is_some() && g.divergence.as_ref().is_some_and(|d| d.turn == 0)).count()
+    }
+
+    /// Whether the report has reason to think the algo is unseeded (or plays by the clock):
+    /// its noise check parted, or flipped games parted at turn 0.
+    pub fn looks_unseeded(&self) -> bool {
+        self.noise.as_ref().is_some_and(|n| !n.deterministic) || self.parted_at_turn_zero() > 0
+    }
+}
+
+/// How to make an algo play the same game twice, for the reports that find it does not.
+pub const HOW_TO_SEED: &str = "seed its randomness at its start from the ALGO_SEED the runner sets \
+     (random.seed(int(os.environ.get(\"ALGO_SEED\", \"1\"))), numpy's too if it uses numpy), and keep its \
+     choices independent of the time it has left";
 
 impl RegressReport {
     /// The flipped games: regressions first, then fixes, each by the size of its HP swing.

@@ -46,6 +46,8 @@ pub struct VersionsView {
     pub vs: String,
     /// Head-to-head games at most (whole pairs).
     pub games: u32,
+    /// The head-to-head ruleset: a preset; empty: the first ghost replay's (else the default).
+    pub ruleset: String,
     /// Verdicts by version hash.
     pub verdicts: BTreeMap<String, VersionVerdict>,
     /// Where versions and their results are kept; None: the studio's data folder.
@@ -63,6 +65,7 @@ impl Default for VersionsView {
             opponent_of: String::new(),
             vs: String::new(),
             games: 24,
+            ruleset: String::new(),
             verdicts: BTreeMap::new(),
             store_dir: None,
             rt: Runtime::default(),

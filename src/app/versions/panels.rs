@@ -51,6 +51,7 @@ pub(super) fn top(v: &mut VersionsView, ui: &mut Ui, out: &mut Vec<VersionsActio
             text(ui, "Label", &mut v.label, "the label of the version saved, if the folder changed");
         });
         ui.horizontal_wrapped(|ui| {
+            ruleset_choice(v, ui);
             let label = ui.label("Head-to-head games at most");
             ui.add(egui::DragValue::new(&mut v.games).range(0..=400).speed(2)).labelled_by(label.id);
             let idle = v.rt.job.is_none();
@@ -68,6 +69,20 @@ pub(super) fn top(v: &mut VersionsView, ui: &mut Ui, out: &mut Vec<VersionsActio
         progress(v, ui);
         if !v.rt.message.is_empty() {
             ui.label(&v.rt.message);
+        }
+    });
+}
+
+/// The head-to-head ruleset: the ghosts' own unless one is chosen, as the verdict holds for the
+/// ruleset its games were played under.
+fn ruleset_choice(v: &mut VersionsView, ui: &mut Ui) {
+    const GHOSTS: &str = "the first ghost's";
+    let shown = if v.ruleset.is_empty() { GHOSTS.to_string() } else { v.ruleset.clone() };
+    egui::ComboBox::from_label("Head-to-head ruleset").selected_text(shown).show_ui(ui, |ui| {
+        ui.selectable_value(&mut v.ruleset, String::new(), GHOSTS)
+            .on_hover_text("The ruleset of the first ghost replay (the default preset without ghosts)");
+        for (slug, description, _) in terminal_core::engine::presets::PRESETS {
+            ui.selectable_value(&mut v.ruleset, slug.to_string(), *slug).on_hover_text(*description);
         }
     });
 }
@@ -149,6 +164,7 @@ pub(super) fn results(v: &VersionsView, ui: &mut Ui, out: &mut Vec<VersionsActio
         return;
     };
     ui.heading(format!("{} against {}", report.new.name(), report.base.name()));
+    ui.label(format!("Head to head under {}", report.ruleset));
     ui.label(head_to_head_line(&report.head_to_head));
     let (base_wins, new_wins) = report.wins();
     ui.label(format!(
@@ -164,7 +180,8 @@ pub(super) fn results(v: &VersionsView, ui: &mut Ui, out: &mut Vec<VersionsActio
     ui.separator();
     let flipped = report.flipped();
     let regressions = flipped.iter().filter(|g| g.flipped == Some(Flip::Regression)).count();
-    ui.strong(format!("Flipped games: {regressions} regressions, {} fixes", flipped.len() - regressions));
+    let noise = if report.looks_unseeded() { " (may be noise: see above)" } else { "" };
+    ui.strong(format!("Flipped games: {regressions} regressions, {} fixes{noise}", flipped.len() - regressions));
     egui::ScrollArea::vertical().show(ui, |ui| {
         for (i, g) in flipped.iter().enumerate() {
             flipped_row(ui, i, g, out);
@@ -186,6 +203,16 @@ fn noise(report: &RegressReport, ui: &mut Ui) {
         None => {
             ui.weak("Not checked for noise");
         }
+    }
+    let zero = report.parted_at_turn_zero();
+    if zero > 0 {
+        let text = format!(
+            "{zero} flipped games parted at turn 0, before either version saw anything the other did not: chance, not the change"
+        );
+        ui.colored_label(ui.visuals().warn_fg_color, RichText::new(text).strong());
+    }
+    if report.looks_unseeded() {
+        ui.label(format!("To compare the change rather than chance, {}.", terminal_core::versions::HOW_TO_SEED));
     }
 }
 

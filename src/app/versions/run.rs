@@ -44,6 +44,7 @@ impl VersionsView {
         };
         spec.vs = paths_of(&self.vs);
         spec.games = self.games;
+        spec.ruleset = Some(self.ruleset.trim().to_string()).filter(|r| !r.is_empty());
         spec.label = Some(self.label.trim().to_string()).filter(|l| !l.is_empty());
         Ok(spec)
     }
