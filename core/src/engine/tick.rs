@@ -12,6 +12,7 @@ use super::mechanics::LegacyBuild;
 use super::resources::round1;
 use super::targeting::{Key, TargetRules, target_key};
 use super::unit::{Axis, Fate, Unit};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Step decisions use a small tolerance for speeds that are not binary fractions (docs/mechanics.md, Assumptions).
@@ -299,6 +300,8 @@ impl Game {
                         mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
                     }
                     AttackCheck::Always => true,
+                    // Has no bits: never a candidate.
+                    AttackCheck::Gone => false,
                     AttackCheck::MobileBox => {
                         let a = &self.units[i];
                         let span = &config.reach.attack_span[a.form()];
@@ -380,14 +383,17 @@ impl Game {
         // The units before `first` all stay: only the tail is compacted, in order (a full
         // `retain` tested every unit of the board again).
         let mut kept = first;
+        let mut removed: SmallVec<[usize; 16]> = SmallVec::new();
         for k in first..self.units.len() {
-            if !gone(&self.units[k]) {
+            if gone(&self.units[k]) {
+                removed.push(k);
+            } else {
                 self.units.swap(kept, k);
                 kept += 1;
             }
         }
         self.units.truncate(kept);
-        self.roles_after_removal(first, &opened);
+        self.roles_after_clean_up(&removed, &opened);
         for &(t, _) in &opened {
             self.structure_removed(t);
         }
