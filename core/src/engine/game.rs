@@ -125,6 +125,10 @@ pub(crate) struct RoleIndex {
     /// Per entry of `supports`: its shield's reach box (a Support never moves), so the
     /// shield step rules out a Support with no friendly mobile unit near it cheaply.
     pub support_boxes: Vec<SupportBox>,
+    /// Per player, per row: the columns inside the shield box of one of its Supports (the
+    /// union of `support_boxes`), so a tick whose mobile units all stand outside every box
+    /// of their owner's Supports skips the shield step's walk over the Supports.
+    pub support_cover: [[u32; BOARD_SIZE as usize]; 2],
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
@@ -139,6 +143,14 @@ pub(crate) struct RoleIndex {
 }
 
 impl RoleIndex {
+    /// Computes `support_cover` again from `support_boxes` (after Supports left).
+    fn cover_supports(&mut self) {
+        self.support_cover = Default::default();
+        for b in &self.support_boxes {
+            b.cover(&mut self.support_cover);
+        }
+    }
+
     /// Makes this index a copy of `source`, reusing its buffers.
     fn copy_from(&mut self, source: &RoleIndex) {
         self.valid = source.valid;
@@ -149,6 +161,7 @@ impl RoleIndex {
         }
         self.supports.clone_from(&source.supports);
         self.support_boxes.clone_from(&source.support_boxes);
+        self.support_cover = source.support_cover;
         self.attackers.clone_from(&source.attackers);
         self.attack_checks.clone_from(&source.attack_checks);
         self.gone_attackers = source.gone_attackers;
@@ -167,6 +180,17 @@ pub(crate) struct SupportBox {
     pub columns: u32,
     pub rows: u32,
     pub owner: u8,
+}
+
+impl SupportBox {
+    /// Adds this box to its owner's rows of `cover`.
+    fn cover(&self, cover: &mut [[u32; BOARD_SIZE as usize]; 2]) {
+        let mut rows = self.rows;
+        while rows != 0 {
+            cover[usize::from(self.owner & 1)][rows.trailing_zeros() as usize] |= self.columns;
+            rows &= rows - 1;
+        }
+    }
 }
 
 /// The structures of the board by tile, rebuilt with the role index.
@@ -388,6 +412,7 @@ impl Game {
             r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
             r.support_boxes.clear();
+            r.support_cover = Default::default();
             r.attackers.clear();
             r.attack_checks.clear();
             r.gone_attackers = 0;
@@ -418,6 +443,7 @@ impl Game {
         let supports = keep(&r.supports);
         r.supports.truncate(supports);
         r.support_boxes.truncate(supports);
+        r.cover_supports();
         let attackers = keep(&r.attackers);
         r.attack_bits.truncate(attackers, &r.attack_checks[attackers.min(r.attack_checks.len())..]);
         r.attackers.truncate(attackers);
@@ -458,8 +484,11 @@ impl Game {
                 kept += 1;
             }
         }
-        r.supports.truncate(kept);
-        r.support_boxes.truncate(kept);
+        if kept < r.supports.len() {
+            r.supports.truncate(kept);
+            r.support_boxes.truncate(kept);
+            r.cover_supports();
+        }
         let start = r.attackers.partition_point(|&i| i < first);
         let mut before = 0;
         for k in start..r.attackers.len() {
@@ -518,7 +547,9 @@ impl Game {
                 } else {
                     (span_mask(u.tile.x - b, u.tile.x + b), span_mask(u.tile.y - b, u.tile.y + b))
                 };
-                r.support_boxes.push(SupportBox { columns, rows, owner: u.owner.index() as u8 });
+                let support_box = SupportBox { columns, rows, owner: u.owner.index() as u8 };
+                r.support_boxes.push(support_box);
+                support_box.cover(&mut r.support_cover);
             }
             if reach.can_attack[u.form()] {
                 let check = attack_check(&self.config, u);

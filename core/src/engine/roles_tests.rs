@@ -17,6 +17,7 @@ type RoleView = (
     Vec<AttackCheck>,
     Vec<u32>,
     Vec<Vec<usize>>,
+    [[u32; 28]; 2],
 );
 
 fn view(r: &RoleIndex, game: &Game) -> RoleView {
@@ -47,7 +48,8 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
     let attackers = live().map(|(&i, _)| i).collect();
     let checks = live().map(|(_, &c)| c).collect();
     assert_eq!(r.gone_attackers, r.attackers.len() - live().count());
-    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits)
+    let cover = r.support_cover;
+    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits, cover)
 }
 
 /// A base-s6 game where both players can afford every command of these tests.

@@ -122,11 +122,16 @@ impl Game {
         if roles.mobiles.is_empty() {
             return;
         }
+        // Most ticks, a player's mobile units are out of reach of all its Supports.
+        let covered = [0, 1].map(|p| mobile_rows[p].any_in_cover(&roles.support_cover[p]));
+        if covered == [false, false] {
+            return;
+        }
         let record = !self.quiet;
         for (&si, shield_box) in roles.supports.iter().zip(&roles.support_boxes) {
             // Most Supports have no friendly mobile unit near them in most ticks.
             let owner_index = shield_box.owner as usize;
-            if !mobile_rows[owner_index].any_in_rows(shield_box.columns, shield_box.rows) {
+            if !covered[owner_index] || !mobile_rows[owner_index].any_in_rows(shield_box.columns, shield_box.rows) {
                 continue;
             }
             let s = &self.units[si];
@@ -438,6 +443,20 @@ impl MobileRows {
         self.rows[t.y as usize] |= 1 << t.x;
         self.columns |= 1 << t.x;
         self.used_rows |= 1 << t.y;
+    }
+
+    /// True if any unit stands on a tile of `cover` (per row, a mask of columns).
+    #[inline]
+    fn any_in_cover(&self, cover: &[u32; BOARD_SIZE as usize]) -> bool {
+        let mut rows = self.used_rows;
+        while rows != 0 {
+            let y = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            if self.rows[y] & cover[y] != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// True if any unit stands in the columns of `columns` and the rows of `rows` (bit masks).
