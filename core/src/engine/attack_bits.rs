@@ -20,6 +20,10 @@ pub(crate) enum AttackCheck {
     /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
     /// nothing.
     StructureBox { columns: u32, rows: u32, enemy: u8 },
+    /// The attacker left the board (a clean-up removed it): its slot stays, with no bits,
+    /// so the positions after it need not be indexed again (`RoleIndex::attackers` holds
+    /// the position of the unit that followed it, keeping the list in order).
+    Gone,
 }
 
 const LINES: usize = BOARD_SIZE as usize;
@@ -84,6 +88,12 @@ impl AttackBits {
         self.len = self.len.min(len);
     }
 
+    /// Clears the bits of the attacker at position `k`, whose check is `check`: the slot
+    /// stays (the attacker is now `AttackCheck::Gone`).
+    pub fn forget(&mut self, k: usize, check: AttackCheck) {
+        self.set(k, check, false);
+    }
+
     /// Sets (or clears) the bits of the attacker at position `k`.
     #[inline]
     fn set(&mut self, k: usize, check: AttackCheck, on: bool) {
@@ -102,6 +112,7 @@ impl AttackBits {
                 }
             }
             AttackCheck::Always | AttackCheck::MobileBox => apply(&mut self.always[word]),
+            AttackCheck::Gone => {}
         }
     }
 

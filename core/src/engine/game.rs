@@ -125,9 +125,16 @@ pub(crate) struct RoleIndex {
     /// Per entry of `supports`: its shield's reach box (a Support never moves), so the
     /// shield step rules out a Support with no friendly mobile unit near it cheaply.
     pub support_boxes: Vec<SupportBox>,
+    /// Per player, per row: the columns inside the shield box of one of its Supports (the
+    /// union of `support_boxes`), so a tick whose mobile units all stand outside every box
+    /// of their owner's Supports skips the shield step's walk over the Supports.
+    pub support_cover: [[u32; BOARD_SIZE as usize]; 2],
     pub attackers: Vec<usize>,
     /// Per entry of `attackers`: how the attack step decides cheaply that it has no target.
     pub attack_checks: Vec<AttackCheck>,
+    /// Entries of `attackers` whose unit left the board (`AttackCheck::Gone`): when they
+    /// outnumber the live ones the index is rebuilt.
+    pub gone_attackers: usize,
     /// The attackers by the rows and columns their reach covers (which to look at in a tick).
     pub attack_bits: super::attack_bits::AttackBits,
     /// Where the structures stand; boxed and `None` until the first rebuild, so a `Game`
@@ -136,6 +143,14 @@ pub(crate) struct RoleIndex {
 }
 
 impl RoleIndex {
+    /// Computes `support_cover` again from `support_boxes` (after Supports left).
+    fn cover_supports(&mut self) {
+        self.support_cover = Default::default();
+        for b in &self.support_boxes {
+            b.cover(&mut self.support_cover);
+        }
+    }
+
     /// Makes this index a copy of `source`, reusing its buffers.
     fn copy_from(&mut self, source: &RoleIndex) {
         self.valid = source.valid;
@@ -146,8 +161,10 @@ impl RoleIndex {
         }
         self.supports.clone_from(&source.supports);
         self.support_boxes.clone_from(&source.support_boxes);
+        self.support_cover = source.support_cover;
         self.attackers.clone_from(&source.attackers);
         self.attack_checks.clone_from(&source.attack_checks);
+        self.gone_attackers = source.gone_attackers;
         self.attack_bits.copy_from(&source.attack_bits);
         match (self.structures.as_deref_mut(), source.structures.as_deref()) {
             (Some(mine), Some(theirs)) => mine.clone_from(theirs),
@@ -163,6 +180,17 @@ pub(crate) struct SupportBox {
     pub columns: u32,
     pub rows: u32,
     pub owner: u8,
+}
+
+impl SupportBox {
+    /// Adds this box to its owner's rows of `cover`.
+    fn cover(&self, cover: &mut [[u32; BOARD_SIZE as usize]; 2]) {
+        let mut rows = self.rows;
+        while rows != 0 {
+            cover[usize::from(self.owner & 1)][rows.trailing_zeros() as usize] |= self.columns;
+            rows &= rows - 1;
+        }
+    }
 }
 
 /// The structures of the board by tile, rebuilt with the role index.
@@ -195,6 +223,32 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
         let (columns, rows) = (span_mask(u.tile.x - r, u.tile.x + r), span_mask(u.tile.y - r, u.tile.y + r));
         AttackCheck::StructureBox { columns, rows, enemy: u.owner.opponent().index() as u8 }
     }
+}
+
+/// Where position `v` (before a removal) goes after the units at `removed` left: the count
+/// of removed positions below it is subtracted. `before` counts them so far, for a caller
+/// walking positions in ascending order. Also says whether `v` itself was removed (its
+/// result is then the position of the unit that followed it).
+#[inline]
+fn shifted(v: usize, removed: &[usize], before: &mut usize) -> (usize, bool) {
+    while removed.get(*before).is_some_and(|&x| x < v) {
+        *before += 1;
+    }
+    (v - *before, removed.get(*before) == Some(&v))
+}
+
+/// Drops the removed positions from an ascending list of positions and shifts the rest.
+fn shift_positions(list: &mut Vec<usize>, removed: &[usize]) {
+    let start = list.partition_point(|&i| i < removed[0]);
+    let (mut kept, mut before) = (start, 0);
+    for k in start..list.len() {
+        let (position, gone) = shifted(list[k], removed, &mut before);
+        if !gone {
+            list[kept] = position;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
 }
 
 impl Game {
@@ -358,8 +412,10 @@ impl Game {
             r.mobiles_of.iter_mut().for_each(Vec::clear);
             r.supports.clear();
             r.support_boxes.clear();
+            r.support_cover = Default::default();
             r.attackers.clear();
             r.attack_checks.clear();
+            r.gone_attackers = 0;
             r.attack_bits.clear();
             r.structures.get_or_insert_with(Box::default).rows = [[0; BOARD_SIZE as usize]; 2];
             self.index_roles_from(0);
@@ -387,16 +443,87 @@ impl Game {
         let supports = keep(&r.supports);
         r.supports.truncate(supports);
         r.support_boxes.truncate(supports);
+        r.cover_supports();
         let attackers = keep(&r.attackers);
         r.attack_bits.truncate(attackers, &r.attack_checks[attackers.min(r.attack_checks.len())..]);
         r.attackers.truncate(attackers);
         r.attack_checks.truncate(attackers);
+        r.gone_attackers = r.attack_checks.iter().filter(|c| **c == AttackCheck::Gone).count();
         if let Some(structures) = r.structures.as_deref_mut() {
             for &(t, owner) in opened {
                 structures.rows[owner.index()][t.y as usize] &= !(1 << t.x);
             }
         }
         self.index_roles_from(first);
+    }
+
+    /// Updates a valid role index after the clean-up removed the units at the positions
+    /// `removed` (ascending, positions before the removal): the entries after the first
+    /// removed unit are shifted down rather than indexed again (a structure killed early in
+    /// the list cost nearly a rebuild). A removed attacker keeps its slot in `attackers`,
+    /// with its bits cleared (`AttackCheck::Gone`), so the bit sets of the attackers after it
+    /// stay as they are. `opened` are the tiles whose structure left the board.
+    pub(crate) fn roles_after_clean_up(&mut self, removed: &[usize], opened: &[(Tile, Player)]) {
+        let Some(&first) = removed.first() else { return };
+        if !self.roles.valid || self.roles.repair_from.is_some() {
+            self.roles_after_removal(first, opened);
+            return;
+        }
+        let r = &mut self.roles;
+        shift_positions(&mut r.mobiles, removed);
+        for list in &mut r.mobiles_of {
+            shift_positions(list, removed);
+        }
+        let start = r.supports.partition_point(|&i| i < first);
+        let (mut kept, mut before) = (start, 0);
+        for k in start..r.supports.len() {
+            let (position, gone) = shifted(r.supports[k], removed, &mut before);
+            if !gone {
+                r.supports[kept] = position;
+                r.support_boxes[kept] = r.support_boxes[k];
+                kept += 1;
+            }
+        }
+        if kept < r.supports.len() {
+            r.supports.truncate(kept);
+            r.support_boxes.truncate(kept);
+            r.cover_supports();
+        }
+        let start = r.attackers.partition_point(|&i| i < first);
+        let mut before = 0;
+        for k in start..r.attackers.len() {
+            let (position, gone) = shifted(r.attackers[k], removed, &mut before);
+            // A slot already gone holds the position of the unit after it, which may be the
+            // one removed now: it only follows that position.
+            let check = &mut r.attack_checks[k];
+            if gone && *check != AttackCheck::Gone {
+                r.attack_bits.forget(k, *check);
+                *check = AttackCheck::Gone;
+                r.gone_attackers += 1;
+            }
+            r.attackers[k] = position;
+        }
+        // Slots gone at the end of the list (mobile units, the usual dead) are dropped.
+        while r.attack_checks.last() == Some(&AttackCheck::Gone) {
+            r.attack_checks.pop();
+            r.attackers.pop();
+            r.gone_attackers -= 1;
+        }
+        r.attack_bits.truncate(r.attackers.len(), &[]);
+        if r.gone_attackers > 16 && 2 * r.gone_attackers > r.attackers.len() {
+            r.valid = false;
+            return;
+        }
+        if let Some(structures) = r.structures.as_deref_mut() {
+            for &(t, owner) in opened {
+                structures.rows[owner.index()][t.y as usize] &= !(1 << t.x);
+            }
+            for (i, u) in self.units.iter().enumerate().skip(first) {
+                if u.is_structure && self.structure_at[u.tile.index()] == u.id {
+                    structures.index[u.tile.index()] = i as u32;
+                }
+            }
+        }
     }
 
     /// Appends the roles of `units[start..]` to the role index.
@@ -420,7 +547,9 @@ impl Game {
                 } else {
                     (span_mask(u.tile.x - b, u.tile.x + b), span_mask(u.tile.y - b, u.tile.y + b))
                 };
-                r.support_boxes.push(SupportBox { columns, rows, owner: u.owner.index() as u8 });
+                let support_box = SupportBox { columns, rows, owner: u.owner.index() as u8 };
+                r.support_boxes.push(support_box);
+                support_box.cover(&mut r.support_cover);
             }
             if reach.can_attack[u.form()] {
                 let check = attack_check(&self.config, u);
@@ -474,7 +603,12 @@ impl Game {
                 structures.rows[u.owner.index()][u.tile.y as usize] &= !(1 << u.tile.x);
             }
         }
-        self.roles_stale_from(index);
+        if self.roles.valid && self.roles.repair_from.is_none() {
+            // Shifted now (an upgrade removes a unit from the middle of the list).
+            self.roles_after_clean_up(&[index], &[]);
+        } else {
+            self.roles_stale_from(index);
+        }
         u
     }
 

@@ -1,5 +1,6 @@
 //! The role index kept up to date in place after clean-ups must equal a full rebuild.
 
+use super::attack_bits::AttackCheck;
 use super::commands::{Command, CommandKind};
 use super::game::{Game, RoleIndex};
 use super::geometry::{Player, Tile};
@@ -13,9 +14,10 @@ type RoleView = (
     Vec<usize>,
     Vec<super::game::SupportBox>,
     Vec<usize>,
-    Vec<super::attack_bits::AttackCheck>,
+    Vec<AttackCheck>,
     Vec<u32>,
     Vec<Vec<usize>>,
+    [[u32; 28]; 2],
 );
 
 fn view(r: &RoleIndex, game: &Game) -> RoleView {
@@ -33,15 +35,21 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
             }
         }
     }
-    // The attackers per enemy, row and column, and those checked every tick.
+    // The attackers per enemy, row and column, and those checked every tick, by their
+    // position in the unit list (slots of attackers gone differ from a rebuild's and hold no bits).
+    let units_of = |slots: Vec<usize>| slots.into_iter().map(|k| r.attackers[k]).collect::<Vec<_>>();
     let mut bits: Vec<Vec<usize>> = (0..2)
         .flat_map(|e| (0..56).map(move |line| (e, line)))
-        .map(|(e, l)| r.attack_bits.line_positions(e, l))
+        .map(|(e, l)| units_of(r.attack_bits.line_positions(e, l)))
         .collect();
-    bits.push(r.attack_bits.always_positions());
+    bits.push(units_of(r.attack_bits.always_positions()));
     let supports = r.supports.clone();
-    let (attackers, checks) = (r.attackers.clone(), r.attack_checks.clone());
-    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits)
+    let live = || r.attackers.iter().zip(&r.attack_checks).filter(|(_, c)| **c != AttackCheck::Gone);
+    let attackers = live().map(|(&i, _)| i).collect();
+    let checks = live().map(|(_, &c)| c).collect();
+    assert_eq!(r.gone_attackers, r.attackers.len() - live().count());
+    let cover = r.support_cover;
+    (r.mobiles.clone(), r.mobiles_of.clone(), supports, r.support_boxes.clone(), attackers, checks, placed, bits, cover)
 }
 
 /// A base-s6 game where both players can afford every command of these tests.
