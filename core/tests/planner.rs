@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use terminal_core::engine::{Command, CommandKind, Player};
 use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
-use terminal_core::planner::{Candidate, PlanBoard, PlanRequest, plan};
+use terminal_core::planner::{AttackOption, Candidate, Likeness, PlanBoard, PlanRequest, options, plan};
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::session::whatif::{self, WhatIfSpec};
 use terminal_core::verify::collect_replays;
@@ -201,4 +201,73 @@ fn the_planner_matches_or_beats_the_recorded_deploys() {
     );
     assert!(compared >= 60, "only {compared} turns compared");
     assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
+}
+
+/// The top ten of `board` as the planner ranks every deploy, and as distinct rows.
+fn rows_of(board: &PlanBoard) -> (Vec<Likeness>, Vec<AttackOption>) {
+    let cancel = AtomicBool::new(false);
+    let result = plan(board, &request(3, 2), &|_| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    let walked = |c: &Candidate| Likeness::of(&board.evaluate(&c.deploy(), true, &mut None), board.attacker());
+    let every = result.top(10).iter().map(walked).collect();
+    let rows = options(board, &result, 10, 2, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    (every, rows)
+}
+
+/// Rows of `likeness` that repeat a row above them.
+fn repeats(likeness: &[&Likeness]) -> usize {
+    (0..likeness.len()).filter(|&k| likeness[..k].contains(&likeness[k])).count()
+}
+
+/// On real replay turns, the planner's list is of different attacks: no two of the top ten
+/// rows share both their walks and their outcome; each row's deploys, played again with their
+/// walks, are alike; the rows are best first; the recorded deploy is a row of its own, placed
+/// by its rank. On the turn of issue #47 every one of the ten best deploys was one attack.
+#[test]
+fn the_top_rows_are_distinct_attacks() {
+    let turns = [
+        ("live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz", 12, Player::One),
+        (BUSY, 6, Player::One),
+        (BUSY, 9, Player::Two),
+        (BUSY, 15, Player::Two),
+        ("s8-2021b/jinkim22__Correlation-one-bot__champ.replay.gz", 34, Player::Two),
+        ("live-2022/Acceleraizer__c1terminal-algo__99.replay.gz", 20, Player::One),
+    ];
+    let (mut before, mut listed) = (0, 0);
+    for (k, (rel, turn, attacker)) in turns.into_iter().enumerate() {
+        let r = read(&replay(rel));
+        let board = PlanBoard::from_replay(&r, turn, attacker).unwrap_or_else(|e| panic!("{rel} {turn}: {e}"));
+        let (every, rows) = rows_of(&board);
+        let name = format!("{rel} turn {turn}");
+        let searched: Vec<&AttackOption> = rows.iter().filter(|r| !r.recorded).collect();
+        assert_eq!(searched.len(), 10, "{name}: ten rows");
+        let likeness: Vec<&Likeness> = searched.iter().map(|r| &r.likeness).collect();
+        assert_eq!(repeats(&likeness), 0, "{name}: rows share their walks and outcome");
+        assert!(searched.windows(2).all(|w| w[0].best.rank(&w[1].best).is_lt()), "{name}: best first");
+        for row in &searched {
+            for c in row.deploys().take(3) {
+                let again = Likeness::of(&board.evaluate(&c.deploy(), true, &mut None), attacker);
+                assert_eq!(again, row.likeness, "{name}: {:?} is not like its row", c.groups);
+                assert_eq!(again.breaches, c.breaches);
+            }
+        }
+        let recorded: Vec<&AttackOption> = rows.iter().filter(|r| r.recorded).collect();
+        let deployed = !board.attack().recorded_deploy().is_empty();
+        assert_eq!(recorded.len(), usize::from(deployed), "{name}: the recorded deploy's row");
+        if let Some(row) = recorded.first() {
+            assert_eq!(row.best.deploy(), board.attack().recorded_deploy(), "{name}: the deploy as recorded");
+            let at = rows.iter().position(|r| r.recorded).unwrap_or(0);
+            assert!(rows[..at].iter().all(|r| r.best.objective(&row.best).is_le()), "{name}: placed by rank");
+            assert!(rows[at + 1..].iter().all(|r| r.best.objective(&row.best).is_gt()), "{name}: placed by rank");
+        }
+        let repeated = repeats(&every.iter().collect::<Vec<_>>());
+        if k == 0 {
+            assert_eq!(repeated, 9, "{name}: the ten best deploys were one attack before");
+        }
+        (before, listed) = (before + repeated, listed + every.len());
+        eprintln!("{name}: {repeated} of the ten best deploys repeat one above; the rows: none");
+    }
+    eprintln!(
+        "before: {before} of {listed} top-ten rows repeated a row above ({:.0} %)",
+        100.0 * before as f64 / listed as f64
+    );
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::layout::files::load_layout;
-use terminal_core::planner::{Candidate, Plan, PlanBoard, PlanRequest, plan};
+use terminal_core::planner::{AttackOption, Candidate, Plan, PlanBoard, PlanRequest, options, plan};
 use terminal_core::replay::read_replay;
 use terminal_core::verify::ruleset_name;
 
@@ -27,9 +27,13 @@ pub struct AttackArgs {
     /// The attacker's MP (default for a replay: what it had that turn; required for a layout).
     #[arg(long, value_name = "MP")]
     pub mp: Option<f32>,
-    /// How many of the best deploys to list.
+    /// How many of the best distinct attacks to list (deploys whose units walk the same
+    /// paths to the same outcome are one row).
     #[arg(long, default_value_t = 10)]
     pub top: usize,
+    /// List every deploy, alike ones too, rather than one row per distinct attack.
+    #[arg(long)]
+    pub every: bool,
     /// Groups per deploy at most (1 = single groups only).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub groups: u8,
@@ -37,7 +41,7 @@ pub struct AttackArgs {
     /// layout file names, else base-s6).
     #[arg(long)]
     pub config: Option<String>,
-    /// One JSON object per deploy, best first.
+    /// One JSON object per row, best first.
     #[arg(long)]
     pub json: bool,
     /// Worker threads (default: number of cores).
@@ -52,16 +56,29 @@ pub fn run(args: &AttackArgs) -> Result<Outcome, CliError> {
     let request = PlanRequest { max_groups: usize::from(args.groups), jobs, ..PlanRequest::default() };
     let started = Instant::now();
     let cancel = AtomicBool::new(false);
-    let result = plan(&board, &request, &|_| {}, &cancel)
-        .map_err(|source| CliError::Plan { path: args.file.clone(), source })?;
-    let secs = started.elapsed().as_secs_f64();
+    let plan_error = |source| CliError::Plan { path: args.file.clone(), source };
+    let result = plan(&board, &request, &|_| {}, &cancel).map_err(plan_error)?;
     let config = board.config();
+    if args.every {
+        let secs = started.elapsed().as_secs_f64();
+        if args.json {
+            for (k, c) in result.top(args.top).iter().enumerate() {
+                out!("{}", serde_json::to_string(&c.record(config, board.attacker(), k + 1))?);
+            }
+        } else {
+            print_every(&board, &label, &result, args.top, secs, jobs);
+        }
+        return Ok(Outcome::Done);
+    }
+    let rows = options(&board, &result, args.top, jobs, &cancel).map_err(plan_error)?;
+    let secs = started.elapsed().as_secs_f64();
     if args.json {
-        for (k, c) in result.top(args.top).iter().enumerate() {
-            out!("{}", serde_json::to_string(&c.record(config, board.attacker(), k + 1))?);
+        for (k, row) in rows.iter().enumerate() {
+            out!("{}", serde_json::to_string(&row.record(config, board.attacker(), k + 1))?);
         }
     } else {
-        print_human(&board, &label, &result, args.top, secs, jobs);
+        print_header(&board, &label, &result, secs, jobs);
+        print_rows(&board, &result, &rows, args.top);
     }
     Ok(Outcome::Done)
 }
@@ -110,13 +127,10 @@ fn layout_board(args: &AttackArgs, path: &Path, name: String) -> Result<(PlanBoa
 
 /// `3 × PI (13,0) + 5 × DF (14,0)` in the attacker's own view.
 fn deploy_text(board: &PlanBoard, c: &Candidate) -> String {
-    let record = c.record(board.config(), board.attacker(), 0);
-    let groups: Vec<String> =
-        record.groups.iter().map(|g| format!("{} × {} ({},{})", g.count, g.unit, g.x, g.y)).collect();
-    groups.join(" + ")
+    c.record(board.config(), board.attacker(), 0).groups_text()
 }
 
-fn print_human(board: &PlanBoard, label: &str, result: &Plan, top: usize, secs: f64, jobs: usize) {
+fn print_header(board: &PlanBoard, label: &str, result: &Plan, secs: f64, jobs: usize) {
     let [singles, pairs, triples] = result.evaluated;
     out!(
         "{label}: player {} attacking with {} MP ({}), tiles in its own view",
@@ -128,6 +142,57 @@ fn print_human(board: &PlanBoard, label: &str, result: &Plan, top: usize, secs: 
         "{} deploys run ({singles} single groups, {pairs} pairs, {triples} triples) in {secs:.2} s on {jobs} threads",
         singles + pairs + triples
     );
+}
+
+/// The distinct attacks, the recorded deploy among them.
+fn print_rows(board: &PlanBoard, result: &Plan, rows: &[AttackOption], top: usize) {
+    if result.candidates.is_empty() {
+        out!("no deploy: the MP buys no mobile unit");
+    }
+    if rows.is_empty() {
+        return;
+    }
+    out!("distinct attacks (deploys whose units walk the same paths to the same outcome are one row):");
+    out!(
+        "{:>4} {:>6} {:>8} {:>9} {:>6} {:>5} {:>6}  deploy",
+        "rank",
+        "damage",
+        "breaches",
+        "destroyed",
+        "SP",
+        "MP",
+        "HP/MP"
+    );
+    let searched = rows.iter().filter(|r| !r.recorded).count();
+    for (k, row) in rows.iter().enumerate() {
+        let record = row.record(board.config(), board.attacker(), k + 1);
+        let c = &row.best;
+        let last = k.checked_sub(1).and_then(|i| rows.get(i));
+        let worse = last.is_some_and(|l| row.best.objective(&l.best).is_gt());
+        let below = row.recorded && k == searched && searched >= top && worse;
+        let rank = if below { format!(">{searched}") } else { (k + 1).to_string() };
+        let what = if row.recorded {
+            let same = rows.iter().position(|r| !r.recorded && r.likeness == row.likeness);
+            let same = same.map(|i| format!(" (alike: row {})", i + 1)).unwrap_or_default();
+            format!("recorded: {}{same}", record.best.groups_text())
+        } else {
+            record.summary
+        };
+        out!(
+            "{rank:>4} {:>6} {:>8} {:>9} {:>6.1} {:>5} {:>6.2}  {what}",
+            c.damage,
+            c.breaches,
+            c.structures_destroyed,
+            c.sp_destroyed,
+            c.mp_spent,
+            c.damage_per_mp(),
+        );
+    }
+}
+
+/// Every deploy, alike ones too (`--every`).
+fn print_every(board: &PlanBoard, label: &str, result: &Plan, top: usize, secs: f64, jobs: usize) {
+    print_header(board, label, result, secs, jobs);
     let recorded = board.attack().recorded_deploy();
     if !recorded.is_empty() {
         let o = board.evaluate(recorded, false, &mut None);

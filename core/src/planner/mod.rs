@@ -11,10 +11,12 @@
 
 mod board;
 mod candidate;
+mod options;
 mod search;
 
 pub use board::PlanBoard;
 pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, deploy_line};
+pub use options::{AttackOption, Likeness, OptionRecord, options, recorded_option};
 
 use crate::layout::stress::{AttackError, RunError};
 use std::sync::atomic::AtomicBool;
