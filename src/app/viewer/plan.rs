@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use terminal_core::engine::Player;
 use terminal_core::engine::game::Game;
 use terminal_core::layout::stress::{AttackOutcome, AttackTry};
-use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
+use terminal_core::planner::{self, AttackOption, Candidate, PlanBoard, PlanProgress, PlanRequest};
 use terminal_core::session::whatif::WhatIfSpec;
 use terminal_core::session::{Request, WhatIfSource};
 use web_time::Instant;
 
-/// Candidates the panel lists, best first.
+/// Distinct attacks the panel lists, best first (the recorded deploy's row besides).
 pub(super) const LISTED: usize = 10;
 
 /// The planner's settings and its last search.
@@ -62,7 +62,10 @@ pub(super) struct PlannedTurn {
     pub(super) turn: i32,
     pub(super) seat: Player,
     pub(super) board: PlanBoard,
-    /// The best candidates, best first (at most [`LISTED`]).
+    /// The distinct attacks, best first (at most [`LISTED`] searched rows; the turn's
+    /// recorded deploy a row of its own among them).
+    pub(super) options: Vec<AttackOption>,
+    /// Each row's best deploy, in the rows' order.
     pub(super) candidates: Vec<Candidate>,
     /// Deploys the engine ran.
     pub(super) evaluated: usize,
@@ -153,8 +156,10 @@ fn search(
     };
     let plan = planner::plan(&board, request, &progress, cancel).map_err(|e| e.to_string())?;
     let evaluated = plan.evaluated.iter().sum();
-    let candidates = plan.top(LISTED).to_vec();
-    Ok(PlannedTurn { turn, seat, board, candidates, evaluated, seconds: started.elapsed().as_secs_f64() })
+    let options = planner::options(&board, &plan, LISTED, request.jobs, cancel).map_err(|e| e.to_string())?;
+    let candidates = options.iter().map(|o| o.best.clone()).collect();
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(PlannedTurn { turn, seat, board, options, candidates, evaluated, seconds })
 }
 
 impl Viewer {
@@ -288,6 +293,14 @@ impl Viewer {
         describe_groups(c, self.is_legacy())
     }
 
+    /// A row of the planner's list in words: "12 scout from any of 12 tiles of the left
+    /// edge", "8 scout at (13, 0) + 2 demolisher at (14, 0) (and 3 alike deploys)".
+    pub fn describe_option(&self, row: &AttackOption) -> String {
+        let legacy = self.is_legacy();
+        let unit = |t: u8| super::unit_name(t as usize, legacy);
+        row.describe(&unit, &|t| t, &|c| describe_groups(c, legacy))
+    }
+
     /// Runs a try against a layout (the Layout lab's searched attacks) and watches it.
     pub fn open_layout_attack(&mut self, attacker: Player, attack: AttackTry, ctx: Option<&egui::Context>) {
         self.ensure_backend(ctx);
@@ -340,9 +353,14 @@ impl Viewer {
         self.planner.is_running()
     }
 
-    /// The last search's turn, attacker and best candidates (best first).
+    /// The last search's turn, attacker and its rows' best deploys (best first).
     pub fn planned(&self) -> Option<(i32, Player, &[Candidate])> {
         self.planner.result.as_ref().map(|r| (r.turn, r.seat, r.candidates.as_slice()))
+    }
+
+    /// The last search's distinct attacks (best first, the recorded deploy among them).
+    pub fn planned_options(&self) -> Option<&[AttackOption]> {
+        self.planner.result.as_ref().map(|r| r.options.as_slice())
     }
 
     /// Why the last search could not run.

@@ -105,11 +105,13 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
         ui.weak("Nothing to deploy with this MP.");
         return;
     }
+    ui.weak("Distinct attacks: deploys whose units walk the same paths to the same outcome are one row");
     ui.weak("HP damage first, then the SP of structures destroyed, then MP kept · hover: the walks");
     let mut hovered = None;
-    for (i, c) in done.candidates.iter().enumerate() {
+    for (i, row) in done.options.iter().enumerate() {
         ui.separator();
-        let row = ui.horizontal_wrapped(|ui| {
+        let c = &row.best;
+        let row_ui = ui.horizontal_wrapped(|ui| {
             let (button, hint) = match place {
                 PlannerIn::Debugger => ("Try", "Run it as a what-if, side by side with the turn as played"),
                 PlannerIn::YourTurn => ("Use", "Put these deploys in your turn's plan, in place of its deploys"),
@@ -118,17 +120,21 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
                 out.push(ViewerAction::TryCandidate(i));
             }
             ui.strong(format!("#{}", i + 1));
-            ui.label(v.describe_groups(c));
+            if row.recorded {
+                ui.label(egui::RichText::new("recorded").italics()).on_hover_text("What the player sent that turn");
+            }
+            ui.label(v.describe_option(row)).on_hover_text(format!("Best of the row: {}", v.describe_groups(c)));
         });
         let figures = ui.weak(format!(
-            "{:.0} HP · {} structure{} destroyed ({:.1} SP) · {:.1} MP",
+            "{:.0} HP · {} structure{} destroyed ({:.1} SP) · {:.1} MP · {:.2} HP/MP",
             c.damage,
             c.structures_destroyed,
             if c.structures_destroyed == 1 { "" } else { "s" },
             c.sp_destroyed,
-            c.mp_spent
+            c.mp_spent,
+            row.damage_per_mp()
         ));
-        if row.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row.response.rect) {
+        if row_ui.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row_ui.response.rect) {
             hovered = Some(i);
         }
     }
