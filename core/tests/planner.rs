@@ -8,9 +8,14 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use terminal_core::engine::presets::load_config;
 use terminal_core::engine::{Command, CommandKind, Player};
+use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
-use terminal_core::planner::{AttackOption, Candidate, Likeness, PlanBoard, PlanRequest, options, plan};
+use terminal_core::planner::{
+    AttackOption, Candidate, FrontierPoint, Likeness, PlanBoard, PlanRequest, frontier, frontier_levels,
+    frontier_request, options, plan,
+};
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::session::whatif::{self, WhatIfSpec};
 use terminal_core::verify::collect_replays;
@@ -270,4 +275,47 @@ fn the_top_rows_are_distinct_attacks() {
         "before: {before} of {listed} top-ten rows repeated a row above ({:.0} %)",
         100.0 * before as f64 / listed as f64
     );
+}
+
+/// The frontier of `board` up to `top` MP: never down as the MP grows, each level's best
+/// within its MP, and each best played again ends as reported.
+fn check_frontier(board: &PlanBoard, top: f32, name: &str) -> Vec<FrontierPoint> {
+    let levels = frontier_levels(board, top);
+    assert!(levels.windows(2).all(|w| w[0] < w[1]) && levels.last() == Some(&top), "{name}: {levels:?}");
+    let points = frontier(board, &levels, &frontier_request(2), &|_, _| {}, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(points.len(), levels.len());
+    let mut last: Option<&Candidate> = None;
+    for p in &points {
+        let best = p.best.as_ref().unwrap_or_else(|| panic!("{name} at {} MP: no attack", p.mp));
+        assert!(best.mp_spent <= p.mp + 1e-4, "{name} at {} MP: spends {}", p.mp, best.mp_spent);
+        if let Some(l) = last {
+            assert!(best.damage >= l.damage && best.rank(l).is_le(), "{name}: down at {} MP", p.mp);
+        }
+        let again = board.evaluate(&best.deploy(), false, &mut None);
+        assert_eq!((again.breaches, again.hp_lost), (best.breaches, best.damage), "{name} at {} MP", p.mp);
+        last = Some(best);
+    }
+    points
+}
+
+/// The cost to break a base, on a replay turn (to the turn's MP) and a shipped layout: the
+/// frontier is non-decreasing in MP, and its top level is at least what one search at that
+/// MP with the same preset finds.
+#[test]
+fn the_frontier_is_non_decreasing_in_mp() {
+    let r = read(&replay("live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz"));
+    let board = PlanBoard::from_replay(&r, 12, Player::One).unwrap_or_else(|e| panic!("{e}"));
+    let points = check_frontier(&board, board.mp(), "1003 turn 12");
+    let top = plan_of(&board, &frontier_request(2));
+    let (best, found) = (points.last().and_then(|p| p.best.as_ref()), top.first());
+    assert!(best.zip(found).is_some_and(|(b, f)| b.rank(f).is_le()), "the top level");
+    assert!(points.first().and_then(|p| p.best.as_ref()).is_some_and(|b| b.damage < 10.0), "one unit does less");
+
+    let layout = load_layout(&corpus::layouts().join("funnel-2022.json")).unwrap_or_else(|e| panic!("{e}"));
+    let config = Arc::new(load_config("live-2022").unwrap_or_else(|e| panic!("{e}")));
+    let board = PlanBoard::from_layout(&layout, &config, Player::Two, 15.0);
+    let points = check_frontier(&board, 15.0, "funnel-2022");
+    let damage: Vec<f32> = points.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
+    eprintln!("funnel-2022, HP damage at 1..15 MP: {damage:?}");
 }

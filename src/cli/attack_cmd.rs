@@ -9,7 +9,10 @@ use std::time::Instant;
 use terminal_core::engine::geometry::Player;
 use terminal_core::engine::presets::{DEFAULT_PRESET, load_config};
 use terminal_core::layout::files::load_layout;
-use terminal_core::planner::{AttackOption, Candidate, Plan, PlanBoard, PlanRequest, options, plan};
+use terminal_core::planner::{
+    AttackOption, Candidate, FrontierPoint, Plan, PlanBoard, PlanRequest, frontier, frontier_levels, frontier_request,
+    options, plan,
+};
 use terminal_core::replay::read_replay;
 use terminal_core::verify::ruleset_name;
 
@@ -34,6 +37,10 @@ pub struct AttackArgs {
     /// List every deploy, alike ones too, rather than one row per distinct attack.
     #[arg(long)]
     pub every: bool,
+    /// The cost to break the base: the best attack at each MP level, every 1 MP from the
+    /// cheapest unit to the turn's MP (a layout: to --mp, default 40).
+    #[arg(long)]
+    pub frontier: bool,
     /// Groups per deploy at most (1 = single groups only).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub groups: u8,
@@ -49,6 +56,9 @@ pub struct AttackArgs {
     pub jobs: Option<usize>,
 }
 
+/// A layout's frontier goes up to this MP unless --mp says otherwise.
+const LAYOUT_FRONTIER_MP: f32 = 40.0;
+
 /// Done when the search ran (whether or not any deploy does damage).
 pub fn run(args: &AttackArgs) -> Result<Outcome, CliError> {
     let (board, label) = board_of(args)?;
@@ -57,6 +67,13 @@ pub fn run(args: &AttackArgs) -> Result<Outcome, CliError> {
     let started = Instant::now();
     let cancel = AtomicBool::new(false);
     let plan_error = |source| CliError::Plan { path: args.file.clone(), source };
+    if args.frontier {
+        let levels = frontier_levels(&board, board.mp());
+        let points = frontier(&board, &levels, &frontier_request(jobs), &|_, _| {}, &cancel).map_err(plan_error)?;
+        let secs = started.elapsed().as_secs_f64();
+        print_frontier(&board, &label, &points, args.json, secs, jobs)?;
+        return Ok(Outcome::Done);
+    }
     let result = plan(&board, &request, &|_| {}, &cancel).map_err(plan_error)?;
     let config = board.config();
     if args.every {
@@ -103,7 +120,11 @@ fn board_of(args: &AttackArgs) -> Result<(PlanBoard, String), CliError> {
 }
 
 fn layout_board(args: &AttackArgs, path: &Path, name: String) -> Result<(PlanBoard, String), CliError> {
-    let mp = args.mp.ok_or(CliError::Usage("a layout needs --mp X, the attacker's MP"))?;
+    let mp = match (args.mp, args.frontier) {
+        (Some(mp), _) => mp,
+        (None, true) => LAYOUT_FRONTIER_MP,
+        (None, false) => return Err(CliError::Usage("a layout needs --mp X, the attacker's MP")),
+    };
     let layout = load_layout(path)?;
     let spec = args.config.clone().or_else(|| layout.config.clone()).unwrap_or_else(|| DEFAULT_PRESET.to_string());
     let config = Arc::new(load_config(&spec)?);
@@ -210,15 +231,51 @@ fn print_every(board: &PlanBoard, label: &str, result: &Plan, top: usize, secs: 
     }
     out!("{:>4} {:>6} {:>8} {:>9} {:>6} {:>5}  deploy", "rank", "damage", "breaches", "destroyed", "SP", "MP");
     for (k, c) in result.top(top).iter().enumerate() {
-        out!(
-            "{:>4} {:>6} {:>8} {:>9} {:>6.1} {:>5}  {}",
-            k + 1,
-            c.damage,
-            c.breaches,
-            c.structures_destroyed,
-            c.sp_destroyed,
-            c.mp_spent,
-            deploy_text(board, c)
-        );
+        out!("{:>4} {}", k + 1, candidate_line(board, c));
     }
+}
+
+/// A candidate's figures and deploy, after its first column.
+fn candidate_line(board: &PlanBoard, c: &Candidate) -> String {
+    format!(
+        "{:>6} {:>8} {:>9} {:>6.1} {:>5}  {}",
+        c.damage,
+        c.breaches,
+        c.structures_destroyed,
+        c.sp_destroyed,
+        c.mp_spent,
+        deploy_text(board, c)
+    )
+}
+
+/// The frontier: one line (or JSON object) per MP level.
+fn print_frontier(
+    board: &PlanBoard,
+    label: &str,
+    points: &[FrontierPoint],
+    json: bool,
+    secs: f64,
+    jobs: usize,
+) -> Result<(), CliError> {
+    let config = board.config();
+    if json {
+        for p in points {
+            out!("{}", serde_json::to_string(&p.record(config, board.attacker()))?);
+        }
+        return Ok(());
+    }
+    out!(
+        "{label}: the cost to break the base, player {} attacking ({}), tiles in its own view",
+        board.attacker().number(),
+        ruleset_name(config)
+    );
+    out!("{} MP levels searched in {secs:.2} s on {jobs} threads (the best at a level or below)", points.len());
+    out!("{:>5} {:>6} {:>8} {:>9} {:>6} {:>5}  deploy", "MP", "damage", "breaches", "destroyed", "SP", "spent");
+    for p in points {
+        match &p.best {
+            Some(c) => out!("{:>5} {}", p.mp, candidate_line(board, c)),
+            None => out!("{:>5}  no mobile unit affordable", p.mp),
+        }
+    }
+    Ok(())
 }

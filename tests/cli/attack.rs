@@ -97,3 +97,27 @@ fn the_recorded_deploy_is_a_row_of_its_own() {
     assert!(recorded.split_whitespace().nth(1) == Some("16"), "16 HP as recorded: {recorded}");
     assert!(out.contains("HP/MP"), "{out}");
 }
+
+/// `--frontier`: one level a MP from the cheapest unit to the turn's MP, never down; a
+/// layout's goes to --mp (default 40).
+#[test]
+fn the_frontier_lists_the_best_attack_at_each_mp() {
+    let file = replay("live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz");
+    let (code, out, err) = attack(&[&file.to_string_lossy(), "--turn", "12", "--seat", "1", "--frontier", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let levels = json_lines(&out);
+    let mp: Vec<f64> = levels.iter().map(|l| l["mp"].as_f64().unwrap_or(f64::NAN)).collect();
+    assert_eq!(mp.len(), 13, "1 to 12 MP and the turn's 12.8: {mp:?}");
+    assert!((mp[0] - 1.0).abs() < 1e-6 && (mp[12] - 12.8).abs() < 1e-4, "{mp:?}");
+    let damage: Vec<f64> = levels.iter().map(|l| l["best"]["damage"].as_f64().unwrap_or(f64::NAN)).collect();
+    assert!(damage.windows(2).all(|w| w[0] <= w[1]), "never down: {damage:?}");
+    assert!(
+        levels
+            .iter()
+            .all(|l| l["best"]["mp_spent"].as_f64().unwrap_or(f64::NAN) <= l["mp"].as_f64().unwrap_or(0.0) + 1e-4)
+    );
+    let layout = layouts().join("funnel.json");
+    let (code, out, err) = attack(&[&layout.to_string_lossy(), "--seat", "2", "--frontier", "--mp", "6"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("the cost to break the base") && out.lines().count() >= 3 + 6, "{out}");
+}
