@@ -42,6 +42,14 @@ fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
         assert!(h.query_all_by_label_contains(&figures).next().is_some(), "no {figures} on screen");
     }
 
+    // The cost to break the base, charted under the list: the best attack at each MP up to
+    // the turn's, never down (the Layout lab's story clicks a point of the same chart).
+    let frontier = v.planned_frontier().unwrap_or_else(|| panic!("no frontier"));
+    assert!(frontier.len() >= 5, "{} levels", frontier.len());
+    let damage: Vec<f32> = frontier.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
+    assert!(damage.windows(2).all(|w| w[0] <= w[1]), "never down: {damage:?}");
+    assert!(h.query_by_label_contains("click a point: its attack as a what-if").is_some(), "the chart's line");
+
     // Hovering the best candidate draws its units' walks.
     h.get_by_label(&described).hover();
     h.run();

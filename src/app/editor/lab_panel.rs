@@ -153,7 +153,9 @@ impl LabState {
                 out.push(LabAction::OpenPlanned(row, 0));
             }
         }
-        frontier_chart(ui, plans, &mut out);
+        if let Some(i) = crate::app::viewer::frontier_chart(ui, "lab-frontier", &plans.frontier) {
+            out.push(LabAction::OpenFrontier(i));
+        }
         out
     }
 
@@ -182,50 +184,5 @@ impl LabState {
             });
         }
         out
-    }
-}
-
-/// The cost to break the layout: the best attack's HP damage and SP destroyed against MP; a
-/// click opens the nearest level's attack in the Debugger.
-fn frontier_chart(ui: &mut Ui, plans: &super::lab_planner::LayoutPlans, out: &mut Vec<LabAction>) {
-    if plans.frontier.is_empty() {
-        return;
-    }
-    ui.label(RichText::new("Cost to break it: the best attack at each MP").strong());
-    let first = plans.frontier.iter().find(|p| p.best.as_ref().is_some_and(|b| b.damage > 0.0));
-    ui.weak(match first {
-        Some(p) => format!("First HP lost at {} MP · click a point: its attack as a what-if", p.mp),
-        None => {
-            format!("No HP lost up to {} MP · click a point: its attack as a what-if", super::lab_planner::FRONTIER_MP)
-        }
-    });
-    let series = |f: fn(&terminal_core::planner::Candidate) -> f32| -> Vec<[f64; 2]> {
-        plans.frontier.iter().map(|p| [f64::from(p.mp), f64::from(p.best.as_ref().map_or(0.0, f))]).collect()
-    };
-    let (hp, sp) = (series(|c| c.damage), series(|c| c.sp_destroyed));
-    let shown = egui_plot::Plot::new("lab-frontier")
-        .height(140.0)
-        .allow_scroll(false)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .legend(egui_plot::Legend::default())
-        .x_axis_label("MP")
-        .show(ui, |pu| {
-            pu.line(egui_plot::Line::new("HP damage", hp.clone()));
-            pu.points(egui_plot::Points::new("HP damage", hp).radius(2.5));
-            pu.line(egui_plot::Line::new("SP destroyed", sp));
-            pu.pointer_coordinate()
-        });
-    if shown.response.clicked()
-        && let Some(at) = shown.inner
-    {
-        let nearest = plans
-            .frontier
-            .iter()
-            .enumerate()
-            .min_by(|a, b| (f64::from(a.1.mp) - at.x).abs().total_cmp(&(f64::from(b.1.mp) - at.x).abs()));
-        if let Some((i, _)) = nearest {
-            out.push(LabAction::OpenFrontier(i));
-        }
     }
 }

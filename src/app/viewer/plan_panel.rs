@@ -6,6 +6,7 @@ use super::plan::AttackPlanner;
 use super::{Viewer, ViewerAction};
 use egui::Ui;
 use terminal_core::engine::Player;
+use terminal_core::planner::{Candidate, FrontierPoint};
 
 /// Where the planner is shown.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -141,4 +142,45 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
     if hovered != v.planner.hovered_index() {
         out.push(ViewerAction::HoverCandidate(hovered));
     }
+    if place == PlannerIn::Debugger {
+        ui.separator();
+        if let Some(i) = frontier_chart(ui, "planner-frontier", &done.frontier) {
+            out.push(ViewerAction::TryFrontier(i));
+        }
+    }
+}
+
+/// The cost to break a base: the best attack's HP damage and SP destroyed against MP, a point
+/// a level (`id` tells charts apart). Returns the level a click picked (the nearest in MP).
+pub fn frontier_chart(ui: &mut Ui, id: &str, frontier: &[FrontierPoint]) -> Option<usize> {
+    if frontier.is_empty() {
+        return None;
+    }
+    ui.label(egui::RichText::new("Cost to break it: the best attack at each MP").strong());
+    let first = frontier.iter().find(|p| p.best.as_ref().is_some_and(|b| b.damage > 0.0));
+    let top = frontier.last().map_or(0.0, |p| p.mp);
+    ui.weak(match first {
+        Some(p) => format!("First HP lost at {} MP · click a point: its attack as a what-if", p.mp),
+        None => format!("No HP lost up to {top} MP · click a point: its attack as a what-if"),
+    });
+    let series = |f: fn(&Candidate) -> f32| -> Vec<[f64; 2]> {
+        frontier.iter().map(|p| [f64::from(p.mp), f64::from(p.best.as_ref().map_or(0.0, f))]).collect()
+    };
+    let (hp, sp) = (series(|c| c.damage), series(|c| c.sp_destroyed));
+    let shown = egui_plot::Plot::new(id)
+        .height(140.0)
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .legend(egui_plot::Legend::default())
+        .x_axis_label("MP")
+        .show(ui, |pu| {
+            pu.line(egui_plot::Line::new("HP damage", hp.clone()));
+            pu.points(egui_plot::Points::new("HP damage", hp).radius(2.5));
+            pu.line(egui_plot::Line::new("SP destroyed", sp));
+            pu.pointer_coordinate()
+        });
+    let at = shown.inner.filter(|_| shown.response.clicked())?;
+    let distance = |p: &FrontierPoint| (f64::from(p.mp) - at.x).abs();
+    frontier.iter().enumerate().min_by(|a, b| distance(a.1).total_cmp(&distance(b.1))).map(|(i, _)| i)
 }
