@@ -4,10 +4,13 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use terminal_core::engine::Player;
-use terminal_core::planner::{PlanBoard, PlanRequest, plan};
+use terminal_core::engine::presets::load_config;
+use terminal_core::layout::files::load_layout;
+use terminal_core::planner::{PlanBoard, PlanRequest, frontier, frontier_levels, frontier_request, plan};
 use terminal_core::replay::read_replay;
 
 fn board(rel: &str, turn: i32, attacker: Player) -> PlanBoard {
@@ -41,5 +44,21 @@ fn bench_planner(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_planner);
+/// The cost to break a base: one layout's frontier up to 40 MP (41 levels' searches).
+fn bench_frontier(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let layout = load_layout(&root.join("layouts/funnel-2022.json")).unwrap_or_else(|e| panic!("{e}"));
+    let config = Arc::new(load_config("live-2022").unwrap_or_else(|e| panic!("{e}")));
+    let board = PlanBoard::from_layout(&layout, &config, Player::Two, 40.0);
+    let levels = frontier_levels(&board, 40.0);
+    let cancel = AtomicBool::new(false);
+    let mut group = c.benchmark_group("planner frontier");
+    group.sample_size(10).measurement_time(Duration::from_secs(30));
+    group.bench_function("funnel-2022 to 40 MP (2 threads)", |b| {
+        b.iter(|| frontier(&board, &levels, &frontier_request(2), &|_, _| {}, &cancel))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_planner, bench_frontier);
 criterion_main!(benches);

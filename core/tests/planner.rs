@@ -8,9 +8,14 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use terminal_core::engine::presets::load_config;
 use terminal_core::engine::{Command, CommandKind, Player};
+use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
-use terminal_core::planner::{Candidate, PlanBoard, PlanRequest, plan};
+use terminal_core::planner::{
+    AttackOption, Candidate, FrontierPoint, Likeness, PlanBoard, PlanRequest, frontier, frontier_levels,
+    frontier_request, options, plan,
+};
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::session::whatif::{self, WhatIfSpec};
 use terminal_core::verify::collect_replays;
@@ -201,4 +206,116 @@ fn the_planner_matches_or_beats_the_recorded_deploys() {
     );
     assert!(compared >= 60, "only {compared} turns compared");
     assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
+}
+
+/// The top ten of `board` as the planner ranks every deploy, and as distinct rows.
+fn rows_of(board: &PlanBoard) -> (Vec<Likeness>, Vec<AttackOption>) {
+    let cancel = AtomicBool::new(false);
+    let result = plan(board, &request(3, 2), &|_| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    let walked = |c: &Candidate| Likeness::of(&board.evaluate(&c.deploy(), true, &mut None), board.attacker());
+    let every = result.top(10).iter().map(walked).collect();
+    let rows = options(board, &result, 10, 2, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    (every, rows)
+}
+
+/// Rows of `likeness` that repeat a row above them.
+fn repeats(likeness: &[&Likeness]) -> usize {
+    (0..likeness.len()).filter(|&k| likeness[..k].contains(&likeness[k])).count()
+}
+
+/// On real replay turns, the planner's list is of different attacks: no two of the top ten
+/// rows share both their walks and their outcome; each row's deploys, played again with their
+/// walks, are alike; the rows are best first; the recorded deploy is a row of its own, placed
+/// by its rank. On the turn of issue #47 every one of the ten best deploys was one attack.
+#[test]
+fn the_top_rows_are_distinct_attacks() {
+    let turns = [
+        ("live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz", 12, Player::One),
+        (BUSY, 6, Player::One),
+        (BUSY, 9, Player::Two),
+        (BUSY, 15, Player::Two),
+        ("s8-2021b/jinkim22__Correlation-one-bot__champ.replay.gz", 34, Player::Two),
+        ("live-2022/Acceleraizer__c1terminal-algo__99.replay.gz", 20, Player::One),
+    ];
+    let (mut before, mut listed) = (0, 0);
+    for (k, (rel, turn, attacker)) in turns.into_iter().enumerate() {
+        let r = read(&replay(rel));
+        let board = PlanBoard::from_replay(&r, turn, attacker).unwrap_or_else(|e| panic!("{rel} {turn}: {e}"));
+        let (every, rows) = rows_of(&board);
+        let name = format!("{rel} turn {turn}");
+        let searched: Vec<&AttackOption> = rows.iter().filter(|r| !r.recorded).collect();
+        assert_eq!(searched.len(), 10, "{name}: ten rows");
+        let likeness: Vec<&Likeness> = searched.iter().map(|r| &r.likeness).collect();
+        assert_eq!(repeats(&likeness), 0, "{name}: rows share their walks and outcome");
+        assert!(searched.windows(2).all(|w| w[0].best.rank(&w[1].best).is_lt()), "{name}: best first");
+        for row in &searched {
+            for c in row.deploys().take(3) {
+                let again = Likeness::of(&board.evaluate(&c.deploy(), true, &mut None), attacker);
+                assert_eq!(again, row.likeness, "{name}: {:?} is not like its row", c.groups);
+                assert_eq!(again.breaches, c.breaches);
+            }
+        }
+        let recorded: Vec<&AttackOption> = rows.iter().filter(|r| r.recorded).collect();
+        let deployed = !board.attack().recorded_deploy().is_empty();
+        assert_eq!(recorded.len(), usize::from(deployed), "{name}: the recorded deploy's row");
+        if let Some(row) = recorded.first() {
+            assert_eq!(row.best.deploy(), board.attack().recorded_deploy(), "{name}: the deploy as recorded");
+            let at = rows.iter().position(|r| r.recorded).unwrap_or(0);
+            assert!(rows[..at].iter().all(|r| r.best.objective(&row.best).is_le()), "{name}: placed by rank");
+            assert!(rows[at + 1..].iter().all(|r| r.best.objective(&row.best).is_gt()), "{name}: placed by rank");
+        }
+        let repeated = repeats(&every.iter().collect::<Vec<_>>());
+        if k == 0 {
+            assert_eq!(repeated, 9, "{name}: the ten best deploys were one attack before");
+        }
+        (before, listed) = (before + repeated, listed + every.len());
+        eprintln!("{name}: {repeated} of the ten best deploys repeat one above; the rows: none");
+    }
+    eprintln!(
+        "before: {before} of {listed} top-ten rows repeated a row above ({:.0} %)",
+        100.0 * before as f64 / listed as f64
+    );
+}
+
+/// The frontier of `board` up to `top` MP: never down as the MP grows, each level's best
+/// within its MP, and each best played again ends as reported.
+fn check_frontier(board: &PlanBoard, top: f32, name: &str) -> Vec<FrontierPoint> {
+    let levels = frontier_levels(board, top);
+    assert!(levels.windows(2).all(|w| w[0] < w[1]) && levels.last() == Some(&top), "{name}: {levels:?}");
+    let points = frontier(board, &levels, &frontier_request(2), &|_, _| {}, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(points.len(), levels.len());
+    let mut last: Option<&Candidate> = None;
+    for p in &points {
+        let best = p.best.as_ref().unwrap_or_else(|| panic!("{name} at {} MP: no attack", p.mp));
+        assert!(best.mp_spent <= p.mp + 1e-4, "{name} at {} MP: spends {}", p.mp, best.mp_spent);
+        if let Some(l) = last {
+            assert!(best.damage >= l.damage && best.rank(l).is_le(), "{name}: down at {} MP", p.mp);
+        }
+        let again = board.evaluate(&best.deploy(), false, &mut None);
+        assert_eq!((again.breaches, again.hp_lost), (best.breaches, best.damage), "{name} at {} MP", p.mp);
+        last = Some(best);
+    }
+    points
+}
+
+/// The cost to break a base, on a replay turn (to the turn's MP) and a shipped layout: the
+/// frontier is non-decreasing in MP, and its top level is at least what one search at that
+/// MP with the same preset finds.
+#[test]
+fn the_frontier_is_non_decreasing_in_mp() {
+    let r = read(&replay("live-2022/Acceleraizer__c1terminal-algo__1003.replay.gz"));
+    let board = PlanBoard::from_replay(&r, 12, Player::One).unwrap_or_else(|e| panic!("{e}"));
+    let points = check_frontier(&board, board.mp(), "1003 turn 12");
+    let top = plan_of(&board, &frontier_request(2));
+    let (best, found) = (points.last().and_then(|p| p.best.as_ref()), top.first());
+    assert!(best.zip(found).is_some_and(|(b, f)| b.rank(f).is_le()), "the top level");
+    assert!(points.first().and_then(|p| p.best.as_ref()).is_some_and(|b| b.damage < 10.0), "one unit does less");
+
+    let layout = load_layout(&corpus::layouts().join("funnel-2022.json")).unwrap_or_else(|e| panic!("{e}"));
+    let config = Arc::new(load_config("live-2022").unwrap_or_else(|e| panic!("{e}")));
+    let board = PlanBoard::from_layout(&layout, &config, Player::Two, 15.0);
+    let points = check_frontier(&board, 15.0, "funnel-2022");
+    let damage: Vec<f32> = points.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
+    eprintln!("funnel-2022, HP damage at 1..15 MP: {damage:?}");
 }

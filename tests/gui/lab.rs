@@ -47,6 +47,15 @@ fn lab_on_funnel(folder: &Path) -> Harness {
     h
 }
 
+/// The lab on funnel.json with "Attack this layout" searched to its end.
+fn funnel_attacked(folder: &Path) -> Harness {
+    let mut h = lab_on_funnel(folder);
+    h.get_by_label("Attack this layout").click();
+    h.step();
+    step_until(&mut h, 240, "the searches", |a| !a.editor_view().lab().is_planning());
+    h
+}
+
 fn run_stress(h: &mut Harness) {
     let before = h.state().editor_view().lab().run().map(|r| r.report.totals);
     h.get_by_label("Run stress test").click();
@@ -321,10 +330,7 @@ fn hovering_a_tile_tells_its_heat_in_the_panel() {
 #[test]
 fn the_layouts_searched_attacks_open_in_the_debugger_as_predicted() {
     let folder = replay_folder("live-2022", 0, 2);
-    let mut h = lab_on_funnel(folder.path());
-    h.get_by_label("Attack this layout").click();
-    h.step();
-    step_until(&mut h, 240, "the searches", |a| !a.editor_view().lab().is_planning());
+    let mut h = funnel_attacked(folder.path());
     let lab = h.state().editor_view().lab();
     let plans = lab.plans().unwrap_or_else(|| panic!("no searched attacks: {}", lab.message));
     let mps: Vec<f32> = plans.by_mp.iter().map(|p| p.mp).collect();
@@ -340,6 +346,37 @@ fn the_layouts_searched_attacks_open_in_the_debugger_as_predicted() {
     step_until(&mut h, 60, "the try", |a| !a.viewer().tries().is_empty());
     let t = &h.state().viewer().tries()[0];
     assert!(t.label.starts_with("planned at 10 MP: "), "{}", t.label);
+    let attacker = h.state().editor().player.opponent().index();
+    assert_eq!((t.summary.breaches[attacker], t.summary.hp_damage[attacker]), (best.breaches, best.damage));
+    assert_eq!(t.summary.rejected, [0, 0]);
+}
+
+/// "Attack this layout" also charts the cost to break it: the best attack at each MP from the
+/// cheapest unit to 40, never down; a click on the chart opens that level's attack in the
+/// Debugger, and it plays as the chart said.
+#[test]
+fn the_cost_to_break_the_layout_is_charted_and_a_point_opens_as_a_what_if() {
+    let folder = replay_folder("live-2022", 0, 2);
+    let mut h = funnel_attacked(folder.path());
+    let lab = h.state().editor_view().lab();
+    let plans = lab.plans().unwrap_or_else(|| panic!("no searched attacks: {}", lab.message));
+    let levels: Vec<f32> = plans.frontier.iter().map(|p| p.mp).collect();
+    assert_eq!(levels.len(), 40, "1 to 40 MP: {levels:?}");
+    let damage: Vec<f32> = plans.frontier.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
+    assert!(damage.windows(2).all(|w| w[0] <= w[1]), "never down: {damage:?}");
+    assert!(damage[39] > 0.0, "40 MP breaks the funnel: {damage:?}");
+    let first = h.get_by_label_contains("click a point: its attack as a what-if");
+    let below = first.rect().center_bottom() + egui::vec2(0.0, 75.0);
+    // The point nearest the click: the chart spans 1 to 40 MP across its width.
+    click_at(&mut h, egui::pos2(below.x, below.y));
+    assert_eq!(h.state().view(), View::Debugger, "the click opened the Debugger");
+    step_until(&mut h, 60, "the try", |a| !a.viewer().tries().is_empty());
+    let t = &h.state().viewer().tries()[0];
+    assert!(t.label.starts_with("best at "), "{}", t.label);
+    let mp: f32 = t.label["best at ".len()..].split(' ').next().and_then(|m| m.parse().ok()).unwrap_or(f32::NAN);
+    let plans = h.state().editor_view().lab().plans().unwrap_or_else(|| panic!("the plans are kept"));
+    let point = plans.frontier.iter().find(|p| p.mp == mp).unwrap_or_else(|| panic!("no level {mp}"));
+    let best = point.best.clone().unwrap_or_else(|| panic!("nothing at {mp} MP"));
     let attacker = h.state().editor().player.opponent().index();
     assert_eq!((t.summary.breaches[attacker], t.summary.hp_damage[attacker]), (best.breaches, best.damage));
     assert_eq!(t.summary.rejected, [0, 0]);

@@ -25,9 +25,30 @@ fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
     let (turn, seat, candidates) = v.planned().unwrap_or_else(|| panic!("no plan: {}", v.message()));
     assert_eq!((turn, seat), (6, Player::One));
     assert!(candidates.len() >= 3, "{} candidates", candidates.len());
-    assert!(candidates.windows(2).all(|w| w[0].rank(&w[1]).is_le()), "best first");
+    let rows = v.planned_options().unwrap_or_else(|| panic!("no rows"));
+    assert_eq!(rows.len(), candidates.len());
+    // Distinct attacks: the searched rows best first, no two alike; the recorded one among them.
+    let searched: Vec<_> = rows.iter().filter(|r| !r.recorded).collect();
+    assert_eq!(searched.len(), 10, "ten distinct attacks");
+    assert!(searched.windows(2).all(|w| w[0].best.rank(&w[1].best).is_lt()), "best first");
+    for (k, r) in searched.iter().enumerate() {
+        assert!(searched[..k].iter().all(|above| above.likeness != r.likeness), "row {k} repeats one above");
+    }
+    assert!(rows.iter().filter(|r| r.recorded).count() <= 1);
     let best = candidates[0].clone();
-    let described = v.describe_groups(&best);
+    let described = v.describe_option(&rows[0]);
+    for r in rows {
+        let figures = format!("{:.2} HP/MP", r.damage_per_mp());
+        assert!(h.query_all_by_label_contains(&figures).next().is_some(), "no {figures} on screen");
+    }
+
+    // The cost to break the base, charted under the list: the best attack at each MP up to
+    // the turn's, never down (the Layout lab's story clicks a point of the same chart).
+    let frontier = v.planned_frontier().unwrap_or_else(|| panic!("no frontier"));
+    assert!(frontier.len() >= 5, "{} levels", frontier.len());
+    let damage: Vec<f32> = frontier.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
+    assert!(damage.windows(2).all(|w| w[0] <= w[1]), "never down: {damage:?}");
+    assert!(h.query_by_label_contains("click a point: its attack as a what-if").is_some(), "the chart's line");
 
     // Hovering the best candidate draws its units' walks.
     h.get_by_label(&described).hover();

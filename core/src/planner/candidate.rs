@@ -59,7 +59,8 @@ pub(crate) fn mp_cost(config: &Config, groups: &[Group], mp: f32) -> Option<f32>
 /// A deploy and what the engine made of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
-    /// In canonical order: the deploy line is these groups' units, in this order.
+    /// In canonical order (a recorded deploy's in its recorded order): the deploy line is
+    /// these groups' units, in this order.
     pub groups: Vec<Group>,
     /// HP the defender lost to breaches.
     pub damage: f32,
@@ -100,16 +101,26 @@ impl Candidate {
         deploy_line(&self.groups)
     }
 
+    /// HP damage per MP spent (0 for a deploy that spends nothing).
+    pub fn damage_per_mp(&self) -> f32 {
+        if self.mp_spent > 0.0 { self.damage / self.mp_spent } else { 0.0 }
+    }
+
     /// The objective, best first: HP damage, then SP destroyed, then MP kept; ties go to
     /// fewer groups, then the canonical order of the groups (a total, stable order).
     pub fn rank(&self, other: &Candidate) -> Ordering {
+        self.objective(other)
+            .then(self.groups.len().cmp(&other.groups.len()))
+            .then_with(|| self.groups.cmp(&other.groups))
+    }
+
+    /// The objective alone, best first: HP damage, then SP destroyed, then MP kept.
+    pub fn objective(&self, other: &Candidate) -> Ordering {
         other
             .damage
             .total_cmp(&self.damage)
             .then(other.sp_destroyed.total_cmp(&self.sp_destroyed))
             .then(self.mp_spent.total_cmp(&other.mp_spent))
-            .then(self.groups.len().cmp(&other.groups.len()))
-            .then_with(|| self.groups.cmp(&other.groups))
     }
 
     /// The candidate for output, its tiles in `attacker`'s own view (player 2's rotated), as
@@ -144,6 +155,7 @@ impl Candidate {
             structures_destroyed: self.structures_destroyed,
             sp_destroyed: self.sp_destroyed,
             mp_spent: self.mp_spent,
+            damage_per_mp: self.damage_per_mp(),
             units_destroyed: self.units_destroyed,
         }
     }
@@ -170,7 +182,18 @@ pub struct CandidateRecord {
     pub structures_destroyed: u32,
     pub sp_destroyed: f32,
     pub mp_spent: f32,
+    /// HP damage per MP spent.
+    pub damage_per_mp: f32,
     pub units_destroyed: u32,
+}
+
+impl CandidateRecord {
+    /// `3 × PI (13,0) + 5 × DF (14,0)`, in the record's view.
+    pub fn groups_text(&self) -> String {
+        let groups: Vec<String> =
+            self.groups.iter().map(|g| format!("{} × {} ({},{})", g.count, g.unit, g.x, g.y)).collect();
+        groups.join(" + ")
+    }
 }
 
 /// One group for output, in the attacker's own view.

@@ -11,10 +11,14 @@
 
 mod board;
 mod candidate;
+mod frontier;
+mod options;
 mod search;
 
 pub use board::PlanBoard;
 pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, deploy_line};
+pub use frontier::{FrontierPoint, FrontierRecord, frontier, frontier_levels, frontier_request};
+pub use options::{AttackOption, Likeness, OptionRecord, options, recorded_option};
 
 use crate::layout::stress::{AttackError, RunError};
 use std::sync::atomic::AtomicBool;
@@ -35,12 +39,23 @@ pub struct PlanRequest {
     pub triple_beam: usize,
     /// Worker threads.
     pub jobs: usize,
+    /// The pairs of one type from both edges, the MP split evenly (every tile of one edge
+    /// with every tile of the other): the frontier's levels leave them out.
+    pub split_pairs: bool,
 }
 
 impl Default for PlanRequest {
     fn default() -> Self {
         let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        PlanRequest { max_groups: 3, pair_budget: 100_000, pair_beam: 8, triple_lanes: 12, triple_beam: 6, jobs }
+        PlanRequest {
+            max_groups: 3,
+            pair_budget: 100_000,
+            pair_beam: 8,
+            triple_lanes: 12,
+            triple_beam: 6,
+            jobs,
+            split_pairs: true,
+        }
     }
 }
 
@@ -98,13 +113,29 @@ pub fn plan(
     let mut batch = search::Batch::default();
     let singles = search::singles(board, &mut batch);
     let singles = search::run_batch(board, singles, jobs, 1, progress, cancel)?;
+    combine(board, request, singles, batch, progress, cancel)
+}
+
+/// The search's combinations (pairs, triples) on top of its `singles`, run already; `batch`
+/// knows the deploys run so far.
+fn combine(
+    board: &PlanBoard,
+    request: &PlanRequest,
+    singles: Vec<Candidate>,
+    mut batch: search::Batch,
+    progress: &(dyn Fn(PlanProgress) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Plan, PlanError> {
+    let jobs = request.jobs.max(1);
     let mut evaluated = [singles.len(), 0, 0];
     let mut lanes = search::combination_lanes(&singles);
     lanes.truncate(search::lanes_within(board, &lanes, request.pair_budget));
     let mut candidates = singles;
     if request.max_groups >= 2 {
         let mut coarse = search::pairs_coarse(board, &lanes, &mut batch);
-        coarse.extend(search::pairs_split(board, &mut batch));
+        if request.split_pairs {
+            coarse.extend(search::pairs_split(board, &mut batch));
+        }
         let coarse = search::run_batch(board, coarse, jobs, 2, progress, cancel)?;
         let fine = search::pairs_fine(board, &coarse, request.pair_beam, &mut batch);
         let mut pairs = search::run_batch(board, fine, jobs, 2, progress, cancel)?;

@@ -154,6 +154,9 @@ impl LabState {
                 out.push(LabAction::OpenPlanned(row, 0));
             }
         }
+        if let Some(i) = crate::app::viewer::frontier_chart(ui, "lab-frontier", &plans.frontier) {
+            out.push(LabAction::OpenFrontier(i));
+        }
         out
     }
 

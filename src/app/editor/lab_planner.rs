@@ -1,6 +1,7 @@
 //! "Attack this layout": the attack planner against the editor's layout at 5, 10, 15 and
-//! 20 MP, on a thread of its own, shown beside the worst recorded attacks of the lab's run;
-//! each searched attack opens in the Debugger as a what-if try.
+//! 20 MP, and the cost to break it (the best attack at each MP up to 40), on a thread of its
+//! own, shown beside the worst recorded attacks of the lab's run; each searched attack, and
+//! each level of the cost chart, opens in the Debugger as a what-if try.
 
 use crossbeam_channel::{Receiver, TryRecvError, bounded};
 use std::sync::Arc;
@@ -9,7 +10,7 @@ use terminal_core::engine::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{AttackTry, HpModel};
-use terminal_core::planner::{self, Candidate, PlanBoard, PlanRequest};
+use terminal_core::planner::{self, Candidate, FrontierPoint, PlanBoard, PlanRequest};
 
 /// The MP the layout is attacked with: an early, a middling, a saved-up and a big turn.
 pub const PLANNED_MP: [f32; 4] = [5.0, 10.0, 15.0, 20.0];
@@ -25,11 +26,18 @@ pub struct PlannedMp {
     pub best: Vec<Candidate>,
 }
 
+/// The frontier's top MP: the cost to break the layout is searched up to this.
+pub const FRONTIER_MP: f32 = 40.0;
+
 /// The searches of one layout, for one defending seat.
 pub struct LayoutPlans {
     pub layout: Layout,
     pub seat: Player,
     pub by_mp: Vec<PlannedMp>,
+    /// The cost to break it: the best attack at each MP level up to [`FRONTIER_MP`].
+    pub frontier: Vec<FrontierPoint>,
+    /// The board the frontier searched (at its top MP).
+    frontier_board: Option<PlanBoard>,
 }
 
 impl LayoutPlans {
@@ -42,6 +50,17 @@ impl LayoutPlans {
         let mut attack_try = board.attack().what_if_try(board.defence(), HpModel::Unlimited);
         attack_try.spec.commands[board.attacker().index()] = Some(candidate.deploy());
         attack_try.label = format!("planned at {} MP: {}", planned.mp, describe(candidate));
+        Some(attack_try)
+    }
+
+    /// The frontier's level `i` as a try against the layout (HP without limit).
+    pub fn frontier_try(&self, i: usize, describe: impl Fn(&Candidate) -> String) -> Option<AttackTry> {
+        let point = self.frontier.get(i)?;
+        let candidate = point.best.as_ref()?;
+        let board = self.frontier_board.as_ref()?;
+        let mut attack_try = board.attack().what_if_try(board.defence(), HpModel::Unlimited);
+        attack_try.spec.commands[board.attacker().index()] = Some(candidate.deploy());
+        attack_try.label = format!("best at {} MP: {}", point.mp, describe(candidate));
         Some(attack_try)
     }
 }
@@ -89,5 +108,10 @@ fn search(layout: Layout, seat: Player, config: &Arc<Config>, cancel: &AtomicBoo
         let plan = planner::plan(&board, &PlanRequest::default(), &|_| {}, cancel).map_err(|e| e.to_string())?;
         by_mp.push(PlannedMp { mp, best: plan.top(KEPT).to_vec(), board });
     }
-    Ok(LayoutPlans { layout, seat, by_mp })
+    let board = PlanBoard::from_layout(&layout, config, attacker, FRONTIER_MP);
+    let levels = planner::frontier_levels(&board, FRONTIER_MP);
+    let jobs = PlanRequest::default().jobs;
+    let frontier = planner::frontier(&board, &levels, &planner::frontier_request(jobs), &|_, _| {}, cancel)
+        .map_err(|e| e.to_string())?;
+    Ok(LayoutPlans { layout, seat, by_mp, frontier, frontier_board: Some(board) })
 }

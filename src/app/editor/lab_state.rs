@@ -38,6 +38,8 @@ pub enum LabAction {
     PlanAttacks,
     /// Open searched attack `k` of MP row `row` in the Debugger as a what-if try.
     OpenPlanned(usize, usize),
+    /// Open level `i` of the cost to break the layout in the Debugger as a what-if try.
+    OpenFrontier(usize),
 }
 
 /// One finished stress run: what it tested, over which attacks.
@@ -438,6 +440,7 @@ impl LabState {
             }
             LabAction::PlanAttacks => self.plan_attacks(editor),
             LabAction::OpenPlanned(row, k) => return self.open_planned(row, k, editor),
+            LabAction::OpenFrontier(i) => return self.open_frontier(i, editor),
         }
         Vec::new()
     }
@@ -475,6 +478,16 @@ impl LabState {
         let legacy = editor.config.legacy;
         let describe = |c: &terminal_core::planner::Candidate| crate::app::viewer::describe_groups(c, legacy);
         let Some(attack_try) = plans.attack_try(row, k, describe) else { return Vec::new() };
+        let attacker = plans.seat.opponent();
+        vec![Command::Studio(StudioCommand::RunAttackTry { attacker, attack_try: Box::new(attack_try) })]
+    }
+
+    /// Level `i` of the cost to break the layout, run in the Debugger against the layout.
+    fn open_frontier(&mut self, i: usize, editor: &Editor) -> Vec<Command> {
+        let Some(plans) = &self.plans else { return Vec::new() };
+        let legacy = editor.config.legacy;
+        let describe = |c: &terminal_core::planner::Candidate| crate::app::viewer::describe_groups(c, legacy);
+        let Some(attack_try) = plans.frontier_try(i, describe) else { return Vec::new() };
         let attacker = plans.seat.opponent();
         vec![Command::Studio(StudioCommand::RunAttackTry { attacker, attack_try: Box::new(attack_try) })]
     }

@@ -28,6 +28,7 @@ mod whatif_panel;
 
 pub use inspect::{LogEntry, unit_name};
 pub use plan::{PlanSource, describe_groups};
+pub use plan_panel::frontier_chart;
 pub use playback::{BASE_FPS, SPEEDS, action_for};
 pub use played_draw::LEGEND as PLAYED_LEGEND;
 pub use prefs::ViewerPrefs;
@@ -144,6 +145,8 @@ pub enum ViewerAction {
     HoverCandidate(Option<usize>),
     /// Run this candidate as a what-if beside the turn as played.
     TryCandidate(usize),
+    /// Run the frontier's level `i` as a what-if beside the turn as played.
+    TryFrontier(usize),
 }
 
 /// The viewer: what it keeps between runs ([`ViewerPrefs`]) and its runtime state, one
@@ -480,6 +483,7 @@ impl Viewer {
             ViewerAction::SetPlanGroups(n) => self.planner.max_groups = n.clamp(1, 3),
             ViewerAction::HoverCandidate(i) => self.hover_candidate(i),
             ViewerAction::TryCandidate(i) => self.try_candidate(i),
+            ViewerAction::TryFrontier(i) => self.try_frontier(i),
             other => self.apply_setting(other),
         }
         Vec::new()

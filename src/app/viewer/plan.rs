@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use terminal_core::engine::Player;
 use terminal_core::engine::game::Game;
 use terminal_core::layout::stress::{AttackOutcome, AttackTry};
-use terminal_core::planner::{self, Candidate, PlanBoard, PlanProgress, PlanRequest};
+use terminal_core::planner::{self, AttackOption, Candidate, FrontierPoint, PlanBoard, PlanProgress, PlanRequest};
 use terminal_core::session::whatif::WhatIfSpec;
 use terminal_core::session::{Request, WhatIfSource};
 use web_time::Instant;
 
-/// Candidates the panel lists, best first.
+/// Distinct attacks the panel lists, best first (the recorded deploy's row besides).
 pub(super) const LISTED: usize = 10;
 
 /// The planner's settings and its last search.
@@ -62,8 +62,13 @@ pub(super) struct PlannedTurn {
     pub(super) turn: i32,
     pub(super) seat: Player,
     pub(super) board: PlanBoard,
-    /// The best candidates, best first (at most [`LISTED`]).
+    /// The distinct attacks, best first (at most [`LISTED`] searched rows; the turn's
+    /// recorded deploy a row of its own among them).
+    pub(super) options: Vec<AttackOption>,
+    /// Each row's best deploy, in the rows' order.
     pub(super) candidates: Vec<Candidate>,
+    /// The cost to break the base (a replay turn): the best attack at each MP to the turn's.
+    pub(super) frontier: Vec<FrontierPoint>,
     /// Deploys the engine ran.
     pub(super) evaluated: usize,
     pub(super) seconds: f64,
@@ -153,8 +158,18 @@ fn search(
     };
     let plan = planner::plan(&board, request, &progress, cancel).map_err(|e| e.to_string())?;
     let evaluated = plan.evaluated.iter().sum();
-    let candidates = plan.top(LISTED).to_vec();
-    Ok(PlannedTurn { turn, seat, board, candidates, evaluated, seconds: started.elapsed().as_secs_f64() })
+    let options = planner::options(&board, &plan, LISTED, request.jobs, cancel).map_err(|e| e.to_string())?;
+    let candidates = options.iter().map(|o| o.best.clone()).collect();
+    let frontier = match source {
+        PlanSource::ReplayTurn(_) => {
+            let levels = planner::frontier_levels(&board, board.mp());
+            let request = planner::frontier_request(request.jobs);
+            planner::frontier(&board, &levels, &request, &|_, _| {}, cancel).map_err(|e| e.to_string())?
+        }
+        PlanSource::Game(_) => Vec::new(),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(PlannedTurn { turn, seat, board, options, candidates, frontier, evaluated, seconds })
 }
 
 impl Viewer {
@@ -253,11 +268,26 @@ impl Viewer {
     pub(super) fn try_candidate(&mut self, index: usize) {
         let Some(done) = &self.planner.result else { return };
         let Some(candidate) = done.candidates.get(index) else { return };
+        let label = format!("plan #{}: {}", index + 1, self.describe_groups(candidate));
+        self.try_deploy(candidate.deploy(), label);
+    }
+
+    /// Tries the frontier's level `i` as [`Viewer::try_candidate`] does a candidate.
+    pub(super) fn try_frontier(&mut self, i: usize) {
+        let Some(done) = &self.planner.result else { return };
+        let Some(point) = done.frontier.get(i) else { return };
+        let Some(candidate) = &point.best else { return };
+        let label = format!("best at {} MP: {}", point.mp, self.describe_groups(candidate));
+        self.try_deploy(candidate.deploy(), label);
+    }
+
+    /// Runs `deploy` as the planner's attacker's on its turn, beside the turn as played.
+    fn try_deploy(&mut self, deploy: Vec<terminal_core::engine::Command>, label: String) {
+        let Some(done) = &self.planner.result else { return };
         let (turn, seat) = (done.turn, done.seat);
         let mut spec = WhatIfSpec::default();
-        spec.deploys[seat.index()] = Some(candidate.deploy());
+        spec.deploys[seat.index()] = Some(deploy);
         spec.deploys[seat.opponent().index()] = Some(Vec::new());
-        let label = format!("plan #{}: {}", index + 1, self.describe_groups(candidate));
         let as_played = self.whatif.tries.iter().position(|t| t.turn == turn && t.label == AS_PLAYED);
         let next = self.whatif.tries.len();
         let a = as_played.unwrap_or_else(|| {
@@ -286,6 +316,14 @@ impl Viewer {
     /// "8 scout at (13, 0) + 2 demolisher at (14, 0)".
     pub fn describe_groups(&self, c: &Candidate) -> String {
         describe_groups(c, self.is_legacy())
+    }
+
+    /// A row of the planner's list in words: "12 scout from any of 12 tiles of the left
+    /// edge", "8 scout at (13, 0) + 2 demolisher at (14, 0) (and 3 alike deploys)".
+    pub fn describe_option(&self, row: &AttackOption) -> String {
+        let legacy = self.is_legacy();
+        let unit = |t: u8| super::unit_name(t as usize, legacy);
+        row.describe(&unit, &|t| t, &|c| describe_groups(c, legacy))
     }
 
     /// Runs a try against a layout (the Layout lab's searched attacks) and watches it.
@@ -340,9 +378,19 @@ impl Viewer {
         self.planner.is_running()
     }
 
-    /// The last search's turn, attacker and best candidates (best first).
+    /// The last search's turn, attacker and its rows' best deploys (best first).
     pub fn planned(&self) -> Option<(i32, Player, &[Candidate])> {
         self.planner.result.as_ref().map(|r| (r.turn, r.seat, r.candidates.as_slice()))
+    }
+
+    /// The last search's frontier (a replay turn): the best attack at each MP level.
+    pub fn planned_frontier(&self) -> Option<&[FrontierPoint]> {
+        self.planner.result.as_ref().map(|r| r.frontier.as_slice())
+    }
+
+    /// The last search's distinct attacks (best first, the recorded deploy among them).
+    pub fn planned_options(&self) -> Option<&[AttackOption]> {
+        self.planner.result.as_ref().map(|r| r.options.as_slice())
     }
 
     /// Why the last search could not run.

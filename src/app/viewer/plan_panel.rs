@@ -6,6 +6,7 @@ use super::plan::AttackPlanner;
 use super::{Viewer, ViewerAction};
 use egui::Ui;
 use terminal_core::engine::Player;
+use terminal_core::planner::{Candidate, FrontierPoint};
 
 /// Where the planner is shown.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -105,11 +106,13 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
         ui.weak("Nothing to deploy with this MP.");
         return;
     }
+    ui.weak("Distinct attacks: deploys whose units walk the same paths to the same outcome are one row");
     ui.weak("HP damage first, then the SP of structures destroyed, then MP kept · hover: the walks");
     let mut hovered = None;
-    for (i, c) in done.candidates.iter().enumerate() {
+    for (i, row) in done.options.iter().enumerate() {
         ui.separator();
-        let row = ui.horizontal_wrapped(|ui| {
+        let c = &row.best;
+        let row_ui = ui.horizontal_wrapped(|ui| {
             let (button, hint) = match place {
                 PlannerIn::Debugger => ("Try", "Run it as a what-if, side by side with the turn as played"),
                 PlannerIn::YourTurn => ("Use", "Put these deploys in your turn's plan, in place of its deploys"),
@@ -118,21 +121,66 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
                 out.push(ViewerAction::TryCandidate(i));
             }
             ui.strong(format!("#{}", i + 1));
-            ui.label(v.describe_groups(c));
+            if row.recorded {
+                ui.label(egui::RichText::new("recorded").italics()).on_hover_text("What the player sent that turn");
+            }
+            ui.label(v.describe_option(row)).on_hover_text(format!("Best of the row: {}", v.describe_groups(c)));
         });
         let figures = ui.weak(format!(
-            "{:.0} HP · {} structure{} destroyed ({:.1} SP) · {:.1} MP",
+            "{:.0} HP · {} structure{} destroyed ({:.1} SP) · {:.1} MP · {:.2} HP/MP",
             c.damage,
             c.structures_destroyed,
             if c.structures_destroyed == 1 { "" } else { "s" },
             c.sp_destroyed,
-            c.mp_spent
+            c.mp_spent,
+            row.damage_per_mp()
         ));
-        if row.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row.response.rect) {
+        if row_ui.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row_ui.response.rect) {
             hovered = Some(i);
         }
     }
     if hovered != v.planner.hovered_index() {
         out.push(ViewerAction::HoverCandidate(hovered));
     }
+    if place == PlannerIn::Debugger {
+        ui.separator();
+        if let Some(i) = frontier_chart(ui, "planner-frontier", &done.frontier) {
+            out.push(ViewerAction::TryFrontier(i));
+        }
+    }
+}
+
+/// The cost to break a base: the best attack's HP damage and SP destroyed against MP, a point
+/// a level (`id` tells charts apart). Returns the level a click picked (the nearest in MP).
+pub fn frontier_chart(ui: &mut Ui, id: &str, frontier: &[FrontierPoint]) -> Option<usize> {
+    if frontier.is_empty() {
+        return None;
+    }
+    ui.label(egui::RichText::new("Cost to break it: the best attack at each MP").strong());
+    let first = frontier.iter().find(|p| p.best.as_ref().is_some_and(|b| b.damage > 0.0));
+    let top = frontier.last().map_or(0.0, |p| p.mp);
+    ui.weak(match first {
+        Some(p) => format!("First HP lost at {} MP · click a point: its attack as a what-if", p.mp),
+        None => format!("No HP lost up to {top} MP · click a point: its attack as a what-if"),
+    });
+    let series = |f: fn(&Candidate) -> f32| -> Vec<[f64; 2]> {
+        frontier.iter().map(|p| [f64::from(p.mp), f64::from(p.best.as_ref().map_or(0.0, f))]).collect()
+    };
+    let (hp, sp) = (series(|c| c.damage), series(|c| c.sp_destroyed));
+    let shown = egui_plot::Plot::new(id)
+        .height(140.0)
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .legend(egui_plot::Legend::default())
+        .x_axis_label("MP")
+        .show(ui, |pu| {
+            pu.line(egui_plot::Line::new("HP damage", hp.clone()));
+            pu.points(egui_plot::Points::new("HP damage", hp).radius(2.5));
+            pu.line(egui_plot::Line::new("SP destroyed", sp));
+            pu.pointer_coordinate()
+        });
+    let at = shown.inner.filter(|_| shown.response.clicked())?;
+    let distance = |p: &FrontierPoint| (f64::from(p.mp) - at.x).abs();
+    frontier.iter().enumerate().min_by(|a, b| distance(a.1).total_cmp(&distance(b.1))).map(|(i, _)| i)
 }

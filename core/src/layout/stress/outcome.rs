@@ -17,7 +17,7 @@ pub enum Detail {
 }
 
 /// A set of board tiles (one bit per tile of the 28×28 square).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TileSet([u64; CELLS.div_ceil(64)]);
 
 impl Default for TileSet {
