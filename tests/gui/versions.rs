@@ -23,14 +23,19 @@ fn ghosts(dir: &std::path::Path, ruleset: &str, n: usize) {
     }
 }
 
-#[test]
-fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_parted() {
-    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
-    let (algo, ghost_dir) = (tmp.path().join("switch"), tmp.path().join("ghosts"));
-    ghosts(&ghost_dir, "special-2025", 6);
-    write_algo(&algo, None, false);
+/// The Versions tab with `algo` (written as a player's switch algo, noisy or not) and `n`
+/// special-2025 ghost replays in its form, two head-to-head games, data kept in `tmp`.
+fn versions_tab(
+    tmp: &std::path::Path,
+    algo: &std::path::Path,
+    n: usize,
+    noisy: bool,
+) -> egui_kittest::Harness<'static, terminal_studio::app::StudioApp> {
+    let ghost_dir = tmp.join("ghosts");
+    ghosts(&ghost_dir, "special-2025", n);
+    write_algo(algo, None, noisy);
     let mut settings = State::default();
-    settings.versions.store_dir = Some(tmp.path().join("data"));
+    settings.versions.store_dir = Some(tmp.join("data"));
     settings.versions.games = 2;
     let mut h = studio_with(settings, LARGE, None, false);
     h.get_by_label("Versions").click();
@@ -38,6 +43,14 @@ fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_p
     assert_eq!(h.state().state().view, View::Versions);
     type_into(&mut h, "Algo folder", &algo.display().to_string());
     type_into(&mut h, "Ghost replays", &ghost_dir.display().to_string());
+    h
+}
+
+#[test]
+fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_parted() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let algo = tmp.path().join("switch");
+    let mut h = versions_tab(tmp.path(), &algo, 6, false);
 
     // The first comparison saves the folder and says there is nothing to compare it with.
     h.get_by_label("Compare with previous").click();
@@ -93,17 +106,8 @@ fn a_changed_algo_is_compared_and_a_flipped_game_opens_side_by_side_where_they_p
 #[test]
 fn the_report_names_its_ruleset_and_flags_an_unseeded_algo() {
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
-    let (algo, ghost_dir) = (tmp.path().join("noisy"), tmp.path().join("ghosts"));
-    ghosts(&ghost_dir, "special-2025", 2);
-    write_algo(&algo, None, true);
-    let mut settings = State::default();
-    settings.versions.store_dir = Some(tmp.path().join("data"));
-    settings.versions.games = 2;
-    let mut h = studio_with(settings, LARGE, None, false);
-    h.get_by_label("Versions").click();
-    h.run();
-    type_into(&mut h, "Algo folder", &algo.display().to_string());
-    type_into(&mut h, "Ghost replays", &ghost_dir.display().to_string());
+    let algo = tmp.path().join("noisy");
+    let mut h = versions_tab(tmp.path(), &algo, 2, true);
     h.get_by_label("Compare with previous").click();
     h.step();
     step_until(&mut h, 60, "the first save", |a| !a.versions().is_running());
