@@ -181,6 +181,12 @@ fn every_refused_click_is_said_next_to_the_board_in_a_players_words() {
     pick_tool(&mut h, "Turret");
     click_tile(&mut h, Tile::new(13, 20));
     refused(&h, "is on the other half: player 1 builds on rows 0-13");
+    // Beside the diamond (left of its left corner, four rows up) is not a tile: said, and the
+    // old refusal goes.
+    let (left, next) = (tile_pos(&h, Tile::new(0, 13)), tile_pos(&h, Tile::new(1, 13)));
+    let tile = next.x - left.x;
+    click_at(&mut h, left - egui::vec2(0.0, 4.0 * tile));
+    refused(&h, "off the board");
     click_tile(&mut h, Tile::new(13, 6));
     click_tile(&mut h, Tile::new(13, 6));
     refused(&h, "13,6 is taken");
@@ -501,6 +507,9 @@ fn the_planners_best_attack_goes_into_your_turn_and_plays_as_predicted() {
     h.get_by_label("End turn").click();
     h.step();
     wait_for_turn(&mut h, 1);
+    // The candidates were for turn 0's board: the next turn does not show them.
+    assert!(h.state().play().viewer().planned().is_none(), "last turn's candidates are gone");
+    assert!(h.query_all_by_label("Use").next().is_none(), "no Use button of last turn's candidates");
     let replay_path = h.state().play().running().and_then(|m| m.replay_path().map(Path::to_path_buf)).expect("replay");
     let r = read_replay(&replay_path).expect("the replay so far");
     let breaches: Vec<_> = r

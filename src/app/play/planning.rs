@@ -144,6 +144,8 @@ impl PlayView {
         m.threats.clear();
         m.undo.clear();
         self.viewer.set_board_whatif(None);
+        // The planner's candidates were against this turn's board: they go with it.
+        self.viewer.clear_plan();
         self.viewer.set_follow_live(true);
         self.message = format!("Turn {turn} sent: it resolves on the board");
     }

@@ -144,7 +144,7 @@ impl Viewer {
         frame.draw_hover(pal.text);
         let undo = frame.response.secondary_clicked();
         if frame.response.clicked() || undo {
-            frame.hovered.map(|tile| ViewerAction::WhatIfClick { tile, undo })
+            Some(frame.hovered.map_or(ViewerAction::WhatIfClickOff, |tile| ViewerAction::WhatIfClick { tile, undo }))
         } else {
             None
         }

@@ -97,6 +97,8 @@ pub enum ViewerAction {
     ClearDeploys,
     /// A click on a tile with the what-if's tool; `undo` (a right click) takes one back.
     WhatIfClick { tile: Tile, undo: bool },
+    /// A click on the board's area outside the diamond.
+    WhatIfClickOff,
     /// Stop editing the what-if (the board shows the frame again).
     LeaveWhatIf,
     /// Run the what-if being edited, else the shown turn as played.
@@ -552,6 +554,11 @@ impl Viewer {
                     self.whatif.last_refusal = Some(e);
                 }
             },
+            ViewerAction::WhatIfClickOff => {
+                let e = whatif_board::Refusal::OffBoard;
+                self.message = e.to_string();
+                self.whatif.last_refusal = Some(e);
+            }
             _ => {}
         }
     }

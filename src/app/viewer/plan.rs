@@ -214,6 +214,14 @@ impl Viewer {
     }
 
     /// Stops a running search (its thread ends within one deploy).
+    /// Forgets the planner's search and its answer: they were for a turn that is over.
+    pub fn clear_plan(&mut self) {
+        self.planner.cancel_job();
+        self.planner.result = None;
+        self.planner.hovered = None;
+        self.planner.error = None;
+    }
+
     pub(super) fn stop_plan(&mut self) {
         if self.planner.cancel_job() {
             self.message = "Planning stopped".into();

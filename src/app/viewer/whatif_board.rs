@@ -27,6 +27,8 @@ pub enum BoardTool {
 pub enum Refusal {
     #[error("{}", crate::app::model::NO_UPGRADES)]
     NoUpgrades,
+    #[error("That is off the board: click one of the diamond's tiles")]
+    OffBoard,
     #[error("{},{} is on the other half: player {} builds on rows {}", tile.x, tile.y, player.number(), rows(*player))]
     NotYourHalf { tile: Tile, player: Player },
     #[error("{},{} is not an edge: player {}'s mobile units start on the two {} edges", tile.x, tile.y, player.number(), side(*player))]
