@@ -571,3 +571,38 @@ fn the_replay_in_the_debugger_is_played_against_from_the_playback_menu() {
     let said = fresh.state().viewer().message();
     assert!(said.contains("No replay to play against"), "{said}");
 }
+
+/// Their threat: on your turn, the opponent's strongest attack against the base you are about
+/// to send, with its MP now and with what it will have next turn; the best attack's walks are
+/// drawn at once, and none of its rows can go into your plan.
+#[test]
+fn their_threat_is_searched_against_the_base_about_to_be_sent() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let mut h = studio_clocked(matches_written_to(out.path()), LARGE, 0.125);
+    open_play(&mut h);
+    you_against(&mut h, "py-idle");
+    wait_for_turn(&mut h, 0);
+    pick_tool(&mut h, "Wall");
+    click_tile(&mut h, Tile::new(13, 13));
+    for (button, next_turn) in [("Their threat now", false), ("Their threat next turn", true)] {
+        h.get_by_label(button).click();
+        h.step();
+        step_until(&mut h, 120, "the threat's search", |a| !a.play().viewer().is_planning());
+        let v = h.state().play().viewer();
+        let (turn, seat, candidates) = v.planned().unwrap_or_else(|| panic!("no threat: {:?}", v.plan_error()));
+        assert_eq!((turn, seat), (0, Player::Two), "the opponent attacks");
+        let best = candidates.first().cloned().unwrap_or_else(|| panic!("no attack of theirs"));
+        assert!(best.damage > 0.0, "a base of one wall lets their units through: {best:?}");
+        assert_eq!(v.planned_hover().map(|(i, _)| i), Some(0), "the best attack's walks are drawn");
+        let config = h.state().play().running().expect("the match").config().clone();
+        // At turn 0 each player holds the ruleset's starting MP.
+        let now = config.resources.starting_mp;
+        let mp = if next_turn { config.mp_at_start_of(1, now) } else { now };
+        let said = format!("Their threat: with {mp:.1} MP the opponent's best takes {:.0} HP", best.damage);
+        assert!(h.query_by_label_contains(&said).is_some(), "the panel says it: {said}");
+        assert!(h.query_all_by_label("Use").next().is_none(), "their attacks do not go into your plan");
+    }
+    // The wall is in the base searched against: the plan is untouched.
+    let (build, deploy) = h.state().play().planned_commands().expect("a plan");
+    assert_eq!((build.len(), deploy.len()), (1, 0));
+}

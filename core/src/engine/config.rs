@@ -325,6 +325,14 @@ impl Config {
         }
     }
 
+    /// The MP a player holding `mp` at the end of turn `turn - 1` starts turn `turn` with: its
+    /// MP decayed, then the turn's income, within the turn's cap (as `Game::end_turn` credits).
+    pub fn mp_at_start_of(&self, turn: i32, mp: f32) -> f32 {
+        use super::resources::round1;
+        let decayed = round1(mp * (1.0 - self.resources.mp_decay_per_round));
+        round1((decayed + self.mp_income(turn)).min(self.mp_cap(turn)))
+    }
+
     /// MP income credited at the start of turn `turn` (docs/config.md, MP income and cap).
     pub(crate) fn mp_income(&self, turn: i32) -> f32 {
         let r = &self.resources;

@@ -64,14 +64,11 @@ impl Game {
         let next = self.turn + 1;
         let config = Arc::clone(&self.config);
         let r = &config.resources;
-        let income = config.mp_income(next);
-        let cap = config.mp_cap(next);
         for ps in self.players.iter_mut() {
             let s = &mut ps.stats;
             let before = s.mp;
-            s.mp = round1(s.mp * (1.0 - r.mp_decay_per_round));
-            ps.mp_spoiled = round1(ps.mp_spoiled + (before - s.mp));
-            s.mp = round1((s.mp + income).min(cap));
+            ps.mp_spoiled = round1(ps.mp_spoiled + (before - round1(s.mp * (1.0 - r.mp_decay_per_round))));
+            s.mp = config.mp_at_start_of(next, s.mp);
             s.sp = round1(s.sp + r.sp_per_round);
         }
         self.turn = next;

@@ -66,6 +66,11 @@ pub struct LiveMatch {
 }
 
 impl LiveMatch {
+    /// The ruleset the match is played under.
+    pub fn config(&self) -> &Arc<Config> {
+        &self.config
+    }
+
     pub(super) fn new(handle: MatchHandle, config: Arc<Config>, humans: HumanSenders) -> LiveMatch {
         LiveMatch {
             handle,

@@ -93,6 +93,10 @@ pub enum PlayAction {
     /// The attack planner on your turn: `PlanAttack` searches from your plan's builds,
     /// `TryCandidate` puts a candidate's deploys in the plan, the rest is the viewer's.
     Planner(ViewerAction),
+    /// The opponent's strongest attack against the planned base, with its MP now or next turn.
+    Threat {
+        next_turn: bool,
+    },
 }
 
 /// Why the form's match cannot start, in the form's words.
@@ -581,6 +585,7 @@ impl PlayView {
             PlayAction::OpenReplay(p) => return vec![Command::File(FileCommand::OpenReplay(p))],
             PlayAction::DownloadReplay(p) => return vec![Command::File(FileCommand::Download(p))],
             PlayAction::Planner(ViewerAction::PlanAttack) => self.plan_your_attack(),
+            PlayAction::Threat { next_turn } => self.plan_their_threat(next_turn),
             PlayAction::Planner(ViewerAction::TryCandidate(i)) => self.use_candidate(i),
             PlayAction::Planner(other) => return self.viewer.apply(other),
         }

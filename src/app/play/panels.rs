@@ -340,9 +340,25 @@ fn plan(ui: &mut Ui, v: &PlayView, m: &LiveMatch, turn: i32, seat: Player, out: 
         }
     });
     ui.separator();
+    attack_planner(ui, v, seat, out);
+}
+
+/// The planner on your turn: your strongest deploys, and their threat against your base.
+fn attack_planner(ui: &mut Ui, v: &PlayView, seat: Player, out: &mut Vec<PlayAction>) {
     egui::CollapsingHeader::new("Attack planner").default_open(true).show(ui, |ui| {
         ui.weak("Your strongest deploys against the opponent's structures as they stand, after your builds");
-        let asked = crate::app::viewer::plan_panel::planner(ui, &v.viewer, PlannerIn::YourTurn);
+        ui.horizontal_wrapped(|ui| {
+            let hint = "The opponent's strongest attack against the base you are about to send (your builds made)";
+            let idle = !v.viewer.is_planning();
+            if ui.add_enabled(idle, egui::Button::new("Their threat now")).on_hover_text(hint).clicked() {
+                out.push(PlayAction::Threat { next_turn: false });
+            }
+            let hint = "The same with the MP they will have next turn if they send nothing now";
+            if ui.add_enabled(idle, egui::Button::new("Their threat next turn")).on_hover_text(hint).clicked() {
+                out.push(PlayAction::Threat { next_turn: true });
+            }
+        });
+        let asked = crate::app::viewer::plan_panel::planner(ui, &v.viewer, PlannerIn::YourTurn { you: seat });
         out.extend(asked.into_iter().map(PlayAction::Planner));
     });
 }

@@ -183,6 +183,26 @@ impl PlayView {
         }
     }
 
+    /// The opponent's strongest attack against the base about to be sent (the plan's builds
+    /// made), with the MP it has now, or will have next turn if it sends nothing now.
+    pub(super) fn plan_their_threat(&mut self, next_turn: bool) {
+        let Some(m) = self.running.as_ref() else { return };
+        let (Some((turn, seat)), Some(frame)) = (m.planning, &m.turn_frame) else {
+            self.message = "It is not your turn".into();
+            return;
+        };
+        let (build, _) = self.planned_commands().unwrap_or_default();
+        let them = seat.opponent();
+        match terminal_core::runner::human::game_after_builds(&m.config, frame, seat, &build) {
+            Ok(game) => {
+                let now = game.player(them).stats.mp;
+                let mp = next_turn.then(|| m.config.mp_at_start_of(turn + 1, now));
+                self.viewer.start_plan_with_mp(PlanSource::Game(Box::new(game)), turn, them, mp);
+            }
+            Err(e) => self.message = format!("Cannot work out their threat on this turn: {e}"),
+        }
+    }
+
     /// Puts candidate `index`'s deploys in the turn's plan, in place of its deploys.
     pub(super) fn use_candidate(&mut self, index: usize) {
         let Some((turn, seat, candidates)) = self.viewer.planned() else { return };

@@ -189,10 +189,15 @@ impl Viewer {
     /// Searches the strongest deploys of `seat` from `source` at `turn`, on a thread of its
     /// own; the panel shows its progress and its answer.
     pub fn start_plan(&mut self, source: PlanSource, turn: i32, seat: Player) {
+        let mp = self.planner.mp;
+        self.start_plan_with_mp(source, turn, seat, mp);
+    }
+
+    /// The same search with the attacker holding `mp` (`None`: the MP it has on the board).
+    pub fn start_plan_with_mp(&mut self, source: PlanSource, turn: i32, seat: Player, mp: Option<f32>) {
         self.stop_plan();
         let planner = &mut self.planner;
         planner.seat = seat;
-        let mp = planner.mp;
         let request = PlanRequest { max_groups: planner.max_groups.clamp(1, 3), ..PlanRequest::default() };
         let (tx, rx) = bounded(64);
         let cancel = Arc::new(AtomicBool::new(false));

@@ -13,8 +13,9 @@ use terminal_core::planner::{Candidate, FrontierPoint};
 pub enum PlannerIn {
     /// A replay's turn in the Debugger: either seat, any MP; a candidate is tried as a what-if.
     Debugger,
-    /// A person's turn in Play: their seat and MP; a candidate goes into the turn's plan.
-    YourTurn,
+    /// A person's turn in Play: their seat and MP; a candidate goes into the turn's plan. A
+    /// search for the other seat is its threat: its best attack's walks are drawn.
+    YourTurn { you: Player },
 }
 
 /// The planner section: in the Debugger's right-hand panel, or in Play's turn panel.
@@ -26,7 +27,7 @@ pub fn planner(ui: &mut Ui, v: &Viewer, place: PlannerIn) -> Vec<ViewerAction> {
             settings(ui, p, &mut out);
             v.turn().is_some() && v.shown.path.is_some() && !v.shown.live
         }
-        PlannerIn::YourTurn => true,
+        PlannerIn::YourTurn { .. } => true,
     };
     if p.is_running() {
         ui.horizontal(|ui| {
@@ -106,6 +107,18 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
         ui.weak("Nothing to deploy with this MP.");
         return;
     }
+    let threat = matches!(place, PlannerIn::YourTurn { you } if you != done.seat);
+    if threat {
+        let best = &done.candidates[0];
+        let text = format!(
+            "Their threat: with {:.1} MP the opponent's best takes {:.0} HP and {:.1} SP of the base you are about to send",
+            done.board.mp(),
+            best.damage,
+            best.sp_destroyed
+        );
+        ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(text).strong());
+        ui.weak("Its walks are on the board; hover another row for its own");
+    }
     ui.weak("Distinct attacks: deploys whose units walk the same paths to the same outcome are one row");
     ui.weak("HP damage first, then the SP of structures destroyed, then MP kept · hover: the walks");
     let mut hovered = None;
@@ -115,9 +128,10 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
         let row_ui = ui.horizontal_wrapped(|ui| {
             let (button, hint) = match place {
                 PlannerIn::Debugger => ("Try", "Run it as a what-if, side by side with the turn as played"),
-                PlannerIn::YourTurn => ("Use", "Put these deploys in your turn's plan, in place of its deploys"),
+                PlannerIn::YourTurn { .. } => ("Use", "Put these deploys in your turn's plan, in place of its deploys"),
             };
-            if ui.button(button).on_hover_text(hint).clicked() {
+            // The opponent's attacks cannot go into your plan.
+            if !threat && ui.button(button).on_hover_text(hint).clicked() {
                 out.push(ViewerAction::TryCandidate(i));
             }
             ui.strong(format!("#{}", i + 1));
@@ -138,6 +152,10 @@ fn candidates(ui: &mut Ui, v: &Viewer, place: PlannerIn, out: &mut Vec<ViewerAct
         if row_ui.response.hovered() || figures.hovered() || ui.rect_contains_pointer(row_ui.response.rect) {
             hovered = Some(i);
         }
+    }
+    // A threat shows its best attack's walks until another row is hovered.
+    if threat && hovered.is_none() {
+        hovered = Some(0);
     }
     if hovered != v.planner.hovered_index() {
         out.push(ViewerAction::HoverCandidate(hovered));
