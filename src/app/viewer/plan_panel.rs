@@ -190,7 +190,8 @@ pub fn frontier_chart(ui: &mut Ui, id: &str, frontier: &[FrontierPoint]) -> Opti
         .allow_scroll(false)
         .allow_drag(false)
         .allow_zoom(false)
-        .legend(egui_plot::Legend::default())
+        // Top left: the curves rise to the right, so the legend covers none of them.
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
         .x_axis_label("MP")
         .show(ui, |pu| {
             pu.line(egui_plot::Line::new("HP damage", hp.clone()));
