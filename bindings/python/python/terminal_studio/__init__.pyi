@@ -272,10 +272,15 @@ def best_attacks(
     mp: Optional[float] = None,
     groups: int = 3,
     threads: Optional[int] = None,
+    distinct: bool = True,
 ) -> List[Dict[str, Any]]:
-    """The attack planner (docs/planner.md): the `top` best deploys for `player` against the
+    """The attack planner (docs/planner.md): the `top` best attacks for `player` against the
     other player's structures in `state` (deploy phase), best first — HP damage, then SP
     destroyed, then MP kept. Each a dict: `rank`, `deploy` (`[shorthand, x, y]` entries, in
     the state's view), `groups` (`unit`, `x`, `y`, `count`), `damage`, `breaches`,
-    `structures_destroyed`, `sp_destroyed`, `mp_spent`, `units_destroyed`. `mp` defaults to
-    what `player` has in `state`. The opponent's mobile units of the turn are not modelled."""
+    `structures_destroyed`, `sp_destroyed`, `mp_spent`, `units_destroyed`, `damage_per_mp`.
+    With `distinct` (the default) deploys whose units walk the same paths to the same outcome
+    are one row, its best deploy given, plus `alike` (how many other deploys it stands for),
+    `start_tiles`, `summary` (the row in words) and `recorded` (always False for a state);
+    `distinct=False` lists every deploy. `mp` defaults to what `player` has in `state`. The
+    opponent's mobile units of the turn are not modelled."""
