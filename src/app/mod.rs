@@ -4,8 +4,8 @@
 //! [`Command`]s the frame produced.
 //!
 //! Layers, each importing only those before it: `model` (plain types) → `command` (what can
-//! be asked, the command table) → `paths`, `background` (where long work runs), `time_text`
-//! (durations as shown), `browser` (the web page's edges, in the browser build) → `board`
+//! be asked, the command table) → `paths`, `background` (where long work runs), `job_progress` (how far it is),
+//! `time_text` (durations as shown), `browser` (the web page's edges, in the browser build) → `board`
 //! (the board-drawing toolkit) → `compare_view`, `file_prompt`, `unsaved_prompt`,
 //! `open_match`, `status_line`, `top_bar`, `view`, `desktop_only` → the views (`editor`, `viewer`, `play`, `arena`, `library`, `versions`) →
 //! `state` → this module. `tests/module_layers.rs` checks that no cycle forms.
@@ -23,6 +23,7 @@ pub mod editor;
 mod eframe_app;
 mod file_ops;
 pub mod file_prompt;
+pub mod job_progress;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod library;
 pub mod model;

@@ -382,6 +382,38 @@ fn the_cost_to_break_the_layout_is_charted_and_a_point_opens_as_a_what_if() {
     assert_eq!(t.summary.rejected, [0, 0]);
 }
 
+/// "Attack this layout" says how far it is, MP by MP and then level by level of the cost
+/// chart, and stops when asked, leaving no half answer behind.
+#[test]
+fn attack_this_layout_shows_how_far_it_is_and_stops() {
+    let folder = replay_folder("live-2022", 0, 1);
+    let mut h = lab_on_funnel(folder.path());
+    h.get_by_label("Attack this layout").click();
+    h.step();
+    let mut seen = Vec::new();
+    for _ in 0..20_000 {
+        h.step();
+        for text in ["5 MP (1 of 4), ", "20 MP (4 of 4), ", "cost to break it: "] {
+            if !seen.contains(&text) && has_label_containing(&h, text) {
+                seen.push(text);
+            }
+        }
+        if seen.len() == 3 || !h.state().editor_view().lab().is_planning() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(seen, ["5 MP (1 of 4), ", "20 MP (4 of 4), ", "cost to break it: "], "steps shown in order");
+    assert!(h.state().editor_view().lab().is_planning(), "still searching the cost chart");
+    h.get_by_label("Stop attacking").click();
+    h.run();
+    let lab = h.state().editor_view().lab();
+    assert!(!lab.is_planning());
+    assert!(lab.plans().is_none(), "no half answer");
+    assert_eq!(lab.message, "Attack this layout: stopped");
+    assert!(h.query_by_label("Attack this layout").is_some());
+}
+
 #[test]
 fn snapshot_the_lab_at_1000x700() {
     // A relative path, the same on every machine: the field shows it in the picture.

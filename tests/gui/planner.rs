@@ -4,19 +4,24 @@
 use egui_kittest::kittest::Queryable;
 
 use crate::common::corpus::{BUSY, replay};
-use crate::common::harness::step_until;
+use crate::common::harness::{click_at, step_until};
 use crate::common::viewer::{harness, open_at};
 use terminal_core::engine::geometry::Player;
 
-#[test]
-fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
-    let mut h = harness(false);
-    open_at(&mut h, replay(BUSY), 6, 0);
+/// The Debugger on turn 6 of the busy replay, its planner started with player 1 attacking.
+fn start_planning_busy_turn(h: &mut egui_kittest::Harness<'_, terminal_studio::app::StudioApp>) {
+    open_at(h, replay(BUSY), 6, 0);
     h.get_by_label("Plan attack…").click();
     h.run();
     h.get_by_label("Player 1 attacks").click();
     h.run();
     h.get_by_label("Plan attack").click();
+}
+
+#[test]
+fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
+    let mut h = harness(false);
+    start_planning_busy_turn(&mut h);
     // The spinner repaints while the search runs: steps, not runs.
     h.step();
     step_until(&mut h, 120, "the planner's search", |a| !a.viewer().is_planning());
@@ -75,4 +80,43 @@ fn a_planned_attack_is_hovered_then_tried_beside_the_turn_as_played() {
     assert!((s.sp_destroyed[0] - best.sp_destroyed).abs() < 1e-3, "{} vs {}", s.sp_destroyed[0], best.sp_destroyed);
     assert_eq!(s.rejected, [0, 0]);
     assert!(h.query_by_label("A: What-if try 1: as played").is_some());
+}
+
+/// The Debugger's cost chart, clicked: the point's attack opens beside the turn as played, and
+/// the engine's what-if ends as the chart said. The search said how far it was on the way.
+#[test]
+fn a_point_of_the_debuggers_cost_chart_opens_as_a_what_if() {
+    let mut h = harness(false);
+    start_planning_busy_turn(&mut h);
+    h.step();
+    let saw_levels = std::cell::Cell::new(false);
+    step_until(&mut h, 120, "the planner's search", |a| {
+        let v = a.viewer();
+        let counting = v.plan_progress_text().is_some_and(|t| t.starts_with("cost to break it: "));
+        saw_levels.set(saw_levels.get() || counting);
+        !v.is_planning()
+    });
+    assert!(saw_levels.get(), "the cost chart's levels were counted while searched");
+    let v = h.state().viewer();
+    let frontier = v.planned_frontier().unwrap_or_else(|| panic!("no frontier: {}", v.message())).to_vec();
+    // The chart sits below the list in the planner's scrolling panel: bring it into view.
+    h.get_by_label_contains("click a point: its attack as a what-if").scroll_to_me();
+    h.run();
+    let line = h.get_by_label_contains("click a point: its attack as a what-if");
+    // Half the chart's width: the middle level; well below the label, inside the plot.
+    let at = line.rect().center_bottom() + egui::vec2(0.0, 60.0);
+    click_at(&mut h, at);
+    step_until(&mut h, 60, "the two tries", |a| a.viewer().compare().is_some());
+    let v = h.state().viewer();
+    let tries = v.tries();
+    assert_eq!(tries.len(), 2, "{}", v.message());
+    assert_eq!(tries[0].label, "as played");
+    let label = &tries[1].label;
+    assert!(label.starts_with("best at "), "{label}");
+    let mp: f32 = label["best at ".len()..].split(' ').next().and_then(|m| m.parse().ok()).unwrap_or(f32::NAN);
+    let point = frontier.iter().find(|p| p.mp == mp).unwrap_or_else(|| panic!("no level {mp} in the chart"));
+    let best = point.best.clone().unwrap_or_else(|| panic!("nothing at {mp} MP"));
+    let s = &tries[1].summary;
+    assert_eq!((s.breaches[0], s.hp_damage[0]), (best.breaches, best.damage), "{label}");
+    assert_eq!(s.rejected, [0, 0]);
 }

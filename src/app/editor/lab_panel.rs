@@ -124,10 +124,16 @@ impl LabState {
                 out.push(LabAction::PlanAttacks);
             }
             if !idle {
+                if ui.button("Stop attacking").clicked() {
+                    out.push(LabAction::StopPlanning);
+                }
                 ui.spinner();
                 ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
             }
         });
+        if let Some(progress) = self.plans_job.as_ref().and_then(|job| job.progress()) {
+            progress.show(ui);
+        }
         let Some(plans) = &self.plans else { return out };
         if plans.layout != editor.layout || plans.seat != editor.player {
             let stale = "Stale: searched on another layout or seat (Attack this layout again)";

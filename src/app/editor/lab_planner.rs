@@ -3,6 +3,7 @@
 //! own, shown beside the worst recorded attacks of the lab's run; each searched attack, and
 //! each level of the cost chart, opens in the Debugger as a what-if try.
 
+use crate::app::job_progress::JobProgress;
 use crossbeam_channel::{Receiver, TryRecvError, bounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +11,7 @@ use terminal_core::engine::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{AttackTry, HpModel};
-use terminal_core::planner::{self, Candidate, FrontierPoint, PlanBoard, PlanRequest};
+use terminal_core::planner::{self, Candidate, FrontierPoint, PlanBoard, PlanProgress, PlanRequest};
 
 /// The MP the layout is attacked with: an early, a middling, a saved-up and a big turn.
 pub const PLANNED_MP: [f32; 4] = [5.0, 10.0, 15.0, 20.0];
@@ -68,6 +69,9 @@ impl LayoutPlans {
 /// A search running on its thread.
 pub struct PlansJob {
     done: Receiver<Result<LayoutPlans, String>>,
+    progress_rx: Receiver<JobProgress>,
+    /// The newest step the thread reported.
+    progress: Option<JobProgress>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -75,16 +79,29 @@ impl PlansJob {
     /// Searches `layout` attacked by the opponent of `seat` at every MP of [`PLANNED_MP`].
     pub fn start(layout: Layout, seat: Player, config: Arc<Config>) -> std::io::Result<PlansJob> {
         let (tx, rx) = bounded(1);
+        let (progress_tx, progress_rx) = bounded(16);
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&cancel);
         crate::app::background::spawn("layout-planner", move || {
-            let _ = tx.send(search(layout, seat, &config, &stop));
+            // Progress is dropped when the panel is behind: only the newest step matters.
+            let report = |p: JobProgress| {
+                let _ = progress_tx.try_send(p);
+            };
+            let _ = tx.send(search(layout, seat, &config, &report, &stop));
         })?;
-        Ok(PlansJob { done: rx, cancel })
+        Ok(PlansJob { done: rx, progress_rx, progress: None, cancel })
     }
 
-    /// The answer, once there is one.
-    pub fn poll(&self) -> Option<Result<LayoutPlans, String>> {
+    /// The newest step the search reported.
+    pub fn progress(&self) -> Option<&JobProgress> {
+        self.progress.as_ref()
+    }
+
+    /// The answer, once there is one (the progress taken on the way).
+    pub fn poll(&mut self) -> Option<Result<LayoutPlans, String>> {
+        if let Some(newest) = self.progress_rx.try_iter().last() {
+            self.progress = Some(newest);
+        }
         match self.done.try_recv() {
             Ok(result) => Some(result),
             Err(TryRecvError::Empty) => None,
@@ -97,21 +114,31 @@ impl PlansJob {
     }
 }
 
-fn search(layout: Layout, seat: Player, config: &Arc<Config>, cancel: &AtomicBool) -> Result<LayoutPlans, String> {
+fn search(
+    layout: Layout,
+    seat: Player,
+    config: &Arc<Config>,
+    report: &(dyn Fn(JobProgress) + Sync),
+    cancel: &AtomicBool,
+) -> Result<LayoutPlans, String> {
     if config.legacy {
         return Err("the planner runs current-format rulesets only".into());
     }
     let attacker = seat.opponent();
     let mut by_mp = Vec::with_capacity(PLANNED_MP.len());
-    for mp in PLANNED_MP {
+    for (k, mp) in PLANNED_MP.into_iter().enumerate() {
         let board = PlanBoard::from_layout(&layout, config, attacker, mp);
-        let plan = planner::plan(&board, &PlanRequest::default(), &|_| {}, cancel).map_err(|e| e.to_string())?;
+        let whole = format!("{mp} MP ({} of {})", k + 1, PLANNED_MP.len());
+        let stage = |p: PlanProgress| report(JobProgress::of_plan(p).within(&whole));
+        let plan = planner::plan(&board, &PlanRequest::default(), &stage, cancel).map_err(|e| e.to_string())?;
         by_mp.push(PlannedMp { mp, best: plan.top(KEPT).to_vec(), board });
     }
     let board = PlanBoard::from_layout(&layout, config, attacker, FRONTIER_MP);
     let levels = planner::frontier_levels(&board, FRONTIER_MP);
     let jobs = PlanRequest::default().jobs;
-    let frontier = planner::frontier(&board, &levels, &planner::frontier_request(jobs), &|_, _| {}, cancel)
+    report(JobProgress::of_frontier(0, levels.len()));
+    let levels_done = |done, total| report(JobProgress::of_frontier(done, total));
+    let frontier = planner::frontier(&board, &levels, &planner::frontier_request(jobs), &levels_done, cancel)
         .map_err(|e| e.to_string())?;
     Ok(LayoutPlans { layout, seat, by_mp, frontier, frontier_board: Some(board) })
 }

@@ -36,6 +36,8 @@ pub enum LabAction {
     UseFolder,
     /// Search the strongest attacks on the layout at each MP of `PLANNED_MP`.
     PlanAttacks,
+    /// Stop the search of the layout.
+    StopPlanning,
     /// Open searched attack `k` of MP row `row` in the Debugger as a what-if try.
     OpenPlanned(usize, usize),
     /// Open level `i` of the cost to break the layout in the Debugger as a what-if try.
@@ -439,6 +441,12 @@ impl LabState {
                 self.start(editor, ruleset, None, window);
             }
             LabAction::PlanAttacks => self.plan_attacks(editor),
+            LabAction::StopPlanning => {
+                if let Some(job) = self.plans_job.take() {
+                    job.cancel();
+                    self.message = "Attack this layout: stopped".into();
+                }
+            }
             LabAction::OpenPlanned(row, k) => return self.open_planned(row, k, editor),
             LabAction::OpenFrontier(i) => return self.open_frontier(i, editor),
         }
@@ -461,7 +469,7 @@ impl LabState {
     }
 
     fn poll_plans(&mut self) {
-        let Some(result) = self.plans_job.as_ref().and_then(PlansJob::poll) else { return };
+        let Some(result) = self.plans_job.as_mut().and_then(PlansJob::poll) else { return };
         self.plans_job = None;
         match result {
             Ok(plans) => {

@@ -5,6 +5,7 @@
 
 use super::Viewer;
 use super::whatif::AS_PLAYED;
+use crate::app::job_progress::JobProgress;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,7 +31,7 @@ pub(super) struct AttackPlanner {
     /// Groups per deploy at most (1 to 3).
     pub(super) max_groups: usize,
     job: Option<PlanJob>,
-    pub(super) progress: Option<PlanProgress>,
+    pub(super) progress: Option<JobProgress>,
     pub(super) result: Option<PlannedTurn>,
     /// The hovered candidate and its outcome with every unit's walk.
     hovered: Option<(usize, AttackOutcome)>,
@@ -80,7 +81,7 @@ struct PlanJob {
 }
 
 enum PlanEvent {
-    Progress(PlanProgress),
+    Progress(JobProgress),
     Done(Box<Result<PlannedTurn, String>>),
 }
 
@@ -151,12 +152,13 @@ fn search(
     };
     // Progress is dropped when the panel is behind (only the newest matters), and leaves
     // the last place to the answer: run inline (the browser), nobody empties the channel.
-    let progress = |p: PlanProgress| {
+    let progress = |p: JobProgress| {
         if tx.len() + 1 < tx.capacity().unwrap_or(usize::MAX) {
             let _ = tx.try_send(PlanEvent::Progress(p));
         }
     };
-    let plan = planner::plan(&board, request, &progress, cancel).map_err(|e| e.to_string())?;
+    let plan_progress = |p: PlanProgress| progress(JobProgress::of_plan(p));
+    let plan = planner::plan(&board, request, &plan_progress, cancel).map_err(|e| e.to_string())?;
     let evaluated = plan.evaluated.iter().sum();
     let options = planner::options(&board, &plan, LISTED, request.jobs, cancel).map_err(|e| e.to_string())?;
     let candidates = options.iter().map(|o| o.best.clone()).collect();
@@ -164,7 +166,9 @@ fn search(
         PlanSource::ReplayTurn(_) => {
             let levels = planner::frontier_levels(&board, board.mp());
             let request = planner::frontier_request(request.jobs);
-            planner::frontier(&board, &levels, &request, &|_, _| {}, cancel).map_err(|e| e.to_string())?
+            let levels_done = |done, total| progress(JobProgress::of_frontier(done, total));
+            progress(JobProgress::of_frontier(0, levels.len()));
+            planner::frontier(&board, &levels, &request, &levels_done, cancel).map_err(|e| e.to_string())?
         }
         PlanSource::Game(_) => Vec::new(),
     };
@@ -394,6 +398,11 @@ impl Viewer {
     /// The last search's turn, attacker and its rows' best deploys (best first).
     pub fn planned(&self) -> Option<(i32, Player, &[Candidate])> {
         self.planner.result.as_ref().map(|r| (r.turn, r.seat, r.candidates.as_slice()))
+    }
+
+    /// How far the running search is, as its bar reads.
+    pub fn plan_progress_text(&self) -> Option<String> {
+        self.planner.progress.as_ref().map(JobProgress::text)
     }
 
     /// The last search's frontier (a replay turn): the best attack at each MP level.

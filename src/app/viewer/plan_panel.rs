@@ -36,11 +36,8 @@ pub fn planner(ui: &mut Ui, v: &Viewer, place: PlannerIn) -> Vec<ViewerAction> {
             }
             ui.spinner();
         });
-        if let Some(progress) = p.progress {
-            let stage = ["singles", "pairs", "triples"].get(progress.stage.saturating_sub(1)).copied().unwrap_or("");
-            let fraction = progress.done as f32 / progress.total.max(1) as f32;
-            let text = format!("{stage}: {} of {} deploys", progress.done, progress.total);
-            ui.add(egui::ProgressBar::new(fraction).text(text));
+        if let Some(progress) = &p.progress {
+            progress.show(ui);
         }
         // The thread's answer arrives without any input: look again soon.
         ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
