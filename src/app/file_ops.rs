@@ -51,7 +51,6 @@ impl StudioApp {
             FileAction::ExportPng => "png",
             FileAction::OpenReplay | FileAction::ImportReplay => return self.replay_folder(),
             FileAction::Ruleset => return PathBuf::from("game-configs.json"),
-            FileAction::ArenaAlgo => return PathBuf::new(),
         };
         let e = &self.state.editor.editor;
         let name = match e.path.as_ref().and_then(|p| p.file_stem()) {

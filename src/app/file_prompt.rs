@@ -14,7 +14,6 @@ fn pick(action: FileAction) -> Pick {
         FileAction::OpenReplay | FileAction::ImportReplay => Pick::File(FileKind::Replay),
         FileAction::ExportPython => Pick::SaveFile(FileKind::Python),
         FileAction::ExportPng => Pick::SaveFile(FileKind::Png),
-        FileAction::ArenaAlgo => Pick::Folder,
     }
 }
 
@@ -38,7 +37,7 @@ impl From<Option<PathBuf>> for Answer {
 /// folder is asked for).
 #[cfg(not(target_arch = "wasm32"))]
 fn native_dialog(action: FileAction, suggested: &Path) -> Answer {
-    native_dialog_path(action, suggested).into()
+    super::path_field::native_dialog(pick(action), action.title(), suggested).into_iter().next().into()
 }
 
 /// The browser's: a file to open comes from the page's picker, later; a file to write goes
@@ -52,25 +51,6 @@ fn native_dialog(action: FileAction, suggested: &Path) -> Answer {
     match crate::app::browser::picker::pick(action) {
         Ok(()) => Answer::Later,
         Err(_) => Answer::Nothing,
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn native_dialog_path(action: FileAction, suggested: &Path) -> Option<PathBuf> {
-    let start = if action.wants_folder() { Some(suggested) } else { suggested.parent() };
-    let name = suggested.file_name().map(|n| n.to_string_lossy().into_owned());
-    let mut d = rfd::FileDialog::new().set_title(action.title());
-    if let Some(dir) = start.filter(|d| d.is_dir()) {
-        d = d.set_directory(dir);
-    }
-    match action {
-        FileAction::OpenLayout => d.add_filter("Layout", &["json"]).pick_file(),
-        FileAction::SaveLayoutAs => d.add_filter("Layout", &["json"]).set_file_name(name?).save_file(),
-        FileAction::OpenReplay | FileAction::ImportReplay => d.add_filter("Replay", &["replay", "gz"]).pick_file(),
-        FileAction::ExportPython => d.add_filter("Python", &["py"]).set_file_name(name?).save_file(),
-        FileAction::ExportPng => d.add_filter("PNG", &["png"]).set_file_name(name?).save_file(),
-        FileAction::Ruleset => d.add_filter("game-configs.json", &["json"]).pick_file(),
-        FileAction::ArenaAlgo => d.pick_folder(),
     }
 }
 

@@ -51,7 +51,6 @@ impl StudioApp {
                 self.apply_arena(ArenaAction::UseGhosts(super::arena::GhostSelection { label, files, me, my_seats }));
                 self.state.view = View::Arena;
             }
-            StudioCommand::AddArenaAlgo(p) => self.apply_arena(ArenaAction::AddAlgo(p)),
         }
     }
 

@@ -41,23 +41,34 @@ fn compare_replays_asks_for_both_in_the_studio_without_a_portal() {
     assert!(h.state().arena().compare().is_some(), "the two replays side by side: {}", h.state().message());
 }
 
-/// The Arena's folder buttons ask without a portal: Add algo folder… through the studio's
-/// window, the output folder's Browse… in the in-app file browser.
+/// The Arena's folders are browsed to without a portal, in the in-app file browser: an algo
+/// folder chosen there joins the list at once; an empty Add says what it needs.
 #[test]
 fn arena_folders_are_asked_for_in_the_studio_without_a_portal() {
-    let algo = crate::common::corpus::algo("py-random");
+    // A folder of one algo, so the browser lists it without scrolling.
     let out = tempfile::tempdir().expect("tempdir");
+    let algo = out.path().join("algos").join("py-random");
+    std::fs::create_dir_all(&algo).expect("the algo's folder");
+    for file in ["algo.py", "run.sh"] {
+        let from = crate::common::corpus::algo("py-random").join(file);
+        std::fs::copy(&from, algo.join(file)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
     let mut h = no_portal(LARGE);
     h.get_by_label("Arena").click();
     h.run_ok();
-    h.get_by_label("Add algo folder…").click();
+    h.get_by_label("Add").click();
     h.run_ok();
-    let prompt = h.state().file_prompt().cloned().expect("the in-app window asking for the algo");
-    assert_eq!(prompt.action, FileAction::ArenaAlgo, "{prompt:?}");
-    type_into(&mut h, "Path", &algo.display().to_string());
-    h.get_by_label("OK").click();
+    assert_eq!(h.state().arena().message(), "Type, browse or drop an algo folder first");
+    let parent = algo.parent().expect("the algos' folder");
+    type_into(&mut h, "Algo path", &parent.display().to_string());
+    h.query_all_by_label("Browse…").next().expect("the algo path's Browse…").click();
     h.run_ok();
-    assert_eq!(h.state().arena().form().algos().len(), 1, "{}", h.state().arena().message());
+    h.get_by_label("🗀 py-random").click();
+    h.run_ok();
+    h.get_by_label("Choose this folder").click();
+    h.run_ok();
+    assert_eq!(h.state().arena().form().algos(), std::slice::from_ref(&algo), "{}", h.state().arena().message());
+    assert_eq!(h.state().arena().path_text(), "", "the field is free for the next algo");
     std::fs::create_dir(out.path().join("results")).expect("a folder for the results");
     type_into(&mut h, "Output folder", &out.path().display().to_string());
     h.query_all_by_label("Browse…").nth(1).expect("the output folder's Browse…").click();

@@ -11,7 +11,7 @@ mod panels;
 mod results;
 pub use form::{ArenaForm, GhostSelection};
 
-use super::command::{Command, FileAction, FileCommand, StudioCommand};
+use super::command::{Command, FileCommand, StudioCommand};
 use super::compare_view::CompareView;
 use egui::Ui;
 use std::path::{Path, PathBuf};
@@ -30,8 +30,6 @@ use terminal_core::side_by_side::SideBySide;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArenaAction {
     AddAlgo(PathBuf),
-    /// Ask the app for an algo folder (its dialog answers with `AddAlgo`).
-    AddAlgoDialog,
     RemoveAlgo(usize),
     Start,
     Pause,
@@ -197,6 +195,11 @@ impl ArenaTab {
     }
 
     /// What the tab says under its controls.
+    /// The Algo path field's text.
+    pub fn path_text(&self) -> &str {
+        &self.path_text
+    }
+
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -329,6 +332,7 @@ impl ArenaTab {
         match action {
             ArenaAction::AddAlgo(p) => {
                 if p.as_os_str().is_empty() {
+                    self.message = "Type, browse or drop an algo folder first".into();
                 } else if !p.exists() {
                     self.message = format!("No such folder: {}", p.display());
                 } else if self.form.algos.iter().any(|a| algo_label(a) == algo_label(&p)) {
@@ -338,7 +342,6 @@ impl ArenaTab {
                     self.path_text.clear();
                 }
             }
-            ArenaAction::AddAlgoDialog => return vec![Command::File(FileCommand::Ask(FileAction::ArenaAlgo))],
             ArenaAction::RemoveAlgo(i) => {
                 if i < self.form.algos.len() {
                     self.form.algos.remove(i);

@@ -80,9 +80,6 @@ impl ArenaTab {
 
     fn add_algo(&mut self, ui: &mut Ui) -> Vec<ArenaAction> {
         let mut out = Vec::new();
-        if ui.button("Add algo folder…").clicked() {
-            out.push(ArenaAction::AddAlgoDialog);
-        }
         let label = ui.label("Algo path");
         ui.horizontal(|ui| {
             let field = PathField::new(&mut self.path_text, Pick::Folder)
@@ -90,6 +87,10 @@ impl ArenaTab {
                 .width(200.0)
                 .labelled_by(label.id, "The algo folder to add")
                 .show(ui);
+            // A folder browsed to or dropped is the one to add: no second click.
+            if field.filled {
+                out.push(ArenaAction::AddAlgo(PathBuf::from(self.path_text.trim())));
+            }
             let field = field.response;
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if enter {

@@ -120,8 +120,6 @@ pub enum StudioCommand {
         /// `me`'s seat (1 or 2) in each file, when known from the website's facts; else empty.
         my_seats: Vec<u8>,
     },
-    /// Add an algo folder to the Arena's list.
-    AddArenaAlgo(PathBuf),
 }
 
 /// What a path is asked for.
@@ -134,8 +132,6 @@ pub enum FileAction {
     ExportPython,
     ExportPng,
     Ruleset,
-    /// A folder: an algo for the Arena.
-    ArenaAlgo,
 }
 
 impl FileAction {
@@ -148,18 +144,12 @@ impl FileAction {
             FileAction::ExportPython => "Export the layout as Python",
             FileAction::ExportPng => "Export the board as PNG",
             FileAction::Ruleset => "Use a game-configs.json",
-            FileAction::ArenaAlgo => "Add an algo folder",
         }
     }
 
     /// Whether the action writes the file (else it reads it).
     pub fn writes(self) -> bool {
         matches!(self, FileAction::SaveLayoutAs | FileAction::ExportPython | FileAction::ExportPng)
-    }
-
-    /// Whether a folder is asked for, not a file.
-    pub fn wants_folder(self) -> bool {
-        matches!(self, FileAction::ArenaAlgo)
     }
 
     /// What the studio does with the path.
@@ -172,7 +162,6 @@ impl FileAction {
             FileAction::ExportPython => Command::File(FileCommand::ExportPython(path)),
             FileAction::ExportPng => Command::File(FileCommand::ExportPng(path)),
             FileAction::Ruleset => Command::Studio(StudioCommand::SetRuleset(path.display().to_string())),
-            FileAction::ArenaAlgo => Command::Studio(StudioCommand::AddArenaAlgo(path)),
         }
     }
 }

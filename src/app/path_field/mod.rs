@@ -268,7 +268,7 @@ pub fn open_browser(ctx: &egui::Context, title: &str, pick: Pick, start: &str, a
 fn pick_now(ctx: &egui::Context, id: egui::Id, pick: Pick, title: &str, text: &str) -> Vec<PathBuf> {
     let start = PathBuf::from(text.lines().next().unwrap_or("").trim());
     if native_dialogs(ctx) {
-        let picked = native(pick, title, &start);
+        let picked = native_dialog(pick, title, &start);
         if !picked.is_empty() {
             return picked;
         }
@@ -302,9 +302,10 @@ fn poll_browser(ctx: &egui::Context, id: egui::Id) -> Vec<PathBuf> {
     picked
 }
 
-/// The desktop's dialog for `pick`.
+/// The desktop's dialog for `pick`, starting at `start` (the folder of a file, or the nearest
+/// folder that exists); a file to write is offered under `start`'s name.
 #[cfg(not(target_arch = "wasm32"))]
-fn native(pick: Pick, title: &str, start: &Path) -> Vec<PathBuf> {
+pub fn native_dialog(pick: Pick, title: &str, start: &Path) -> Vec<PathBuf> {
     let mut d = rfd::FileDialog::new().set_title(title);
     if let Some(dir) = start.ancestors().find(|p| p.is_dir() && !p.as_os_str().is_empty()) {
         d = d.set_directory(dir);
