@@ -7,9 +7,12 @@
 #   bash scripts/soak.sh [N]        (default 1000; CI runs 100)
 #
 # FIRST is game 100, or N/5 when N < 500 (so a 100-game run compares game 20 with game 100).
-# Each sample is the largest of the figures seen over a window of WINDOW games (default 10)
-# ending at that game, so a match starting or ending at the sampling instant does not count
-# as growth. Environment: STUDIO (the binary; default target/release/terminal-studio, else
+# The figures at a game are those sampled (5 a second) over a window of WINDOW games ending at
+# it (default FIRST/2, at most 50): memory is the median of the window's RSS samples, what the
+# studio holds while it plays; one large replay in flight at the sampling instant is a peak,
+# not growth (the peaks are printed too). Open files and pipes are the window's largest count:
+# one leaked descriptor is growth. With the default ghosts (300 replays, cycled) the windows
+# at games 100 and 1000 play the same replays. Environment: STUDIO (the binary; default target/release/terminal-studio, else
 # target/debug), ALGO (default tests/algos/py-idle), GHOSTS (a folder of replays, cycled to N
 # ghosts; default ../shared/replays/live-2022), JOBS (default 2), KEEP=1 keeps the work folder,
 # TRACE=1 prints the figures every 100 games.
@@ -19,7 +22,6 @@ trap 'echo "soak: stopped by a failed command at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
 n=${1:-1000}
 jobs=${JOBS:-2}
-window=${WINDOW:-10}
 algo=$(realpath "${ALGO:-tests/algos/py-idle}")
 ghost_source=$(realpath "${GHOSTS:-../shared/replays/live-2022}")
 if [ -n "${STUDIO:-}" ]; then
@@ -33,7 +35,8 @@ fi
 [ -d "$ghost_source" ] || { echo "soak: no replays at $ghost_source (set GHOSTS)" >&2; exit 1; }
 first=100
 if [ "$n" -lt 500 ]; then first=$((n / 5)); fi
-[ "$first" -ge "$window" ] || { echo "soak: N=$n is too small (at least $((window * 5)) games)" >&2; exit 1; }
+window=${WINDOW:-$((first / 2 < 50 ? first / 2 : 50))}
+[ "$window" -ge 5 ] && [ "$first" -ge "$window" ] || { echo "soak: N=$n is too small (at least 50 games, WINDOW at most N/5)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/soak.XXXXXX")
 cleanup() { if [ "${KEEP:-0}" != 1 ]; then rm -rf "$work"; else echo "soak: kept $work" >&2; fi; }
@@ -61,9 +64,10 @@ rss_kb() { awk '/^VmRSS:/ { print $2 } END { print 0 }' "/proc/$pid/status" 2>/d
 fds() { find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l || true; }
 pipes() { find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 -lname 'pipe:*' 2>/dev/null | wc -l || true; }
 
-# The largest figures over the window ending at game FIRST, and at game N (or the last game
-# seen while it ran).
+# Over the window ending at game FIRST, and at game N (or the last game seen while it ran):
+# every RSS sample, and the largest descriptor counts.
 declare -A at_first=([rss]=0 [fds]=0 [pipes]=0) at_last=([rss]=0 [fds]=0 [pipes]=0)
+rss_first=() rss_last=()
 last_game=0
 traced=0
 while kill -0 "$pid" 2>/dev/null; do
@@ -71,19 +75,20 @@ while kill -0 "$pid" 2>/dev/null; do
   r=$(rss_kb) f=$(fds) p=$(pipes)
   r=${r:-0} f=${f:-0} p=${p:-0}
   if [ "$g" -gt $((first - window)) ] && [ "$g" -le "$first" ]; then
-    [ "$r" -gt "${at_first[rss]}" ] && at_first[rss]=$r
+    [ "$r" -gt 0 ] && rss_first+=("$r")
     [ "$f" -gt "${at_first[fds]}" ] && at_first[fds]=$f
     [ "$p" -gt "${at_first[pipes]}" ] && at_first[pipes]=$p
   fi
   if [ "$g" -gt $((n - window)) ] && [ "$r" -gt 0 ]; then
-    [ "$r" -gt "${at_last[rss]}" ] && at_last[rss]=$r
+    rss_last+=("$r")
     [ "$f" -gt "${at_last[fds]}" ] && at_last[fds]=$f
     [ "$p" -gt "${at_last[pipes]}" ] && at_last[pipes]=$p
     last_game=$g
   fi
   if [ -n "${TRACE:-}" ] && [ "$g" -ge $((traced + 100)) ]; then
     traced=$g
-    echo "soak: game $g: RSS $r kB, $f fds ($p pipes)" >&2
+    heap=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+    echo "soak: game $g: RSS $r kB (${heap:-?} kB of it anonymous), $f fds ($p pipes)" >&2
   fi
   sleep 0.2
 done
@@ -91,6 +96,14 @@ status=0
 wait "$pid" || status=$?
 seconds=$(($(date +%s) - start))
 played=$(games)
+
+# The median and the largest of a window's RSS samples (0 0 without samples).
+median_and_peak() {
+  if [ "$#" -eq 0 ]; then echo "0 0"; return; fi
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR] }'
+}
+read -r at_first[rss] peak_first < <(median_and_peak "${rss_first[@]}")
+read -r at_last[rss] peak_last < <(median_and_peak "${rss_last[@]}")
 
 failed=0
 fail() { echo "soak: FAILED: $*" >&2; failed=1; }
@@ -119,8 +132,9 @@ done
 [ "$held" -eq 0 ] || fail "$held descriptors of other processes still open on the work folder"
 
 printf 'soak: %d games (%s against %d ghosts, %d jobs) in %d s\n' "$played" "$(basename "$algo")" "$n" "$jobs" "$seconds"
-printf 'soak: at game %d: RSS %d kB, %d fds (%d pipes); at game %d: RSS %d kB, %d fds (%d pipes)\n' \
-  "$first" "${at_first[rss]}" "${at_first[fds]}" "${at_first[pipes]}" \
-  "$last_game" "${at_last[rss]}" "${at_last[fds]}" "${at_last[pipes]}"
+printf 'soak: at game %d: RSS %d kB (peak %d), %d fds (%d pipes); at game %d: RSS %d kB (peak %d), %d fds (%d pipes)\n' \
+  "$first" "${at_first[rss]}" "$peak_first" "${at_first[fds]}" "${at_first[pipes]}" \
+  "$last_game" "${at_last[rss]}" "$peak_last" "${at_last[fds]}" "${at_last[pipes]}"
+echo "soak: RSS is each window's median over ${#rss_first[@]} and ${#rss_last[@]} samples ($window games)"
 if [ "$failed" -eq 0 ]; then echo "soak: ok (growth under 10 %, nothing left behind)"; fi
 exit "$failed"

@@ -16,6 +16,36 @@ use terminal_core::runner::{
 };
 use terminal_core::verify::{Status, collect_replays, verify_file};
 
+/// A ghost loaded from its file (the action frames' unit lists left unread) holds the same
+/// turns as one built from the whole replay: every fourth replay of the corpus, every ruleset.
+#[test]
+fn a_ghost_loaded_without_the_action_frames_units_is_the_whole_replays_ghost() {
+    let mut files = collect_replays(&[replays()]);
+    files.sort();
+    let sample: Vec<_> = files.iter().step_by(4).collect();
+    assert!(sample.len() >= 100, "expected the shared corpus, found {} replays", files.len());
+    let mut compared = 0;
+    for f in sample {
+        let whole = terminal_core::replay::read_replay(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let (from_whole, loaded) = (Ghost::from_replay(&whole, None), Ghost::load(f, None));
+        let (a, b) = match (from_whole, loaded) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(a), Err(b)) => {
+                assert_eq!(a.to_string(), b.to_string(), "{}", f.display());
+                continue;
+            }
+            (a, b) => panic!("{}: {:?} against {:?}", f.display(), a.map(|_| ()), b.map(|_| ())),
+        };
+        assert_eq!((a.last_turn(), a.early_2020, &a.names), (b.last_turn(), b.early_2020, &b.names), "{}", f.display());
+        assert_eq!(a.config, b.config, "{}", f.display());
+        for turn in 0..=a.last_turn() {
+            assert_eq!(a.turn(turn), b.turn(turn), "{} turn {turn}", f.display());
+        }
+        compared += 1;
+    }
+    assert!(compared >= 90, "{compared} ghosts compared");
+}
+
 /// Every current-format replay of the corpus, ghost against ghost, is the replay again.
 #[test]
 fn ghost_against_ghost_reproduces_every_current_replay() {

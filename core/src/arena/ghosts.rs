@@ -6,7 +6,7 @@ use super::error::ArenaError;
 use super::record::MatchRecord;
 use crate::engine::frame::Frame;
 use crate::engine::geometry::Player;
-use crate::replay::read_replay;
+use crate::replay::read_replay_summary;
 use crate::runner::GHOST_PREFIX;
 use crate::verify::collect_replays;
 use std::collections::HashMap;
@@ -93,7 +93,7 @@ pub fn ghost_games(paths: &[PathBuf], choice: &GhostChoice) -> Result<(Vec<Ghost
     let mut skipped = Vec::new();
     let mut labels: HashMap<String, usize> = HashMap::new();
     for f in files {
-        let replay = match read_replay(&f) {
+        let replay = match read_replay_summary(&f) {
             Ok(r) => r,
             Err(e) => {
                 skipped.push((f, e.to_string()));

@@ -11,7 +11,7 @@ use super::sprt::{SprtDecision, SprtParams};
 use super::stats::summarize;
 use crate::engine::config::Config;
 use crate::panics::{Panicked, catch_panic};
-use crate::runner::{Confinement, MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, start_match};
+use crate::runner::{Confinement, MatchResult, MatchSpec, ReplayTarget, RunnerError, SeatSpec, run_match_until};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -547,7 +547,8 @@ fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> 
     // The result line is synced by the collector; syncing every replay too would put
     // one fsync (≈ 10 ms here, more under load) on each match's critical path.
     ms.sync_replay = false;
-    start_match(ms).wait_unless(&control.cancelled, |_| {})
+    // On this worker's thread: its memory serves every match it plays (see run_match_until).
+    run_match_until(&ms, &control.cancelled)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use crate::engine::commands::Command;
 use crate::engine::config::Config;
 use crate::engine::geometry::Player;
-use crate::replay::{Replay, ReplayError, read_replay};
+use crate::replay::{Replay, ReplayError, read_replay, read_replay_summary};
 use crate::verify::rebuild::{RebuildError, game_at_turn_frame, running_max_ids};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,9 +55,11 @@ pub struct Ghost {
 }
 
 impl Ghost {
-    /// Reads `path` and recovers every turn's commands for both players.
+    /// Reads `path` and recovers every turn's commands for both players. The action frames'
+    /// unit lists are not read: the commands come from the turn frames and the spawn events, and
+    /// a match against a ghost then holds a fraction of the replay's size while the ghost loads.
     pub fn load(path: &Path, player: Option<Player>) -> Result<Ghost, GhostError> {
-        Ghost::from_replay(&read_replay(path)?, player)
+        Ghost::from_replay(&read_replay_summary(path)?, player)
     }
 
     /// The ghost of a replay already read (its `source` names the file).

@@ -233,7 +233,15 @@ fn start_on_thread(
 /// Runs a match on the calling thread (no events).
 pub fn run_match_blocking(spec: MatchSpec) -> Result<MatchResult, RunnerError> {
     let (_keep, cancel_rx) = crossbeam_channel::bounded::<()>(1);
-    session::run(&spec, &EventSink::none(), &cancel_rx)
+    run_match_until(&spec, &cancel_rx)
+}
+
+/// Runs a match on the calling thread (no events) until it ends, or until `cancel` is ready
+/// (a message, or its sender dropped): then `Err(RunnerError::Cancelled)`. A long-lived
+/// worker playing match after match this way reuses its own memory, where a thread per match
+/// leaves each one's allocator heap behind to be taken back later.
+pub fn run_match_until(spec: &MatchSpec, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
+    session::run(spec, &EventSink::none(), cancel)
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ pub use confine::{Confinement, RuleHit};
 pub use events::{FrameSummary, MatchEvent};
 pub(crate) use ghost::GHOST_PREFIX;
 pub use ghost::{Ghost, GhostError, RecordedTurn};
-pub use handle::{MatchHandle, run_match_blocking, start_match, start_match_inline};
+pub use handle::{MatchHandle, run_match_blocking, run_match_until, start_match, start_match_inline};
 pub use human::{HumanSeat, HumanTurn};
 pub use in_process::{InProcessMatch, SeatReply};
 pub use locate::{AlgoLocation, LocateError, check_algo_arg, locate};
