@@ -198,7 +198,10 @@ impl Pathfinder {
     }
 
     /// The distance field of an edge: the same distances as `bfs` from the edge's tiles,
-    /// searched a row of the diagonal square at a time (see `DIAG`).
+    /// searched a row of the diagonal square at a time (see `DIAG`). Kept out of `next_step`
+    /// (built once a board, stepped on many times): inlined, its frame and saved registers
+    /// were paid by every step.
+    #[inline(never)]
     fn edge_field(&self, edge: Edge) -> DistanceField {
         let (o, source) = diag_source(edge);
         let (free, cells) = (&self.free[o], &DIAG_CELLS[o]);
@@ -332,14 +335,20 @@ impl Pathfinder {
         let found = self.fallback_fields.iter().position(|(fe, f)| *fe == e && f[p] < BLOCKED);
         let index = match found {
             Some(i) => i,
-            None => {
-                let target = self.deepest_tile(from, edge);
-                let field = self.bfs(std::iter::once(target));
-                self.fallback_fields.push((e, field));
-                self.fallback_fields.len() - 1
-            }
+            None => self.add_fallback_field(from, edge),
         };
         self.fallback_fields.get(index).map(|(_, f)| f)
+    }
+
+    /// Searches the deepest-tile fallback field of the component of `from` (once a component
+    /// and board) and returns its index in `fallback_fields`.
+    #[cold]
+    #[inline(never)]
+    fn add_fallback_field(&mut self, from: Tile, edge: Edge) -> usize {
+        let target = self.deepest_tile(from, edge);
+        let field = self.bfs(std::iter::once(target));
+        self.fallback_fields.push((edge.index(), field));
+        self.fallback_fields.len() - 1
     }
 
     /// The next tile of a unit at `from` bound for `edge` whose previous step was on
