@@ -251,6 +251,33 @@ impl Pathfinder {
         dist
     }
 
+    /// Sets the board's tile `t` (in play) blocked or free, leaving the distance fields as
+    /// they are.
+    fn mark(&mut self, t: Tile, blocked: bool) {
+        self.blank[padded(t)] = if blocked { BLOCKED } else { UNREACHABLE };
+        for (o, (a, b)) in diag_bits(t).into_iter().enumerate() {
+            if blocked {
+                self.free[o][a] &= !(1 << b);
+            } else {
+                self.free[o][a] |= 1 << b;
+            }
+        }
+    }
+
+    /// A structure now stands on `t` (`blocked`) or left it between action phases: the
+    /// board is updated and every distance field dropped, to be searched again when a unit
+    /// asks for it. Closing a tile can lengthen any path; an opened tile is not repaired
+    /// as `unblock` does because the fields are seldom used before the next structure
+    /// built drops them.
+    pub(crate) fn set_between_phases(&mut self, t: Tile, blocked: bool) {
+        if !t.in_play() {
+            return;
+        }
+        self.mark(t, blocked);
+        self.edge_fields = [None, None, None, None];
+        self.fallback_fields.clear();
+    }
+
     /// The structure on `t` is gone. Opening a tile can only shorten paths, so each cached
     /// edge field is repaired by relaxing outward from `t` (a BFS seeded at `t`'s new
     /// distance); the fallback fields, whose targets may move, are dropped.
@@ -259,10 +286,7 @@ impl Pathfinder {
         if !t.in_play() || self.blank[p] != BLOCKED {
             return;
         }
-        self.blank[p] = UNREACHABLE;
-        for (o, (a, b)) in diag_bits(t).into_iter().enumerate() {
-            self.free[o][a] |= 1 << b;
-        }
+        self.mark(t, false);
         self.fallback_fields.clear();
         let mut queue = Vec::new();
         for (e, field) in self.edge_fields.iter_mut().enumerate() {
@@ -481,6 +505,23 @@ mod tests {
             repaired.unblock(t);
             let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
             assert!(all_edge_fields(&mut repaired) == all_edge_fields(&mut fresh), "after opening {t}");
+        }
+    }
+
+    #[test]
+    fn blocking_a_tile_equals_a_pathfinder_built_afresh() {
+        let mut next = pseudo_random(4242);
+        let mut free: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        let mut blocked = Vec::new();
+        let mut updated = Pathfinder::from_structure_tiles(std::iter::empty());
+        while !free.is_empty() {
+            all_edge_fields(&mut updated);
+            let t = free.swap_remove(next() % free.len());
+            blocked.push(t);
+            updated.set_between_phases(t, true);
+            let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
+            assert!(updated.blank == fresh.blank && updated.free == fresh.free, "after closing {t}");
+            assert!(all_edge_fields(&mut updated) == all_edge_fields(&mut fresh), "after closing {t}");
         }
     }
 
