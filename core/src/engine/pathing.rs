@@ -209,10 +209,12 @@ impl Pathfinder {
         // Padded with an empty row at each end: row `r` here is row `r − 1` of the square.
         // Rows of `front` outside `lo..=hi` are always empty.
         let mut front = [0u32; DIAG + 2];
-        let mut seen = [0u32; DIAG + 2];
+        // The free tiles not reached yet: one mask to test a row against, not two.
+        let mut open = [0u32; DIAG + 2];
+        open[1..=DIAG].copy_from_slice(free);
         let (mut lo, mut hi) = (source + 1, source + 1);
         front[lo] = free[source];
-        seen[lo] = free[source];
+        open[lo] = 0;
         let mut bits = free[source];
         while bits != 0 {
             dist[usize::from(cells[source][bits.trailing_zeros() as usize & 31]) & FIELD_MASK] = 0;
@@ -228,11 +230,11 @@ impl Pathfinder {
             for r in from..=to {
                 let old = front[r];
                 let near = below | front[r + 1];
-                let reached = ((near << 1) | (near >> 1)) & free[r - 1] & !seen[r];
+                let reached = ((near << 1) | (near >> 1)) & open[r];
                 below = old;
                 front[r] = reached;
                 if reached != 0 {
-                    seen[r] |= reached;
+                    open[r] ^= reached;
                     next_lo = next_lo.min(r);
                     next_hi = r;
                     let mut bits = reached;
