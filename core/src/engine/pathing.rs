@@ -133,7 +133,6 @@ type DistanceField = Box<[u16; FIELD_LEN]>;
 
 /// Shortest-path oracle for one board. Cheap to build; distance fields and connected
 /// components are computed lazily and cached until the board changes.
-#[derive(Clone)]
 pub struct Pathfinder {
     /// The empty field of this board: `BLOCKED` on structures and off the diamond.
     blank: DistanceField,
@@ -143,6 +142,45 @@ pub struct Pathfinder {
     edge_fields: [Option<DistanceField>; 4],
     /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
     fallback_fields: Vec<(usize, DistanceField)>,
+    /// Edge fields dropped (the board changed, or a copy had none), kept to be written
+    /// over by the next search instead of freed and allocated again. At most four boxes
+    /// exist in `edge_fields` and here together.
+    spare: Vec<DistanceField>,
+}
+
+impl Clone for Pathfinder {
+    fn clone(&self) -> Pathfinder {
+        Pathfinder {
+            blank: self.blank.clone(),
+            free: self.free,
+            edge_fields: self.edge_fields.clone(),
+            fallback_fields: self.fallback_fields.clone(),
+            spare: Vec::new(),
+        }
+    }
+
+    /// A copy in the buffers this pathfinder already has (a state copied at each turn
+    /// simulated): no field is allocated or freed.
+    fn clone_from(&mut self, source: &Pathfinder) {
+        *self.blank = *source.blank;
+        self.free = source.free;
+        for (mine, theirs) in self.edge_fields.iter_mut().zip(&source.edge_fields) {
+            match (mine.as_mut(), theirs) {
+                (Some(field), Some(source_field)) => **field = **source_field,
+                (None, Some(source_field)) => {
+                    *mine = Some(self.spare.pop().map_or_else(
+                        || source_field.clone(),
+                        |mut field| {
+                            *field = **source_field;
+                            field
+                        },
+                    ))
+                }
+                (_, None) => self.spare.extend(mine.take()),
+            }
+        }
+        self.fallback_fields.clone_from(&source.fallback_fields);
+    }
 }
 
 impl Pathfinder {
@@ -161,7 +199,13 @@ impl Pathfinder {
                 free[o][a] &= !(1 << b);
             }
         }
-        Pathfinder { blank, free, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
+        Pathfinder {
+            blank,
+            free,
+            edge_fields: [None, None, None, None],
+            fallback_fields: Vec::new(),
+            spare: Vec::new(),
+        }
     }
 
     fn bfs(&self, sources: impl Iterator<Item = Tile>) -> DistanceField {
@@ -202,10 +246,16 @@ impl Pathfinder {
     /// (built once a board, stepped on many times): inlined, its frame and saved registers
     /// were paid by every step.
     #[inline(never)]
-    fn edge_field(&self, edge: Edge) -> DistanceField {
+    fn edge_field(&self, edge: Edge, buffer: Option<DistanceField>) -> DistanceField {
         let (o, source) = diag_source(edge);
         let (free, cells) = (&self.free[o], &DIAG_CELLS[o]);
-        let mut dist = self.blank.clone();
+        let mut dist = match buffer {
+            Some(mut field) => {
+                *field = *self.blank;
+                field
+            }
+            None => self.blank.clone(),
+        };
         // Padded with an empty row at each end: row `r` here is row `r − 1` of the square.
         // Rows of `front` outside `lo..=hi` are always empty.
         let mut front = [0u32; DIAG + 2];
@@ -276,7 +326,7 @@ impl Pathfinder {
             return;
         }
         self.mark(t, blocked);
-        self.edge_fields = [None, None, None, None];
+        self.spare.extend(self.edge_fields.iter_mut().filter_map(Option::take));
         self.fallback_fields.clear();
     }
 
@@ -347,7 +397,8 @@ impl Pathfinder {
         }
         let (e, p) = (edge.index(), padded(from));
         if self.edge_fields[e].is_none() {
-            self.edge_fields[e] = Some(self.edge_field(edge));
+            let buffer = self.spare.pop();
+            self.edge_fields[e] = Some(self.edge_field(edge, buffer));
         }
         if self.edge_fields[e].as_ref().is_some_and(|f| f[p] < BLOCKED) {
             return self.edge_fields[e].as_ref();
@@ -528,6 +579,29 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_into_old_buffers_equals_its_source() {
+        // Copies between pathfinders whose boards and computed fields differ, both ways.
+        let mut next = pseudo_random(99);
+        let tiles: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        let mut board = |density: usize, fields: &[Edge]| {
+            let mut p = Pathfinder::from_structure_tiles(tiles.iter().copied().filter(|_| next() % 100 < density));
+            for &e in fields {
+                p.field_for(Tile::new(13, 0), e);
+            }
+            p
+        };
+        let mut copy = board(30, &[Edge::TopLeft, Edge::TopRight]);
+        for source in
+            [board(10, &[Edge::TopLeft]), board(50, &[]), board(20, &Edge::ALL), board(0, &[Edge::BottomLeft])]
+        {
+            copy.clone_from(&source);
+            assert!(copy.blank == source.blank && copy.free == source.free);
+            assert!(copy.edge_fields == source.edge_fields);
+            assert!(copy.spare.len() + copy.edge_fields.iter().flatten().count() <= 4);
+        }
+    }
+
+    #[test]
     fn edge_fields_equal_a_plain_search() {
         // Boards from empty to dense (pockets cut off included): the diagonal rows' search
         // gives each edge field exactly the queue search's distances.
@@ -538,7 +612,7 @@ mod tests {
                 let blocked: Vec<Tile> = tiles.iter().copied().filter(|_| next() % 100 < density).collect();
                 let p = Pathfinder::from_structure_tiles(blocked.iter().copied());
                 for e in Edge::ALL {
-                    assert!(p.edge_field(e) == p.bfs(e.tiles().into_iter()), "{e:?} at density {density}");
+                    assert!(p.edge_field(e, None) == p.bfs(e.tiles().into_iter()), "{e:?} at density {density}");
                 }
             }
         }
