@@ -382,8 +382,13 @@ impl Game {
         })
     }
 
-    pub(crate) fn board_changed(&mut self) {
-        self.pathfinder = None;
+    /// A structure was built on `t` (`blocked`) or taken away outside the action phase's
+    /// ticks: the pathfinder's board is updated in place, its distance fields dropped,
+    /// rather than the pathfinder rebuilt from every unit at next use.
+    fn structure_changed(&mut self, t: Tile, blocked: bool) {
+        if let Some(pathfinder) = self.pathfinder.as_mut() {
+            pathfinder.set_between_phases(t, blocked);
+        }
     }
 
     /// The structure on `t` left the board: the cached distance fields are repaired in
@@ -399,6 +404,10 @@ impl Game {
     /// it up to date as units are added instead of each copy building it again.
     pub fn prepare_for_copies(&mut self) {
         self.ensure_roles();
+        // The board's pathfinder too: each copy then updates it for the structures its
+        // commands build instead of rebuilding it from every unit (no distance field is
+        // searched here: the new structures would drop them).
+        self.pathfinder();
     }
 
     /// Brings the role index up to date with the unit list (rebuilt if the list changed).
@@ -575,7 +584,7 @@ impl Game {
         self.clean_up_due = true;
         if unit.is_structure {
             self.structure_at[unit.tile.index()] = unit.id;
-            self.board_changed();
+            self.structure_changed(unit.tile, true);
         }
         let pos = self.units.partition_point(|u| u.id < unit.id);
         self.units.insert(pos, unit);
@@ -598,7 +607,7 @@ impl Game {
         let u = self.units.remove(index);
         if u.is_structure && self.structure_at[u.tile.index()] == u.id {
             self.structure_at[u.tile.index()] = 0;
-            self.board_changed();
+            self.structure_changed(u.tile, false);
             if let Some(structures) = self.roles.structures.as_deref_mut() {
                 structures.rows[u.owner.index()][u.tile.y as usize] &= !(1 << u.tile.x);
             }

@@ -42,6 +42,72 @@ fn empty_board_field() -> &'static DistanceField {
     })
 }
 
+/// The edge fields are searched on the diamond seen along its diagonals: with `u = x + y` and
+/// `v = x − y` it is the 29 × 29 square `13 ≤ u ≤ 41`, `−14 ≤ v ≤ 14` (the cells where `u` and
+/// `v` have the same parity), each edge is a whole row of it, and a tile's four neighbours are
+/// the cells one row up or down and one bit left or right. A breadth-first search then takes a
+/// whole row of the frontier a level at a time with shifts and masks, where a queue pays ≈ 30
+/// instructions a cell; the wave from an edge runs along the rows, so few are touched a level.
+/// Orientation 0 has rows of constant `v` (`a = v + 14`, bit `b = u − 13`): the top-left edge
+/// is its row 0 and the bottom-right its row 28. Orientation 1 has rows of constant `u`
+/// (`a = u − 13`, `b = v + 14`): bottom-left is row 0, top-right row 28.
+const DIAG: usize = 29;
+
+/// Per orientation, row and bit: the padded cell (0 for a bit that is no tile).
+const DIAG_CELLS: [[[u16; 32]; DIAG]; 2] = {
+    let mut cells = [[[0u16; 32]; DIAG]; 2];
+    let mut a = 0;
+    while a < DIAG {
+        let mut b = 0;
+        while b < DIAG {
+            if (a + b) % 2 == 1 {
+                let x = (a + b - 1) / 2;
+                // Orientation 0: y = (u − v) / 2; orientation 1 swaps the roles of a and b.
+                let (y0, y1) = ((b + 27 - a) / 2, (a + 27 - b) / 2);
+                cells[0][a][b] = ((y0 + 1) * STRIDE + x + 1) as u16;
+                cells[1][a][b] = ((y1 + 1) * STRIDE + x + 1) as u16;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    cells
+};
+
+/// Per orientation: every tile of the diamond, as row bit masks.
+const DIAG_ALL: [[u32; DIAG]; 2] = {
+    let mut rows = [0u32; DIAG];
+    let mut a = 0;
+    while a < DIAG {
+        let mut b = 0;
+        while b < DIAG {
+            if (a + b) % 2 == 1 {
+                rows[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    // The parity pattern is symmetric in a and b, so both orientations hold the same masks.
+    [rows, rows]
+};
+
+/// (orientation, row, bit) of an in-play tile in each orientation.
+fn diag_bits(t: Tile) -> [(usize, u32); 2] {
+    let (a0, b0) = ((t.x - t.y + 14) as usize, (t.x + t.y - 13) as u32);
+    [(a0, b0), (b0 as usize, a0 as u32)]
+}
+
+/// The orientation of an edge's field and the row its tiles make.
+fn diag_source(edge: Edge) -> (usize, usize) {
+    match edge {
+        Edge::TopLeft => (0, 0),
+        Edge::BottomRight => (0, DIAG - 1),
+        Edge::BottomLeft => (1, 0),
+        Edge::TopRight => (1, DIAG - 1),
+    }
+}
+
 fn unpadded(p: usize) -> Tile {
     Tile::new((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1)
 }
@@ -67,14 +133,54 @@ type DistanceField = Box<[u16; FIELD_LEN]>;
 
 /// Shortest-path oracle for one board. Cheap to build; distance fields and connected
 /// components are computed lazily and cached until the board changes.
-#[derive(Clone)]
 pub struct Pathfinder {
     /// The empty field of this board: `BLOCKED` on structures and off the diamond.
     blank: DistanceField,
+    /// The free tiles of the board as rows of the diagonal square, in both orientations.
+    free: [[u32; DIAG]; 2],
     /// Per target edge: BFS distance from the edge's free tiles.
     edge_fields: [Option<DistanceField>; 4],
     /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
     fallback_fields: Vec<(usize, DistanceField)>,
+    /// Edge fields dropped (the board changed, or a copy had none), kept to be written
+    /// over by the next search instead of freed and allocated again. At most four boxes
+    /// exist in `edge_fields` and here together.
+    spare: Vec<DistanceField>,
+}
+
+impl Clone for Pathfinder {
+    fn clone(&self) -> Pathfinder {
+        Pathfinder {
+            blank: self.blank.clone(),
+            free: self.free,
+            edge_fields: self.edge_fields.clone(),
+            fallback_fields: self.fallback_fields.clone(),
+            spare: Vec::new(),
+        }
+    }
+
+    /// A copy in the buffers this pathfinder already has (a state copied at each turn
+    /// simulated): no field is allocated or freed.
+    fn clone_from(&mut self, source: &Pathfinder) {
+        *self.blank = *source.blank;
+        self.free = source.free;
+        for (mine, theirs) in self.edge_fields.iter_mut().zip(&source.edge_fields) {
+            match (mine.as_mut(), theirs) {
+                (Some(field), Some(source_field)) => **field = **source_field,
+                (None, Some(source_field)) => {
+                    *mine = Some(self.spare.pop().map_or_else(
+                        || source_field.clone(),
+                        |mut field| {
+                            *field = **source_field;
+                            field
+                        },
+                    ))
+                }
+                (_, None) => self.spare.extend(mine.take()),
+            }
+        }
+        self.fallback_fields.clone_from(&source.fallback_fields);
+    }
 }
 
 impl Pathfinder {
@@ -86,10 +192,20 @@ impl Pathfinder {
     /// The pathfinder of a board whose structures stand on `tiles` (each in play).
     pub(crate) fn from_structure_tiles(tiles: impl Iterator<Item = Tile>) -> Pathfinder {
         let mut blank = empty_board_field().clone();
+        let mut free = DIAG_ALL;
         for t in tiles {
             blank[padded(t)] = BLOCKED;
+            for (o, (a, b)) in diag_bits(t).into_iter().enumerate() {
+                free[o][a] &= !(1 << b);
+            }
         }
-        Pathfinder { blank, edge_fields: [None, None, None, None], fallback_fields: Vec::new() }
+        Pathfinder {
+            blank,
+            free,
+            edge_fields: [None, None, None, None],
+            fallback_fields: Vec::new(),
+            spare: Vec::new(),
+        }
     }
 
     fn bfs(&self, sources: impl Iterator<Item = Tile>) -> DistanceField {
@@ -125,6 +241,95 @@ impl Pathfinder {
         dist
     }
 
+    /// The distance field of an edge: the same distances as `bfs` from the edge's tiles,
+    /// searched a row of the diagonal square at a time (see `DIAG`). Kept out of `next_step`
+    /// (built once a board, stepped on many times): inlined, its frame and saved registers
+    /// were paid by every step.
+    #[inline(never)]
+    fn edge_field(&self, edge: Edge, buffer: Option<DistanceField>) -> DistanceField {
+        let (o, source) = diag_source(edge);
+        let (free, cells) = (&self.free[o], &DIAG_CELLS[o]);
+        let mut dist = match buffer {
+            Some(mut field) => {
+                *field = *self.blank;
+                field
+            }
+            None => self.blank.clone(),
+        };
+        // Padded with an empty row at each end: row `r` here is row `r − 1` of the square.
+        // Rows of `front` outside `lo..=hi` are always empty.
+        let mut front = [0u32; DIAG + 2];
+        // The free tiles not reached yet: one mask to test a row against, not two.
+        let mut open = [0u32; DIAG + 2];
+        open[1..=DIAG].copy_from_slice(free);
+        let (mut lo, mut hi) = (source + 1, source + 1);
+        front[lo] = free[source];
+        open[lo] = 0;
+        let mut bits = free[source];
+        while bits != 0 {
+            dist[usize::from(cells[source][bits.trailing_zeros() as usize & 31]) & FIELD_MASK] = 0;
+            bits &= bits - 1;
+        }
+        let mut level = 0u16;
+        while front[lo] != 0 {
+            level += 1;
+            let (from, to) = (lo.max(2) - 1, (hi + 1).min(DIAG));
+            // The row below `from` is empty (padding, or below `lo`).
+            let mut below = 0u32;
+            let (mut next_lo, mut next_hi) = (usize::MAX, 0);
+            for r in from..=to {
+                let old = front[r];
+                let near = below | front[r + 1];
+                let reached = ((near << 1) | (near >> 1)) & open[r];
+                below = old;
+                front[r] = reached;
+                if reached != 0 {
+                    open[r] ^= reached;
+                    next_lo = next_lo.min(r);
+                    next_hi = r;
+                    let mut bits = reached;
+                    while bits != 0 {
+                        let p = usize::from(cells[r - 1][bits.trailing_zeros() as usize & 31]);
+                        dist[p & FIELD_MASK] = level;
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            if next_lo == usize::MAX {
+                break;
+            }
+            (lo, hi) = (next_lo, next_hi);
+        }
+        dist
+    }
+
+    /// Sets the board's tile `t` (in play) blocked or free, leaving the distance fields as
+    /// they are.
+    fn mark(&mut self, t: Tile, blocked: bool) {
+        self.blank[padded(t)] = if blocked { BLOCKED } else { UNREACHABLE };
+        for (o, (a, b)) in diag_bits(t).into_iter().enumerate() {
+            if blocked {
+                self.free[o][a] &= !(1 << b);
+            } else {
+                self.free[o][a] |= 1 << b;
+            }
+        }
+    }
+
+    /// A structure now stands on `t` (`blocked`) or left it between action phases: the
+    /// board is updated and every distance field dropped, to be searched again when a unit
+    /// asks for it. Closing a tile can lengthen any path; an opened tile is not repaired
+    /// as `unblock` does because the fields are seldom used before the next structure
+    /// built drops them.
+    pub(crate) fn set_between_phases(&mut self, t: Tile, blocked: bool) {
+        if !t.in_play() {
+            return;
+        }
+        self.mark(t, blocked);
+        self.spare.extend(self.edge_fields.iter_mut().filter_map(Option::take));
+        self.fallback_fields.clear();
+    }
+
     /// The structure on `t` is gone. Opening a tile can only shorten paths, so each cached
     /// edge field is repaired by relaxing outward from `t` (a BFS seeded at `t`'s new
     /// distance); the fallback fields, whose targets may move, are dropped.
@@ -133,7 +338,7 @@ impl Pathfinder {
         if !t.in_play() || self.blank[p] != BLOCKED {
             return;
         }
-        self.blank[p] = UNREACHABLE;
+        self.mark(t, false);
         self.fallback_fields.clear();
         let mut queue = Vec::new();
         for (e, field) in self.edge_fields.iter_mut().enumerate() {
@@ -192,7 +397,8 @@ impl Pathfinder {
         }
         let (e, p) = (edge.index(), padded(from));
         if self.edge_fields[e].is_none() {
-            self.edge_fields[e] = Some(self.bfs(edge.tiles().into_iter()));
+            let buffer = self.spare.pop();
+            self.edge_fields[e] = Some(self.edge_field(edge, buffer));
         }
         if self.edge_fields[e].as_ref().is_some_and(|f| f[p] < BLOCKED) {
             return self.edge_fields[e].as_ref();
@@ -206,14 +412,20 @@ impl Pathfinder {
         let found = self.fallback_fields.iter().position(|(fe, f)| *fe == e && f[p] < BLOCKED);
         let index = match found {
             Some(i) => i,
-            None => {
-                let target = self.deepest_tile(from, edge);
-                let field = self.bfs(std::iter::once(target));
-                self.fallback_fields.push((e, field));
-                self.fallback_fields.len() - 1
-            }
+            None => self.add_fallback_field(from, edge),
         };
         self.fallback_fields.get(index).map(|(_, f)| f)
+    }
+
+    /// Searches the deepest-tile fallback field of the component of `from` (once a component
+    /// and board) and returns its index in `fallback_fields`.
+    #[cold]
+    #[inline(never)]
+    fn add_fallback_field(&mut self, from: Tile, edge: Edge) -> usize {
+        let target = self.deepest_tile(from, edge);
+        let field = self.bfs(std::iter::once(target));
+        self.fallback_fields.push((edge.index(), field));
+        self.fallback_fields.len() - 1
     }
 
     /// The next tile of a unit at `from` bound for `edge` whose previous step was on
@@ -319,15 +531,19 @@ mod tests {
             .collect()
     }
 
+    /// A small linear congruential generator: the same boards on every run.
+    fn pseudo_random(mut seed: u32) -> impl FnMut() -> usize {
+        move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize
+        }
+    }
+
     #[test]
     fn unblocking_a_tile_repairs_the_edge_fields_exactly() {
         // A dense pseudo-random board (walls that cut off pockets included); structures are
         // removed one by one and the repaired fields must equal fields built from scratch.
-        let mut seed = 12345u32;
-        let mut next = move || {
-            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            (seed >> 16) as usize
-        };
+        let mut next = pseudo_random(12345);
         let mut blocked: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
         blocked.retain(|_| next() % 100 < 45);
         for t in (0..28).map(|x| Tile::new(x, 14)).filter(|t| t.in_play() && t.x != 20) {
@@ -342,6 +558,63 @@ mod tests {
             repaired.unblock(t);
             let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
             assert!(all_edge_fields(&mut repaired) == all_edge_fields(&mut fresh), "after opening {t}");
+        }
+    }
+
+    #[test]
+    fn blocking_a_tile_equals_a_pathfinder_built_afresh() {
+        let mut next = pseudo_random(4242);
+        let mut free: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        let mut blocked = Vec::new();
+        let mut updated = Pathfinder::from_structure_tiles(std::iter::empty());
+        while !free.is_empty() {
+            all_edge_fields(&mut updated);
+            let t = free.swap_remove(next() % free.len());
+            blocked.push(t);
+            updated.set_between_phases(t, true);
+            let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
+            assert!(updated.blank == fresh.blank && updated.free == fresh.free, "after closing {t}");
+            assert!(all_edge_fields(&mut updated) == all_edge_fields(&mut fresh), "after closing {t}");
+        }
+    }
+
+    #[test]
+    fn a_copy_into_old_buffers_equals_its_source() {
+        // Copies between pathfinders whose boards and computed fields differ, both ways.
+        let mut next = pseudo_random(99);
+        let tiles: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        let mut board = |density: usize, fields: &[Edge]| {
+            let mut p = Pathfinder::from_structure_tiles(tiles.iter().copied().filter(|_| next() % 100 < density));
+            for &e in fields {
+                p.field_for(Tile::new(13, 0), e);
+            }
+            p
+        };
+        let mut copy = board(30, &[Edge::TopLeft, Edge::TopRight]);
+        for source in
+            [board(10, &[Edge::TopLeft]), board(50, &[]), board(20, &Edge::ALL), board(0, &[Edge::BottomLeft])]
+        {
+            copy.clone_from(&source);
+            assert!(copy.blank == source.blank && copy.free == source.free);
+            assert!(copy.edge_fields == source.edge_fields);
+            assert!(copy.spare.len() + copy.edge_fields.iter().flatten().count() <= 4);
+        }
+    }
+
+    #[test]
+    fn edge_fields_equal_a_plain_search() {
+        // Boards from empty to dense (pockets cut off included): the diagonal rows' search
+        // gives each edge field exactly the queue search's distances.
+        let mut next = pseudo_random(777);
+        let tiles: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        for density in [0, 5, 15, 30, 45, 60, 80, 100] {
+            for _ in 0..8 {
+                let blocked: Vec<Tile> = tiles.iter().copied().filter(|_| next() % 100 < density).collect();
+                let p = Pathfinder::from_structure_tiles(blocked.iter().copied());
+                for e in Edge::ALL {
+                    assert!(p.edge_field(e, None) == p.bfs(e.tiles().into_iter()), "{e:?} at density {density}");
+                }
+            }
         }
     }
 
