@@ -454,5 +454,5 @@ fn a_suggestion_against_the_planner_shows_each_mp_before_and_after() {
         assert!(has_label_containing(&h, &format!("{hp_before:.0} HP before")), "{mp} MP: its HP before");
         assert!(has_label_containing(&h, &format!("{hp_after:.0} HP after")), "{mp} MP: its HP after");
     }
-    assert!(has_label_containing(&h, "Strongest attack at each MP, before → after"));
+    assert!(has_label_containing(&h, "Strongest attack at each MP, before and after"));
 }

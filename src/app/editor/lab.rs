@@ -119,10 +119,10 @@ impl LabJob {
         let stage = STAGES.get(self.stage.load(Ordering::Relaxed)).copied().unwrap_or_default();
         match self.round() {
             Some(r) => {
-                let step = format!("{}: change {r} of ≤{SUGGEST_ROUNDS}", self.what);
+                let step = format!("{}: change {r} of at most {SUGGEST_ROUNDS}", self.what);
                 match stage {
                     SuggestStage::Screening => format!("{step}, candidate {done} of {total}"),
-                    SuggestStage::Replanning => format!("{step}, planner's answer {done} of ≤{total}"),
+                    SuggestStage::Replanning => format!("{step}, planner's answer {done} of at most {total}"),
                     SuggestStage::Replying => format!("{step}, the planner's replies to the layout"),
                 }
             }
@@ -321,11 +321,11 @@ mod tests {
         assert_eq!(job("Suggesting", 0, 12, 300).progress_text(), "Suggesting: reading the attacks, 12/300");
         assert_eq!(
             job("Suggesting", 2, 40, 180).progress_text(),
-            format!("Suggesting: change 2 of ≤{SUGGEST_ROUNDS}, candidate 40 of 180")
+            format!("Suggesting: change 2 of at most {SUGGEST_ROUNDS}, candidate 40 of 180")
         );
         assert_eq!(
             staged("Suggesting", 2, 1, 3, 8).progress_text(),
-            format!("Suggesting: change 2 of ≤{SUGGEST_ROUNDS}, planner's answer 3 of ≤8")
+            format!("Suggesting: change 2 of at most {SUGGEST_ROUNDS}, planner's answer 3 of at most 8")
         );
         assert_eq!(job("Stress test", 0, 5, 9).progress_text(), "Stress test: 5/9");
     }

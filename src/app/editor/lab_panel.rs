@@ -196,7 +196,7 @@ impl LabState {
             ui.horizontal_wrapped(|ui| {
                 let attacks = s.suggestion.attacks;
                 let recorded = format!("{:+.0} % HP lost over {attacks} attacks", step.percent());
-                let planner = format!("replies {:.0} → {:.0} HP", step.planner_before, step.planner_after);
+                let planner = format!("replies {:.0} to {:.0} HP", step.planner_before, step.planner_after);
                 let what = match s.suggestion.against {
                     Against::Recorded => recorded,
                     Against::Planner => planner,
@@ -219,7 +219,7 @@ impl LabState {
 /// The planner's strongest reply at each MP level before and after the suggestion (HP damage
 /// and SP destroyed), and the recorded attacks' HP lost when they were weighed too.
 fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) {
-    ui.label(RichText::new("Strongest attack at each MP, before → after").strong());
+    ui.label(RichText::new("Strongest attack at each MP, before and after").strong());
     egui::Grid::new("lab-suggest-before-after").striped(true).show(ui, |ui| {
         for head in ["MP", "HP before", "SP before", "HP after", "SP after"] {
             ui.strong(head);
@@ -236,14 +236,14 @@ fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) {
         }
     });
     ui.label(format!(
-        "In all: {:.0} → {:.0} HP ({} candidates searched again by the planner)",
+        "In all: {:.0} to {:.0} HP ({} candidates searched again by the planner)",
         report.damage_sum(false),
         report.damage_sum(true),
         report.researched
     ));
     if s.against.recorded() {
         ui.label(format!(
-            "Recorded attacks: {:.0} → {:.0} HP lost over {}",
+            "Recorded attacks: {:.0} to {:.0} HP lost over {}",
             s.hp_lost_before, s.hp_lost_after, s.attacks
         ));
     }
