@@ -444,11 +444,11 @@ fn a_suggestion_against_the_planner_shows_each_mp_before_and_after() {
     let lab = h.state().editor_view().lab();
     let s = lab.suggestion().unwrap_or_else(|| panic!("no suggestion: {}", lab.message));
     let report = s.planner.as_ref().unwrap_or_else(|| panic!("no planner report: {}", lab.message));
-    let levels: Vec<(f32, (f32, f32), (f32, f32))> =
-        report.levels.iter().map(|l| (l.mp, l.figures(false), l.figures(true))).collect();
-    assert_eq!(levels.iter().map(|l| l.0).collect::<Vec<_>>(), [8.0, 16.0]);
+    // Each level: MP, HP before, HP after.
+    let levels: Vec<[f32; 3]> = report.levels.iter().map(|l| [l.mp, l.figures(false).0, l.figures(true).0]).collect();
+    assert_eq!(levels.iter().map(|l| l[0]).collect::<Vec<_>>(), [8.0, 16.0]);
     h.run();
-    for (mp, (hp_before, _), (hp_after, _)) in levels {
+    for [mp, hp_before, hp_after] in levels {
         assert!(hp_after <= hp_before, "{mp} MP: {hp_before} → {hp_after}");
         h.get_by_label(&format!("{mp} MP"));
         assert!(has_label_containing(&h, &format!("{hp_before:.0} HP before")), "{mp} MP: its HP before");

@@ -223,7 +223,7 @@ pub struct Suggestion {
     pub spent: f32,
     pub against: Against,
     /// The planner's strongest reply at each MP level before and after (planner or both).
-    pub planner: Option<PlannerReport>,
+    pub planner: Option<Box<PlannerReport>>,
 }
 
 /// Where the search is, for a progress display.
@@ -299,67 +299,37 @@ pub fn suggest(
     let mut layout = layout.clone();
     let mut budget = options.budget;
     let mut steps = Vec::new();
-    let quiet = |_: usize, _: usize| {};
     let reach2 = interaction_reach2(config);
-    let floor = options.kinds.iter().map(|k| config.unit(k.unit_type()).cost_sp).fold(f32::INFINITY, f32::min);
-    let floor = if floor.is_finite() { floor } else { 1.0 };
-    let mut replier = if options.against.planner() {
-        let replier = Replier::new(&layout, seat, config, &options.mp_levels);
-        progress(SuggestProgress { step: 0, candidates_done: 0, candidates: 1, stage: SuggestStage::Replying });
-        Some(replier)
-    } else {
-        None
-    };
-    let mut replies: Vec<FrontierPoint> = match &mut replier {
-        Some(r) => r.replies(&Defence::from_layout(&layout, seat, config), options.jobs, cancel)?,
-        None => Vec::new(),
-    };
+    let floor = cheapest_price(config, &options.kinds);
+    let (mut replier, mut replies) = start_replier(&layout, seat, config, options, progress, cancel)?;
     let initial_replies = replies.clone();
-    // The layout and its replies before each step taken.
-    let mut before_steps: Vec<(Layout, Vec<FrontierPoint>)> = Vec::new();
+    // The layout, its replies and the recorded HP lost before each step taken.
+    let mut before_steps: Vec<(Layout, Vec<FrontierPoint>, f64)> = Vec::new();
     let mut first_recorded = None;
     let mut recorded_now;
     loop {
         let defence = Defence::from_layout(&layout, seat, config);
         let list = AttackList { recorded, replies: replier.as_ref().map(|r| r.fixed(&replies)).unwrap_or_default() };
-        let mut base =
-            stress::run_outcomes(recorded, &defence, HpModel::Unlimited, Detail::Tiles, options.jobs, &quiet, cancel)?;
-        base.extend(stress::run_outcomes(
-            &list.replies,
-            &defence,
-            HpModel::Unlimited,
-            Detail::Tiles,
-            options.jobs,
-            &quiet,
-            cancel,
-        )?);
-        let hp: Vec<f32> = base.iter().map(|o| o.hp_lost).collect();
+        let (hp, near) = outcomes(&list, &defence, reach2, options.jobs, cancel)?;
         recorded_now = hp[..recorded.len()].iter().map(|&h| f64::from(h)).sum::<f64>();
         let planner_now = planner::damage_sum(&replies);
         first_recorded.get_or_insert(recorded_now);
         if steps.len() >= options.max_steps || recorded_now + planner_now <= 0.0 {
             break;
         }
-        let near: Vec<TileSet> = base.iter().map(|o| near_path(&o.path, seat, reach2)).collect();
         let candidates = candidates(&layout, seat, config, options, budget, &list, &hp, &near);
         let step = steps.len();
         let keep = if replier.is_some() { options.replanned.max(1) } else { 1 };
         let weighed = search(&list, &hp, &candidates, floor, options.jobs, step, keep, progress, cancel)?;
-        let chosen = match &mut replier {
-            None => weighed.first().map(|w| (w.clone(), None, false)),
-            Some(r) => {
-                let research = ReplyResearch { candidates: &candidates, floor, step, replies: &replies };
-                let choice = r.choose(&research, &weighed, options.jobs, progress, cancel)?;
-                choice.map(|(w, after, prepares)| (w, Some(after), prepares))
-            }
-        };
+        let research = ReplyResearch { candidates: &candidates, floor, step, replies: &replies };
+        let chosen = choose(replier.as_mut(), &research, &weighed, options.jobs, progress, cancel)?;
         let Some((w, after, prepares)) = chosen else { break };
         let c = &candidates[w.index];
         // A preparing change pays only if another change can follow it.
         if prepares && (budget - c.cost < floor || steps.len() + 1 >= options.max_steps) {
             break;
         }
-        before_steps.push((layout.clone(), replies.clone()));
+        before_steps.push((layout.clone(), replies.clone(), recorded_now));
         let planner_after = after.as_ref().map_or(0.0, |a| planner::damage_sum(a));
         steps.push(Step {
             change: c.change,
@@ -376,36 +346,82 @@ pub fn suggest(
         });
         budget -= c.cost;
         layout = c.change.apply(&layout, seat);
-        if let Some(after) = after {
-            replies = after;
-        }
+        replies = after.unwrap_or(replies);
     }
     // Preparing changes that no saving followed are dropped.
-    while steps.last().is_some_and(|s| s.prepares) {
-        let (Some(step), Some((before, before_replies))) = (steps.pop(), before_steps.pop()) else { break };
-        budget += step.cost;
-        recorded_now = step.hp_lost_before;
-        layout = before;
-        replies = before_replies;
+    let dropped = steps.iter().rev().take_while(|s| s.prepares).count();
+    if let Some((before, before_replies, hp)) = before_steps.into_iter().nth(steps.len() - dropped)
+        && dropped > 0
+    {
+        budget += steps.drain(steps.len() - dropped..).map(|s| s.cost).sum::<f32>();
+        (layout, replies, recorded_now) = (before, before_replies, hp);
     }
-    let planner = match &mut replier {
-        Some(r) => {
-            Some(r.report((&start_layout, &initial_replies), (&layout, &replies), seat, options.jobs, cancel)?)
-        }
-        None => None,
-    };
-    let hp_lost_before = first_recorded.unwrap_or(recorded_now);
-    let spent = options.budget - budget;
-    Ok(Suggestion {
-        steps,
-        layout,
-        attacks: recorded.len(),
-        hp_lost_before,
-        hp_lost_after: recorded_now,
-        spent,
-        against: options.against,
-        planner,
-    })
+    let ends = ((&start_layout, &initial_replies[..]), (&layout, &replies[..]));
+    let planner = replier.map(|r| r.report(ends.0, ends.1, seat, options.jobs, cancel)).transpose()?.map(Box::new);
+    let (hp_lost_before, spent) = (first_recorded.unwrap_or(recorded_now), options.budget - budget);
+    let attacks = recorded.len();
+    let against = options.against;
+    Ok(Suggestion { steps, layout, attacks, hp_lost_before, hp_lost_after: recorded_now, spent, against, planner })
+}
+
+/// The cheapest of `kinds` in SP (1 if none): what a free change counts as costing.
+fn cheapest_price(config: &Config, kinds: &[Kind]) -> f32 {
+    let floor = kinds.iter().map(|k| config.unit(k.unit_type()).cost_sp).fold(f32::INFINITY, f32::min);
+    if floor.is_finite() { floor } else { 1.0 }
+}
+
+/// Every attack of `list` against `defence`: the HP each lost, and the tiles of the
+/// defender's half within `reach2` of its walk (where a change can alter it).
+fn outcomes(
+    list: &AttackList,
+    defence: &Defence,
+    reach2: i32,
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<(Vec<f32>, Vec<TileSet>), RunError> {
+    let quiet = |_: usize, _: usize| {};
+    let mut base = Vec::with_capacity(list.len());
+    for set in [list.recorded, &list.replies[..]] {
+        base.extend(stress::run_outcomes(set, defence, HpModel::Unlimited, Detail::Tiles, jobs, &quiet, cancel)?);
+    }
+    let hp = base.iter().map(|o| o.hp_lost).collect();
+    Ok((hp, base.iter().map(|o| near_path(&o.path, defence.seat, reach2)).collect()))
+}
+
+/// Against the planner: the attacker, after its strongest replies to the layout as it is.
+fn start_replier(
+    layout: &Layout,
+    seat: Player,
+    config: &Config,
+    options: &SuggestOptions,
+    progress: &(dyn Fn(SuggestProgress) + Sync),
+    cancel: &AtomicBool,
+) -> Result<(Option<Replier>, Vec<FrontierPoint>), PlanError> {
+    if !options.against.planner() {
+        return Ok((None, Vec::new()));
+    }
+    let mut replier = Replier::new(layout, seat, config, &options.mp_levels);
+    progress(SuggestProgress { step: 0, candidates_done: 0, candidates: 1, stage: SuggestStage::Replying });
+    let replies = replier.replies(&Defence::from_layout(layout, seat, config), options.jobs, cancel)?;
+    Ok((Some(replier), replies))
+}
+
+/// The change a step takes, with the planner's replies to it and whether it only prepares:
+/// against the recorded attacks alone the best by true score; with the planner the best of
+/// the candidates answered again (`Replier::choose`).
+type Chosen = (Weighed, Option<Vec<FrontierPoint>>, bool);
+
+fn choose(
+    replier: Option<&mut Replier>,
+    research: &ReplyResearch,
+    weighed: &[Weighed],
+    jobs: usize,
+    progress: &(dyn Fn(SuggestProgress) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Option<Chosen>, PlanError> {
+    let Some(r) = replier else { return Ok(weighed.first().map(|w| (w.clone(), None, false))) };
+    let choice = r.choose(research, weighed, jobs, progress, cancel)?;
+    Ok(choice.map(|(w, after, prepares)| (w, Some(after), prepares)))
 }
 
 /// The largest squared distance at which a structure and a mobile unit act on each other
