@@ -12,13 +12,13 @@ use terminal_core::engine::presets::load_config;
 use terminal_core::engine::{Command, CommandKind, Player};
 use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
-use terminal_core::layout::suggest::{Against, SuggestOptions, suggest};
 use terminal_core::planner::{
     AttackOption, Candidate, FrontierPoint, Likeness, PlanBoard, PlanRequest, frontier, frontier_levels,
     frontier_request, options, plan,
 };
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::session::whatif::{self, WhatIfSpec};
+use terminal_core::suggest::{Against, SuggestOptions, suggest};
 use terminal_core::verify::collect_replays;
 use terminal_core::verify::rebuild::{game_at_turn_frame, running_max_ids};
 

@@ -16,10 +16,10 @@ use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{
     self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport, Totals,
 };
-use terminal_core::layout::suggest::{
+use terminal_core::planner::{CandidateRecord, PlanError};
+use terminal_core::suggest::{
     Against, SuggestOptions, SuggestProgress, SuggestStage, Suggestion, parse_mp_schedule, suggest,
 };
-use terminal_core::planner::{CandidateRecord, PlanError};
 use terminal_core::verify::{collect_replays, ruleset_name};
 
 #[derive(clap::Args, Debug)]

@@ -13,8 +13,8 @@ use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{
     AttackError, AttackFilter, AttackSet, Defence, HpModel, RunError, StressReport, load_attacks, run,
 };
-use terminal_core::layout::suggest::{Against, SuggestOptions, SuggestStage, Suggestion, suggest};
 use terminal_core::planner::PlanError;
+use terminal_core::suggest::{Against, SuggestOptions, SuggestStage, Suggestion, suggest};
 
 /// Why a lab run gave no result.
 #[derive(Debug, thiserror::Error)]
@@ -228,7 +228,7 @@ fn work(
                 mp_levels: request.mp_levels.clone(),
                 ..SuggestOptions::default()
             };
-            let step_progress = |p: terminal_core::layout::suggest::SuggestProgress| {
+            let step_progress = |p: terminal_core::suggest::SuggestProgress| {
                 round.store(p.step + 1, Ordering::Relaxed);
                 stage.store(STAGES.iter().position(|s| *s == p.stage).unwrap_or(0), Ordering::Relaxed);
                 progress(p.candidates_done, p.candidates);

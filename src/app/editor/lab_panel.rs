@@ -9,7 +9,7 @@ use super::lab_state::{Freshness, LabAction, LabState};
 use crate::app::path_field::{PathField, Pick};
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::geometry::Tile;
-use terminal_core::layout::suggest::{Against, PlannerReport, Suggestion};
+use terminal_core::suggest::{Against, PlannerReport, Suggestion};
 
 const STALE: Color32 = Color32::from_rgb(230, 150, 40);
 

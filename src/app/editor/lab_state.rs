@@ -14,7 +14,7 @@ use std::sync::Arc;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{Attack, AttackSet, Defence, HpModel, StressReport};
-use terminal_core::layout::suggest::{Against, Change, Step, Suggestion, parse_mp_schedule};
+use terminal_core::suggest::{Against, Change, Step, Suggestion, parse_mp_schedule};
 
 /// What the lab's widgets ask for.
 #[derive(Clone, Debug, PartialEq)]

@@ -47,10 +47,10 @@
 //! With [`Against::Both`] the objective is the sum of the two, in HP: the recorded attacks'
 //! HP lost plus the replies' HP damage summed over the levels; both are reported apart.
 
-use super::stress::{self, Attack, Defence, Detail, HpModel, RunError, TileSet, collect_slots, simulate};
-use super::{Kind, Layout};
 use crate::engine::config::Config;
 use crate::engine::geometry::{Player, Tile, all_tiles};
+use crate::layout::stress::{self, Attack, Defence, Detail, HpModel, RunError, TileSet, collect_slots, simulate};
+use crate::layout::{Kind, Layout};
 use crate::parallel::parallel_map;
 use crate::planner::{FrontierPoint, PlanError};
 use std::sync::atomic::AtomicBool;
