@@ -76,7 +76,8 @@ impl Against {
 
     pub fn label(self) -> &'static str {
         match self {
-            Against::Recorded => "Recorded attacks",
+            // Short: the three fit one line of the lab's panel at 1000×700.
+            Against::Recorded => "Recorded",
             Against::Planner => "Planner",
             Against::Both => "Both",
         }

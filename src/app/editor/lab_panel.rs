@@ -40,8 +40,7 @@ impl LabState {
                 out.push(LabAction::Cancel);
             }
         });
-        // Wrapped: the three choices do not fit a narrow panel on one line.
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             ui.label("Against");
             for against in Against::ALL {
                 ui.radio_value(&mut self.against, against, against.label());
