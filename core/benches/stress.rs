@@ -10,7 +10,7 @@ use terminal_core::engine::Player;
 use terminal_core::engine::presets::preset;
 use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{self, Attack, AttackFilter, Defence, HpModel, load_attacks};
-use terminal_core::layout::suggest::{SuggestOptions, suggest};
+use terminal_core::suggest::{SuggestOptions, suggest};
 use terminal_core::verify::collect_replays;
 
 fn root() -> PathBuf {

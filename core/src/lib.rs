@@ -19,6 +19,7 @@ pub mod session;
 pub mod side_by_side;
 #[cfg(feature = "library")]
 pub mod sqlite_file;
+pub mod suggest;
 pub mod verify;
 #[cfg(feature = "library")]
 pub mod versions;

@@ -18,6 +18,7 @@ use terminal_core::planner::{
 };
 use terminal_core::replay::{Replay, read_replay};
 use terminal_core::session::whatif::{self, WhatIfSpec};
+use terminal_core::suggest::{Against, SuggestOptions, suggest};
 use terminal_core::verify::collect_replays;
 use terminal_core::verify::rebuild::{game_at_turn_frame, running_max_ids};
 
@@ -318,4 +319,71 @@ fn the_frontier_is_non_decreasing_in_mp() {
     let points = check_frontier(&board, 15.0, "funnel-2022");
     let damage: Vec<f32> = points.iter().map(|p| p.best.as_ref().map_or(0.0, |b| b.damage)).collect();
     eprintln!("funnel-2022, HP damage at 1..15 MP: {damage:?}");
+}
+
+const CHAMP: &str = "s8-2021b/jinkim22__Correlation-one-bot__champ.replay.gz";
+
+/// A suggestion against the planner, on a base from a real replay turn (player 1's
+/// structures on turn 34 of an s8-2021b game) with a small schedule and budget: at every scheduled MP level the strongest reply after the changes
+/// does no more HP damage than before, in all it does less, and every reported reply, before
+/// and after, is what its Debugger what-if against that layout gives.
+#[test]
+fn a_suggestion_against_the_planner_lowers_its_strongest_replies() {
+    let r = read(&replay(CHAMP));
+    let board = PlanBoard::from_replay(&r, 34, Player::Two).unwrap_or_else(|e| panic!("{e}"));
+    let layout = board.attack().recorded_layout();
+    let config = r.config.clone();
+    let options = SuggestOptions {
+        budget: 8.0,
+        max_steps: 3,
+        jobs: 2,
+        against: Against::Planner,
+        mp_levels: vec![8.0, 16.0],
+        replanned: 4,
+        ..SuggestOptions::default()
+    };
+    let cancel = AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    let s = suggest(&[], &layout, Player::One, &config, &options, &|_| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    let report = s.planner.as_ref().unwrap_or_else(|| panic!("no planner report"));
+    let mps: Vec<f32> = report.levels.iter().map(|l| l.mp).collect();
+    assert_eq!(mps, [8.0, 16.0]);
+    for l in &report.levels {
+        eprintln!("{} MP: {:?} -> {:?} (HP, SP)", l.mp, l.figures(false), l.figures(true));
+    }
+    assert!(!s.steps.is_empty(), "no change found");
+    for l in &report.levels {
+        assert!(l.figures(true).0 <= l.figures(false).0, "{} MP: the strongest reply does more after", l.mp);
+    }
+    assert!(report.damage_sum(true) < report.damage_sum(false), "the replies' damage did not go down");
+    for step in &s.steps {
+        assert!(step.planner_after <= step.planner_before, "{}: the step raised the replies", step.label);
+    }
+    assert!(s.steps.last().is_some_and(|st| !st.prepares), "a preparing step is kept last");
+    let mut tried = 0;
+    for (i, l) in report.levels.iter().enumerate() {
+        for after in [false, true] {
+            let reply = if after { &l.after } else { &l.before };
+            let Some(reply) = reply else { continue };
+            let t = report.what_if(i, after).unwrap_or_else(|| panic!("no what-if at {} MP", l.mp));
+            let run = whatif::run(&t.game, None, &t.spec, &t.label).unwrap_or_else(|e| panic!("{e}"));
+            let (a, w) = (Player::Two.index(), &run.summary);
+            assert_eq!(
+                (w.breaches[a], w.hp_damage[a], w.sp_destroyed[a], w.rejected),
+                (reply.breaches, reply.damage, reply.sp_destroyed, [0, 0]),
+                "{}: {} MP",
+                t.label,
+                l.mp
+            );
+            tried += 1;
+        }
+    }
+    assert!(tried >= 2);
+    eprintln!(
+        "{} steps ({}), {} re-searches, {:.1} s",
+        s.steps.len(),
+        s.steps.iter().map(|st| st.label.as_str()).collect::<Vec<_>>().join(", "),
+        report.researched,
+        started.elapsed().as_secs_f64()
+    );
 }

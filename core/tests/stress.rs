@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use terminal_core::engine::Player;
 use terminal_core::layout::stress::{self, AttackFilter, Defence, Detail, HpModel, attacks_of_replay, simulate};
-use terminal_core::layout::suggest::{Change, interaction_reach2};
 use terminal_core::layout::{Kind, Layout};
 use terminal_core::replay::read_replay;
+use terminal_core::suggest::{Change, interaction_reach2};
 use terminal_core::verify::collect_replays;
 
 #[path = "../../tests/common/corpus.rs"]

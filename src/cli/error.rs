@@ -108,6 +108,9 @@ impl CliError {
         match self {
             CliError::Match(_) | CliError::Record(_) | CliError::Write { .. } => EXIT_FOUND,
             CliError::Stress(super::stress_cmd::StressInputError::Run(_)) => EXIT_FOUND,
+            CliError::Stress(super::stress_cmd::StressInputError::Plan(terminal_core::planner::PlanError::Run(_))) => {
+                EXIT_FOUND
+            }
             CliError::Stress(_) => EXIT_USAGE,
             CliError::Plan { source: terminal_core::planner::PlanError::Run(_), .. } => EXIT_FOUND,
             CliError::Plan { .. } => EXIT_USAGE,

@@ -16,15 +16,19 @@ use terminal_core::layout::files::load_layout;
 use terminal_core::layout::stress::{
     self, Attack, AttackFilter, AttackOutcome, AttackSet, Defence, HpModel, StressReport, Totals,
 };
-use terminal_core::layout::suggest::{SuggestOptions, SuggestProgress, Suggestion, suggest};
+use terminal_core::planner::{CandidateRecord, PlanError};
+use terminal_core::suggest::{
+    Against, SuggestOptions, SuggestProgress, SuggestStage, Suggestion, parse_mp_schedule, suggest,
+};
 use terminal_core::verify::{collect_replays, ruleset_name};
 
 #[derive(clap::Args, Debug)]
 pub struct StressArgs {
     /// The layout file to test.
     pub layout: PathBuf,
-    /// Replay files or folders (searched recursively) whose attacks the layout meets.
-    #[arg(long, required = true, num_args = 1.., value_name = "DIR|FILE")]
+    /// Replay files or folders (searched recursively) whose attacks the layout meets (not
+    /// needed with --suggest --against planner).
+    #[arg(long, num_args = 1.., value_name = "DIR|FILE")]
     pub attacks: Vec<PathBuf>,
     /// The seat the layout is drawn for (default: 1, unless only player 2 has structures).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -54,6 +58,16 @@ pub struct StressArgs {
     /// Write the layout with every suggested change to this file.
     #[arg(long, value_name = "FILE", requires = "suggest")]
     pub write: Option<PathBuf>,
+    /// What the suggestion weighs: the recorded attacks of --attacks, the attack planner's
+    /// strongest reply at each MP of --mp (searched again after each change), or both.
+    #[arg(long, value_enum, default_value = "recorded", requires = "suggest")]
+    pub against: AgainstArg,
+    /// The planner's MP levels: "5,10,15", or a range "5-30" (every 5 MP) or "5-30:2.5".
+    #[arg(long, value_name = "LIST", requires = "suggest", value_parser = mp_schedule, default_value = "5-30")]
+    pub mp: MpSchedule,
+    /// Candidates the planner searches again per step, at most.
+    #[arg(long, value_name = "N", requires = "suggest")]
+    pub replanned: Option<usize>,
     /// Let the suggestion remove structures too.
     #[arg(long, requires = "suggest")]
     pub removals: bool,
@@ -64,6 +78,32 @@ pub struct StressArgs {
     /// by default, a folder given to --attacks that `library` indexed uses its index.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+}
+
+/// `--against`: the attacks a suggestion weighs.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgainstArg {
+    Recorded,
+    Planner,
+    Both,
+}
+
+impl AgainstArg {
+    fn against(self) -> Against {
+        match self {
+            AgainstArg::Recorded => Against::Recorded,
+            AgainstArg::Planner => Against::Planner,
+            AgainstArg::Both => Against::Both,
+        }
+    }
+}
+
+/// `--mp`: the planner's MP levels, ascending.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MpSchedule(pub Vec<f32>);
+
+fn mp_schedule(text: &str) -> Result<MpSchedule, String> {
+    parse_mp_schedule(text).map(MpSchedule)
 }
 
 /// Done when the layout lost no HP to any attack, Found when it lost HP to some.
@@ -91,6 +131,10 @@ pub enum StressInputError {
     #[error(transparent)]
     Run(#[from] stress::RunError),
     #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error("--attacks DIR|FILE is required (only --suggest --against planner goes without it)")]
+    NoAttackFlag,
+    #[error(transparent)]
     Index(#[from] terminal_core::library::LibraryError),
     #[error("--db needs one folder in --attacks, the folder the index is of")]
     IndexNeedsOneFolder,
@@ -106,30 +150,39 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
         return Err(StressInputError::Legacy(spec));
     }
     let seat = seat_of(args.seat, &layout);
-    let files = collect_replays(&args.attacks);
-    if files.is_empty() {
-        return Err(StressInputError::NoReplays(args.attacks.clone()));
+    let against = args.against.against();
+    if args.attacks.is_empty() && (!args.suggest || against.recorded()) {
+        return Err(StressInputError::NoAttackFlag);
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let cancel = AtomicBool::new(false);
-
-    let started = Instant::now();
-    let index = index_of(args)?;
-    let set = read_attacks(&files, index.as_ref(), &config, args.any_ruleset, jobs, &cancel)?;
-    let read_s = started.elapsed().as_secs_f64();
     let ruleset = ruleset_name(&config);
 
-    let started = Instant::now();
-    let defence = Defence::from_layout(&layout, seat, &config);
-    let bar = progress_bar(set.attacks.len(), "attacks");
-    let report =
-        stress::run(&set.attacks, &defence, HpModel::Unlimited, jobs, &|d, _| bar.set_position(d as u64), &cancel)?;
-    bar.finish_and_clear();
-    let run_s = started.elapsed().as_secs_f64();
+    // The recorded attacks and the layout's report against them, when --attacks is given.
+    let recorded = if args.attacks.is_empty() {
+        None
+    } else {
+        let files = collect_replays(&args.attacks);
+        if files.is_empty() {
+            return Err(StressInputError::NoReplays(args.attacks.clone()));
+        }
+        let started = Instant::now();
+        let index = index_of(args)?;
+        let set = read_attacks(&files, index.as_ref(), &config, args.any_ruleset, jobs, &cancel)?;
+        let read_s = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let defence = Defence::from_layout(&layout, seat, &config);
+        let bar = progress_bar(set.attacks.len(), "attacks");
+        let report =
+            stress::run(&set.attacks, &defence, HpModel::Unlimited, jobs, &|d, _| bar.set_position(d as u64), &cancel)?;
+        bar.finish_and_clear();
+        Some((files.len(), set, report, read_s, started.elapsed().as_secs_f64()))
+    };
 
     let suggestion = if args.suggest {
         let started = Instant::now();
-        let s = suggest_changes(args, &set.attacks, &layout, seat, &config, jobs, &cancel)?;
+        let attacks = recorded.as_ref().map_or(&[][..], |(_, set, ..)| &set.attacks[..]);
+        let s = suggest_changes(args, attacks, &layout, seat, &config, jobs, &cancel)?;
         if let Some(path) = &args.write {
             let mut suggested = s.layout.clone();
             suggested.name = format!("{} (suggested)", layout.name);
@@ -141,21 +194,34 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
         None
     };
 
-    let context = Context { layout: &layout, seat, ruleset: &ruleset, files: files.len(), skipped: set.skipped.len() };
+    let planner_hp_after = suggestion.as_ref().and_then(|(s, _)| s.planner.as_ref()).map(|p| p.damage_sum(true));
+    let Some((files, set, report, read_s, run_s)) = recorded else {
+        // Against the planner alone: the suggestion is the whole output.
+        let context = Context { layout: &layout, seat, ruleset: &ruleset, files: 0, skipped: 0 };
+        if let Some((s, secs)) = &suggestion {
+            if args.json {
+                print_planner_json(s, &context, &config)?;
+            } else {
+                print_suggestion(s, *secs, &config, seat);
+            }
+        }
+        return Ok(if planner_hp_after.unwrap_or(0.0) > 0.0 { Outcome::Found } else { Outcome::Done });
+    };
+    let context = Context { layout: &layout, seat, ruleset: &ruleset, files, skipped: set.skipped.len() };
     if args.json {
-        print_json(&set.attacks, &report, &context, suggestion.as_ref().map(|(s, _)| s))?;
+        print_json(&set.attacks, &report, &context, suggestion.as_ref().map(|(s, _)| s), &config)?;
     } else {
         print_human(&set.attacks, &report, &context, args.worst);
         out!(
-            "read {} replays in {read_s:.2} s, ran {} attacks in {run_s:.2} s on {jobs} threads",
-            files.len(),
+            "read {files} replays in {read_s:.2} s, ran {} attacks in {run_s:.2} s on {jobs} threads",
             set.attacks.len()
         );
         if let Some((s, secs)) = &suggestion {
-            print_suggestion(s, *secs);
+            print_suggestion(s, *secs, &config, seat);
         }
     }
-    Ok(if report.totals.hp_lost > 0.0 { Outcome::Found } else { Outcome::Done })
+    let lost = report.totals.hp_lost > 0.0 || planner_hp_after.unwrap_or(0.0) > 0.0;
+    Ok(if lost { Outcome::Found } else { Outcome::Done })
 }
 
 /// The seat asked for; without `--seat`, 1 unless only player 2 has structures.
@@ -234,18 +300,27 @@ fn suggest_changes(
     jobs: usize,
     cancel: &AtomicBool,
 ) -> Result<Suggestion, StressInputError> {
+    let defaults = SuggestOptions::default();
     let options = SuggestOptions {
         budget: args.budget.unwrap_or(0.0),
         removals: args.removals,
         max_steps: args.steps.unwrap_or(usize::MAX),
         jobs,
-        ..SuggestOptions::default()
+        against: args.against.against(),
+        mp_levels: args.mp.0.clone(),
+        replanned: args.replanned.unwrap_or(defaults.replanned),
+        ..defaults
     };
     let bar = progress_bar(0, "candidates");
     let shown = |p: SuggestProgress| {
         bar.set_length(p.candidates as u64);
         bar.set_position(p.candidates_done as u64);
-        bar.set_message(format!("step {}", p.step + 1));
+        let stage = match p.stage {
+            SuggestStage::Replying => "the planner's replies",
+            SuggestStage::Screening => "screening",
+            SuggestStage::Replanning => "searched again by the planner",
+        };
+        bar.set_message(format!("step {}: {stage}", p.step + 1));
     };
     let s = suggest(attacks, layout, seat, config, &options, &shown, cancel)?;
     bar.finish_and_clear();
@@ -320,32 +395,64 @@ fn print_human(attacks: &[Attack], report: &StressReport, c: &Context, worst: us
     }
 }
 
-fn print_suggestion(s: &Suggestion, secs: f64) {
+fn print_suggestion(s: &Suggestion, secs: f64, config: &Config, seat: Player) {
+    let against = match s.against {
+        Against::Recorded => "the recorded attacks",
+        Against::Planner => "the planner's strongest replies",
+        Against::Both => "the recorded attacks and the planner's strongest replies",
+    };
     if s.steps.is_empty() {
-        out!("suggest: no change within the budget lowers HP lost ({secs:.1} s)");
-        return;
+        out!("suggest against {against}: no change within the budget lowers HP lost ({secs:.1} s)");
+    } else {
+        out!("suggest against {against} (greedy), {} SP of budget used, {secs:.1} s:", s.spent);
     }
-    out!("suggest (greedy, exact per step), {} SP of budget used, {secs:.1} s:", s.spent);
     for (k, step) in s.steps.iter().enumerate() {
-        out!(
-            "  {}. {}: {:+.1} % HP lost over {} attacks ({:.0} → {:.0} HP, {} SP, attacks changed: {}, engine runs: {})",
-            k + 1,
-            step.label,
+        let recorded = format!(
+            "{:+.1} % HP lost over {} attacks ({:.0} → {:.0} HP)",
             step.percent(),
             s.attacks,
             step.hp_lost_before,
-            step.hp_lost_after,
+            step.hp_lost_after
+        );
+        let planner = format!("planner's replies {:.0} → {:.0} HP", step.planner_before, step.planner_after);
+        let what = match s.against {
+            Against::Recorded => recorded,
+            Against::Planner => planner,
+            Against::Both => format!("{recorded}, {planner}"),
+        };
+        let prepares = if step.prepares { " (prepares the next)" } else { "" };
+        out!(
+            "  {}. {}: {what}{prepares}, {} SP, attacks changed: {}, engine runs: {}",
+            k + 1,
+            step.label,
             step.cost,
             step.attacks_changed,
             step.runs
         );
     }
-    out!(
-        "  all together: {:.0} → {:.0} HP lost ({:+.0} %)",
-        s.hp_lost_before,
-        s.hp_lost_after,
-        pct(s.hp_lost_after - s.hp_lost_before, s.hp_lost_before)
-    );
+    if s.against.recorded() && !s.steps.is_empty() {
+        out!(
+            "  recorded attacks: {:.0} → {:.0} HP lost ({:+.0} %)",
+            s.hp_lost_before,
+            s.hp_lost_after,
+            pct(s.hp_lost_after - s.hp_lost_before, s.hp_lost_before)
+        );
+    }
+    if let Some(p) = &s.planner {
+        out!(
+            "  the planner's strongest reply at each MP (player {} attacking; {} candidates searched again):",
+            seat.opponent().number(),
+            p.researched
+        );
+        out!("  {:>5} {:>9} {:>8} {:>9} {:>8}  deploy after", "MP", "HP before", "SP", "HP after", "SP");
+        for l in &p.levels {
+            let ((hb, sb), (ha, sa)) = (l.figures(false), l.figures(true));
+            let deploy =
+                l.after.as_ref().map(|c| c.record(config, seat.opponent(), 1).groups_text()).unwrap_or_default();
+            out!("  {:>5} {hb:>9} {sb:>8.1} {ha:>9} {sa:>8.1}  {deploy}", l.mp);
+        }
+        out!("  {:>5} {:>9} {:>8} {:>9}", "sum", p.damage_sum(false), "", p.damage_sum(true));
+    }
 }
 
 /// A tile as `--json` writes it: `[x, y]`.
@@ -407,6 +514,69 @@ struct ChangeLine<'a> {
     hp_lost_before: f64,
     hp_lost_after: f64,
     percent: f64,
+    /// The planner's replies' HP damage summed over the MP levels (0 without the planner).
+    planner_before: f64,
+    planner_after: f64,
+    /// Saves nothing alone: closes the planner's replies so that the next change can save.
+    prepares: bool,
+}
+
+impl ChangeLine<'_> {
+    fn of(s: &Suggestion) -> Vec<ChangeLine<'_>> {
+        s.steps
+            .iter()
+            .map(|st| ChangeLine {
+                change: &st.label,
+                cost: f64::from(st.cost),
+                hp_lost_before: st.hp_lost_before,
+                hp_lost_after: st.hp_lost_after,
+                percent: st.percent(),
+                planner_before: st.planner_before,
+                planner_after: st.planner_after,
+                prepares: st.prepares,
+            })
+            .collect()
+    }
+}
+
+/// The planner's side of a suggestion: each MP level's strongest reply before and after
+/// (the deploy in the attacker's own view, as `attack --json` gives it).
+#[derive(serde::Serialize)]
+struct PlannerLine {
+    against: &'static str,
+    levels: Vec<LevelLine>,
+    damage_before: f64,
+    damage_after: f64,
+    researched: usize,
+    recorded_hp_lost_before: f64,
+    recorded_hp_lost_after: f64,
+}
+
+#[derive(serde::Serialize)]
+struct LevelLine {
+    mp: f32,
+    before: Option<CandidateRecord>,
+    after: Option<CandidateRecord>,
+}
+
+impl PlannerLine {
+    fn of(s: &Suggestion, config: &Config, attacker: Player) -> Option<PlannerLine> {
+        let p = s.planner.as_ref()?;
+        let record = |c: &Option<terminal_core::planner::Candidate>| c.as_ref().map(|c| c.record(config, attacker, 1));
+        Some(PlannerLine {
+            against: if s.against == Against::Both { "both" } else { "planner" },
+            levels: p
+                .levels
+                .iter()
+                .map(|l| LevelLine { mp: l.mp, before: record(&l.before), after: record(&l.after) })
+                .collect(),
+            damage_before: p.damage_sum(false),
+            damage_after: p.damage_sum(true),
+            researched: p.researched,
+            recorded_hp_lost_before: s.hp_lost_before,
+            recorded_hp_lost_after: s.hp_lost_after,
+        })
+    }
 }
 
 /// The last line of `--json`: `{"summary": {...}}`.
@@ -427,6 +597,35 @@ struct Summary<'a> {
     totals: &'a Totals,
     worst: Vec<AttackName>,
     suggestion: Option<Vec<ChangeLine<'a>>>,
+    /// With --against planner or both.
+    planner: Option<PlannerLine>,
+}
+
+/// The one line of `--json` against the planner alone: `{"summary": {...}}`.
+#[derive(serde::Serialize)]
+struct PlannerSummaryLine<'a> {
+    summary: PlannerSummary<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct PlannerSummary<'a> {
+    layout: &'a str,
+    seat: u8,
+    ruleset: &'a str,
+    suggestion: Vec<ChangeLine<'a>>,
+    planner: Option<PlannerLine>,
+}
+
+fn print_planner_json(s: &Suggestion, c: &Context, config: &Config) -> Result<(), serde_json::Error> {
+    let summary = PlannerSummary {
+        layout: &c.layout.name,
+        seat: c.seat.number(),
+        ruleset: c.ruleset,
+        suggestion: ChangeLine::of(s),
+        planner: PlannerLine::of(s, config, c.seat.opponent()),
+    };
+    out!("{}", serde_json::to_string(&PlannerSummaryLine { summary })?);
+    Ok(())
 }
 
 fn print_json(
@@ -434,6 +633,7 @@ fn print_json(
     report: &StressReport,
     c: &Context,
     suggestion: Option<&Suggestion>,
+    config: &Config,
 ) -> Result<(), serde_json::Error> {
     for (a, o) in attacks.iter().zip(&report.outcomes) {
         out!("{}", serde_json::to_string(&AttackLine::of(a, o))?);
@@ -447,18 +647,8 @@ fn print_json(
             attacker: attacks[i].attacker.number(),
         })
         .collect();
-    let suggestion = suggestion.map(|s| {
-        s.steps
-            .iter()
-            .map(|st| ChangeLine {
-                change: &st.label,
-                cost: f64::from(st.cost),
-                hp_lost_before: st.hp_lost_before,
-                hp_lost_after: st.hp_lost_after,
-                percent: st.percent(),
-            })
-            .collect()
-    });
+    let planner = suggestion.and_then(|s| PlannerLine::of(s, config, c.seat.opponent()));
+    let suggestion = suggestion.map(ChangeLine::of);
     let summary = Summary {
         layout: &c.layout.name,
         seat: c.seat.number(),
@@ -468,6 +658,7 @@ fn print_json(
         totals: t,
         worst,
         suggestion,
+        planner,
     };
     out!("{}", serde_json::to_string(&SummaryLine { summary })?);
     Ok(())

@@ -62,3 +62,42 @@ fn suggestion_lowers_hp_lost() {
     }
     assert!(cost <= 6.0, "the steps cost {cost} SP, over the budget");
 }
+
+#[test]
+fn a_suggestion_against_the_planner_reports_each_mp_before_and_after() {
+    let layout = layouts().join("funnel-2022.json");
+    let args = [
+        &*layout.to_string_lossy(),
+        "--suggest",
+        "--budget",
+        "4",
+        "--steps",
+        "2",
+        "--against",
+        "planner",
+        "--mp",
+        "8,16",
+        "--json",
+    ];
+    let (code, out, err) = stress(&args);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "against the planner alone, one summary line; stderr: {err}");
+    let summary: serde_json::Value = serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{}: {e}", lines[0]));
+    let planner = &summary["summary"]["planner"];
+    assert_eq!(planner["against"], "planner", "{planner}");
+    let levels = planner["levels"].as_array().unwrap_or_else(|| panic!("no levels in {planner}"));
+    let mps: Vec<f64> = levels.iter().filter_map(|l| l["mp"].as_f64()).collect();
+    assert_eq!(mps, [8.0, 16.0]);
+    let damage = |l: &serde_json::Value, when: &str| l[when]["damage"].as_f64().unwrap_or(0.0);
+    for l in levels {
+        assert!(damage(l, "after") <= damage(l, "before"), "stronger after: {l}");
+        assert!(l["before"]["deploy"].is_array(), "the deploy is given: {l}");
+    }
+    let sum: f64 = levels.iter().map(|l| damage(l, "after")).sum();
+    assert_eq!(planner["damage_after"].as_f64(), Some(sum), "{planner}");
+    assert_eq!(code, Some(if sum > 0.0 { 1 } else { 0 }), "exit code; stderr: {err}");
+
+    let (code, _, err) = stress(&[&*layout.to_string_lossy(), "--suggest", "--budget", "4", "--mp", "8,16"]);
+    assert_eq!(code, Some(2), "recorded attacks need --attacks: {err}");
+    assert!(err.contains("--attacks"), "{err}");
+}

@@ -455,3 +455,36 @@ fn the_edit_menus_stress_test_runs_the_lab_and_shows_its_panel() {
     assert!(attacks > 0, "the menu's run met the folder's attacks");
     assert!(h.query_by_label("Suggest").is_some(), "the Layout lab's panel is shown, with the run");
 }
+
+/// Suggest against the planner: no folder is needed; the player picks *Planner*, types the MP
+/// levels and a small budget, and the panel's table gives the strongest attack at each level
+/// before and after, as the suggestion found it (never stronger after).
+#[test]
+fn a_suggestion_against_the_planner_shows_each_mp_before_and_after() {
+    let mut h = studio(LARGE, None, false);
+    h.state_mut().open(&layout("funnel-2022.json"));
+    h.run();
+    h.get_by_label("Layout lab").click();
+    h.run();
+    h.get_by_label("Planner").click();
+    h.run();
+    type_into(&mut h, "MP levels", "8,16");
+    type_into(&mut h, "Budget (SP)", "4");
+    h.get_by_label("Suggest").click();
+    h.step();
+    step_until(&mut h, 300, "the suggestion against the planner", |a| a.editor_view().lab().suggestion().is_some());
+    let lab = h.state().editor_view().lab();
+    let s = lab.suggestion().unwrap_or_else(|| panic!("no suggestion: {}", lab.message));
+    let report = s.planner.as_ref().unwrap_or_else(|| panic!("no planner report: {}", lab.message));
+    // Each level: MP, HP before, HP after.
+    let levels: Vec<[f32; 3]> = report.levels.iter().map(|l| [l.mp, l.figures(false).0, l.figures(true).0]).collect();
+    assert_eq!(levels.iter().map(|l| l[0]).collect::<Vec<_>>(), [8.0, 16.0]);
+    h.run();
+    for [mp, hp_before, hp_after] in levels {
+        assert!(hp_after <= hp_before, "{mp} MP: {hp_before} → {hp_after}");
+        h.get_by_label(&format!("{mp} MP"));
+        assert!(has_label_containing(&h, &format!("{hp_before:.0} HP before")), "{mp} MP: its HP before");
+        assert!(has_label_containing(&h, &format!("{hp_after:.0} HP after")), "{mp} MP: its HP after");
+    }
+    assert!(has_label_containing(&h, "Strongest attack at each MP, before and after"));
+}

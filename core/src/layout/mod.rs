@@ -6,7 +6,6 @@
 pub mod analysis;
 pub mod files;
 pub mod stress;
-pub mod suggest;
 pub mod threat;
 
 use crate::engine::config::{Config, SUPPORT, TURRET, WALL};

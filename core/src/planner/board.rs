@@ -11,7 +11,8 @@ use crate::engine::geometry::{Edge, Player, Tile};
 use crate::engine::unit::Unit;
 use crate::layout::Layout;
 use crate::layout::stress::{
-    Attack, AttackFilter, AttackOutcome, Defence, Detail, HpModel, TurnSelect, attacks_of_replay_where, simulate_deploy,
+    Attack, AttackFilter, AttackOutcome, AttackTry, Defence, Detail, HpModel, TurnSelect, attacks_of_replay_where,
+    simulate_deploy,
 };
 use crate::layout::threat::MOBILE_TYPES;
 use crate::replay::Replay;
@@ -74,6 +75,21 @@ impl PlanBoard {
         }
         let label = if layout.name.is_empty() { "layout" } else { layout.name.as_str() };
         PlanBoard::from_game(&game, attacker, label).with_mp(mp)
+    }
+
+    /// The same attacker against `defence` (in the defender's seat): a changed base met by
+    /// the same side, as the layout lab's suggestion weighs its candidates.
+    pub fn with_defence(self, defence: Defence) -> PlanBoard {
+        PlanBoard { defence, ..self }
+    }
+
+    /// `deploy` against this board as a Debugger what-if (HP without limit, as the planner
+    /// counts it): it starts from the game every evaluation starts from, so it ends as they do.
+    pub fn what_if_try(&self, deploy: Vec<Command>, label: String) -> AttackTry {
+        let mut attack_try = self.attack.what_if_try(&self.defence, HpModel::Unlimited);
+        attack_try.spec.commands[self.attacker().index()] = Some(deploy);
+        attack_try.label = label;
+        attack_try
     }
 
     /// The same board with the attacker holding `mp` MP.

@@ -84,6 +84,50 @@ pub fn frontier(
     Ok(out)
 }
 
+/// The strongest reply the attacker has at each of `levels` (ascending) against `board`'s
+/// defence: the best of the frontier searched with `request` and of the `known` deploys
+/// (attacks found before, against this base or others) that the level affords, each run
+/// against this defence. Every reply is a deploy the engine ran on this board, so its figures
+/// are what its what-if gives. Never down in MP, as the frontier.
+pub fn strongest_replies(
+    board: &PlanBoard,
+    levels: &[f32],
+    request: &PlanRequest,
+    known: &[Candidate],
+    cancel: &AtomicBool,
+) -> Result<Vec<FrontierPoint>, PlanError> {
+    let mut points = frontier(board, levels, request, &|_, _| {}, cancel)?;
+    best_of_known(board, &mut points, known, request.jobs, cancel)?;
+    Ok(points)
+}
+
+/// Each point's best made the best of it and of the `known` deploys its MP affords, each run
+/// against `board` on `jobs` threads.
+pub fn best_of_known(
+    board: &PlanBoard,
+    points: &mut [FrontierPoint],
+    known: &[Candidate],
+    jobs: usize,
+    cancel: &AtomicBool,
+) -> Result<(), PlanError> {
+    let Some(top) = points.iter().map(|p| p.mp).max_by(f32::total_cmp) else { return Ok(()) };
+    let top_board = board.clone().with_mp(top);
+    let config = top_board.config();
+    let deploys: search::Deploys =
+        known.iter().filter_map(|c| Some((c.groups.clone(), mp_cost(config, &c.groups, top)?))).collect();
+    let quiet = |_: PlanProgress| {};
+    let known = search::run_batch(&top_board, deploys, jobs.max(1), 1, &quiet, cancel)?;
+    for point in points {
+        let affordable = known.iter().filter(|c| mp_cost(config, &c.groups, point.mp).is_some());
+        for c in affordable {
+            if point.best.as_ref().is_none_or(|b| c.rank(b).is_lt()) {
+                point.best = Some(c.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One level of a frontier for output: the best deploy's record (its `rank` 1), in the view
 /// the record was made for.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -17,7 +17,9 @@ mod search;
 
 pub use board::PlanBoard;
 pub use candidate::{Candidate, CandidateRecord, Group, GroupRecord, Lane, deploy_line};
-pub use frontier::{FrontierPoint, FrontierRecord, frontier, frontier_levels, frontier_request};
+pub use frontier::{
+    FrontierPoint, FrontierRecord, best_of_known, frontier, frontier_levels, frontier_request, strongest_replies,
+};
 pub use options::{AttackOption, Likeness, OptionRecord, options, recorded_option};
 
 use crate::layout::stress::{AttackError, RunError};

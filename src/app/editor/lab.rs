@@ -13,7 +13,8 @@ use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{
     AttackError, AttackFilter, AttackSet, Defence, HpModel, RunError, StressReport, load_attacks, run,
 };
-use terminal_core::layout::suggest::{SuggestOptions, Suggestion, suggest};
+use terminal_core::planner::PlanError;
+use terminal_core::suggest::{Against, SuggestOptions, SuggestStage, Suggestion, suggest};
 
 /// Why a lab run gave no result.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +36,8 @@ pub enum LabError {
     WorkerGone,
     #[error("SP budget: a positive number")]
     Budget,
+    #[error(transparent)]
+    Plan(PlanError),
 }
 
 /// What a folder holds, by ruleset: "the folder holds 300 replays of live-2022 and 2 of
@@ -68,8 +71,16 @@ pub struct AttackKey {
 
 /// What a finished job gives.
 pub enum LabResult {
-    Report { attacks: Arc<AttackSet>, report: StressReport, layout: Layout },
-    Suggestion { attacks: Arc<AttackSet>, suggestion: Suggestion },
+    Report {
+        attacks: Arc<AttackSet>,
+        report: StressReport,
+        layout: Layout,
+    },
+    /// `attacks`: the recorded attacks read (none against the planner alone).
+    Suggestion {
+        attacks: Option<Arc<AttackSet>>,
+        suggestion: Suggestion,
+    },
 }
 
 /// A job on the lab's thread.
@@ -80,11 +91,16 @@ pub struct LabJob {
     total: Arc<AtomicUsize>,
     /// The suggestion's round being searched, from 1 (0: reading the attacks, or a stress run).
     round: Arc<AtomicUsize>,
+    /// What the round is doing: a `SuggestStage` as its index in [`STAGES`].
+    stage: Arc<AtomicUsize>,
     result: Receiver<Result<LabResult, LabError>>,
 }
 
 /// Rounds a suggestion searches at most (each adds the best change found, if any helps).
 pub const SUGGEST_ROUNDS: usize = 5;
+
+/// A suggestion's stages, in the order of `LabJob::stage`'s index.
+const STAGES: [SuggestStage; 3] = [SuggestStage::Screening, SuggestStage::Replanning, SuggestStage::Replying];
 
 impl LabJob {
     /// Work done, of how much (attacks run, or replays read, or candidates weighed).
@@ -100,8 +116,16 @@ impl LabJob {
     /// What the job is at, for its progress bar: the round and the whole of a suggestion.
     pub fn progress_text(&self) -> String {
         let (done, total) = self.progress();
+        let stage = STAGES.get(self.stage.load(Ordering::Relaxed)).copied().unwrap_or_default();
         match self.round() {
-            Some(r) => format!("{}: round {r} of at most {SUGGEST_ROUNDS}, {done}/{total} changes weighed", self.what),
+            Some(r) => {
+                let step = format!("{}: change {r} of at most {SUGGEST_ROUNDS}", self.what);
+                match stage {
+                    SuggestStage::Screening => format!("{step}, candidate {done} of {total}"),
+                    SuggestStage::Replanning => format!("{step}, planner's answer {done} of at most {total}"),
+                    SuggestStage::Replying => format!("{step}, the planner's replies to the layout"),
+                }
+            }
             None if self.what == "Suggesting" => format!("{}: reading the attacks, {done}/{total}", self.what),
             None => format!("{}: {done}/{total}", self.what),
         }
@@ -131,6 +155,9 @@ pub struct LabRequest {
     pub cached: Option<Arc<AttackSet>>,
     /// `Some`: suggest within this SP budget; `None`: a stress run.
     pub budget: Option<f32>,
+    /// What a suggestion weighs, and the planner's MP levels.
+    pub against: Against,
+    pub mp_levels: Vec<f32>,
     /// The library index (database, folder) of the replays, when they have been indexed:
     /// attacks are kept there.
     pub index: Option<(PathBuf, PathBuf)>,
@@ -147,9 +174,11 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
         done: Arc::new(AtomicUsize::new(0)),
         total: Arc::new(AtomicUsize::new(0)),
         round: Arc::new(AtomicUsize::new(0)),
+        stage: Arc::new(AtomicUsize::new(0)),
         result: rx,
     };
-    let (cancel, done, total, round) = (job.cancel.clone(), job.done.clone(), job.total.clone(), job.round.clone());
+    let (cancel, done, total) = (job.cancel.clone(), job.done.clone(), job.total.clone());
+    let (round, stage) = (job.round.clone(), job.stage.clone());
     crate::app::background::spawn("layout-lab", move || {
         let repaint = request.repaint.clone();
         let progress = |d: usize, t: usize| {
@@ -159,7 +188,7 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
                 ctx.request_repaint();
             }
         };
-        let result = work(request, &progress, &round, &cancel);
+        let result = work(request, &progress, (&round, &stage), &cancel);
         let _ = tx.send(result);
         if let Some(ctx) = &repaint {
             ctx.request_repaint();
@@ -171,13 +200,18 @@ pub fn start(request: LabRequest) -> std::io::Result<LabJob> {
 fn work(
     request: LabRequest,
     progress: &(dyn Fn(usize, usize) + Sync),
-    round: &AtomicUsize,
+    (round, stage): (&AtomicUsize, &AtomicUsize),
     cancel: &AtomicBool,
 ) -> Result<LabResult, LabError> {
     let jobs = crate::app::background::jobs();
+    // Against the planner alone, no recorded attack is read (no folder is needed).
+    let needs_attacks = request.budget.is_none() || request.against.recorded();
     let attacks = match request.cached {
         Some(a) => a,
-        None => Arc::new(read_attacks(&request.key, request.index.as_ref(), &request.config, jobs, progress, cancel)?),
+        None if needs_attacks => {
+            Arc::new(read_attacks(&request.key, request.index.as_ref(), &request.config, jobs, progress, cancel)?)
+        }
+        None => Arc::new(AttackSet::default()),
     };
     match request.budget {
         None => {
@@ -186,9 +220,17 @@ fn work(
             Ok(LabResult::Report { attacks, report, layout: request.layout })
         }
         Some(budget) => {
-            let options = SuggestOptions { budget, max_steps: SUGGEST_ROUNDS, jobs, ..SuggestOptions::default() };
-            let step_progress = |p: terminal_core::layout::suggest::SuggestProgress| {
+            let options = SuggestOptions {
+                budget,
+                max_steps: SUGGEST_ROUNDS,
+                jobs,
+                against: request.against,
+                mp_levels: request.mp_levels.clone(),
+                ..SuggestOptions::default()
+            };
+            let step_progress = |p: terminal_core::suggest::SuggestProgress| {
                 round.store(p.step + 1, Ordering::Relaxed);
+                stage.store(STAGES.iter().position(|s| *s == p.stage).unwrap_or(0), Ordering::Relaxed);
                 progress(p.candidates_done, p.candidates);
             };
             let suggestion = suggest(
@@ -199,8 +241,12 @@ fn work(
                 &options,
                 &step_progress,
                 cancel,
-            )?;
-            Ok(LabResult::Suggestion { attacks, suggestion })
+            )
+            .map_err(|e| match e {
+                PlanError::Run(run) => LabError::Run(run),
+                other => LabError::Plan(other),
+            })?;
+            Ok(LabResult::Suggestion { attacks: needs_attacks.then_some(attacks), suggestion })
         }
     }
 }
@@ -254,6 +300,10 @@ mod tests {
     use super::*;
 
     fn job(what: &'static str, round: usize, done: usize, total: usize) -> LabJob {
+        staged(what, round, 0, done, total)
+    }
+
+    fn staged(what: &'static str, round: usize, stage: usize, done: usize, total: usize) -> LabJob {
         let (_, result) = crossbeam_channel::bounded(1);
         LabJob {
             what,
@@ -261,6 +311,7 @@ mod tests {
             done: Arc::new(AtomicUsize::new(done)),
             total: Arc::new(AtomicUsize::new(total)),
             round: Arc::new(AtomicUsize::new(round)),
+            stage: Arc::new(AtomicUsize::new(stage)),
             result,
         }
     }
@@ -270,7 +321,11 @@ mod tests {
         assert_eq!(job("Suggesting", 0, 12, 300).progress_text(), "Suggesting: reading the attacks, 12/300");
         assert_eq!(
             job("Suggesting", 2, 40, 180).progress_text(),
-            format!("Suggesting: round 2 of at most {SUGGEST_ROUNDS}, 40/180 changes weighed")
+            format!("Suggesting: change 2 of at most {SUGGEST_ROUNDS}, candidate 40 of 180")
+        );
+        assert_eq!(
+            staged("Suggesting", 2, 1, 3, 8).progress_text(),
+            format!("Suggesting: change 2 of at most {SUGGEST_ROUNDS}, planner's answer 3 of at most 8")
         );
         assert_eq!(job("Stress test", 0, 5, 9).progress_text(), "Stress test: 5/9");
     }

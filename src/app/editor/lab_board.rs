@@ -9,7 +9,7 @@ use egui::{Color32, Stroke, StrokeKind};
 use terminal_core::engine::geometry::{Tile, all_tiles};
 use terminal_core::layout::Kind;
 use terminal_core::layout::stress::{Heatmap, StressReport};
-use terminal_core::layout::suggest::Change;
+use terminal_core::suggest::Change;
 
 /// Tiles narrower than this get marks but no numbers.
 const NUMBERS_FROM: f32 = 20.0;

@@ -9,6 +9,7 @@ use super::lab_state::{Freshness, LabAction, LabState};
 use crate::app::path_field::{PathField, Pick};
 use egui::{Color32, RichText, Ui};
 use terminal_core::engine::geometry::Tile;
+use terminal_core::suggest::{Against, PlannerReport, Suggestion};
 
 const STALE: Color32 = Color32::from_rgb(230, 150, 40);
 
@@ -39,6 +40,21 @@ impl LabState {
                 out.push(LabAction::Cancel);
             }
         });
+        ui.horizontal(|ui| {
+            ui.label("Against");
+            for against in Against::ALL {
+                ui.radio_value(&mut self.against, against, against.label());
+            }
+        });
+        if self.against.planner() {
+            ui.horizontal(|ui| {
+                let label = ui.label("MP levels");
+                let hint = "The attacker's MP at which the planner answers: 5,10,15 or a range 5-30 (every 5 MP)";
+                ui.add(egui::TextEdit::singleline(&mut self.mp_schedule).desired_width(90.0))
+                    .labelled_by(label.id)
+                    .on_hover_text(hint);
+            });
+        }
         ui.horizontal(|ui| {
             let label = ui.label("Budget (SP)");
             ui.add(egui::TextEdit::singleline(&mut self.budget).desired_width(40.0)).labelled_by(label.id);
@@ -169,6 +185,10 @@ impl LabState {
     fn suggestion_section(&mut self, ui: &mut Ui, editor: &Editor) -> Vec<LabAction> {
         let mut out = Vec::new();
         let Some(s) = &self.suggestion else { return out };
+        if let Some(report) = &s.suggestion.planner {
+            ui.separator();
+            before_after_table(ui, &s.suggestion, report);
+        }
         if s.suggestion.steps.is_empty() {
             return out;
         }
@@ -181,7 +201,15 @@ impl LabState {
         for (i, step) in s.suggestion.steps.iter().enumerate() {
             ui.horizontal_wrapped(|ui| {
                 let attacks = s.suggestion.attacks;
-                ui.label(format!("{}: {:+.0} % HP lost over {attacks} attacks", step.label, step.percent()));
+                let recorded = format!("{:+.0} % HP lost over {attacks} attacks", step.percent());
+                let planner = format!("replies {:.0} to {:.0} HP", step.planner_before, step.planner_after);
+                let what = match s.suggestion.against {
+                    Against::Recorded => recorded,
+                    Against::Planner => planner,
+                    Against::Both => format!("{recorded}, {planner}"),
+                };
+                let prepares = if step.prepares { " (prepares the next)" } else { "" };
+                ui.label(format!("{}: {what}{prepares}", step.label));
                 if ui.small_button("Accept").clicked() {
                     out.push(LabAction::Accept(i));
                 }
@@ -191,5 +219,38 @@ impl LabState {
             });
         }
         out
+    }
+}
+
+/// The planner's strongest reply at each MP level before and after the suggestion (HP damage
+/// and SP destroyed), and the recorded attacks' HP lost when they were weighed too.
+fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) {
+    ui.label(RichText::new("Strongest attack at each MP, before and after").strong());
+    egui::Grid::new("lab-suggest-before-after").striped(true).show(ui, |ui| {
+        for head in ["MP", "HP before", "SP before", "HP after", "SP after"] {
+            ui.strong(head);
+        }
+        ui.end_row();
+        for level in &report.levels {
+            let ((hb, sb), (ha, sa)) = (level.figures(false), level.figures(true));
+            ui.label(format!("{} MP", level.mp));
+            ui.label(format!("{hb:.0} HP before"));
+            ui.label(format!("{sb:.1} SP before"));
+            ui.label(format!("{ha:.0} HP after"));
+            ui.label(format!("{sa:.1} SP after"));
+            ui.end_row();
+        }
+    });
+    ui.label(format!(
+        "In all: {:.0} to {:.0} HP ({} candidates searched again by the planner)",
+        report.damage_sum(false),
+        report.damage_sum(true),
+        report.researched
+    ));
+    if s.against.recorded() {
+        ui.label(format!(
+            "Recorded attacks: {:.0} to {:.0} HP lost over {}",
+            s.hp_lost_before, s.hp_lost_after, s.attacks
+        ));
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use terminal_core::engine::geometry::{Player, Tile};
 use terminal_core::layout::Layout;
 use terminal_core::layout::stress::{Attack, AttackSet, Defence, HpModel, StressReport};
-use terminal_core::layout::suggest::{Change, Step, Suggestion};
+use terminal_core::suggest::{Against, Change, Step, Suggestion, parse_mp_schedule};
 
 /// What the lab's widgets ask for.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +42,24 @@ pub enum LabAction {
     OpenPlanned(usize, usize),
     /// Open level `i` of the cost to break the layout in the Debugger as a what-if try.
     OpenFrontier(usize),
+}
+
+/// The lab's line when a suggestion ends: its steps and what they save, against what.
+fn suggestion_message(s: &Suggestion) -> String {
+    let n = s.steps.len();
+    if n == 0 {
+        return "No change within the budget lowers the HP lost".into();
+    }
+    let recorded = format!("HP lost from {:.0} to {:.0} over {} attacks", s.hp_lost_before, s.hp_lost_after, s.attacks);
+    let planner = s.planner.as_ref().map(|p| {
+        format!("the planner's strongest replies from {:.0} to {:.0} HP", p.damage_sum(false), p.damage_sum(true))
+    });
+    let what = match (s.against, planner) {
+        (Against::Planner, Some(p)) => p,
+        (Against::Both, Some(p)) => format!("{recorded}, {p}"),
+        _ => recorded,
+    };
+    format!("{n} suggested changes: {what}, {:.1} SP", s.spent)
 }
 
 /// One finished stress run: what it tested, over which attacks.
@@ -111,6 +129,9 @@ pub struct LabState {
     /// The library index (database, folder) the selection came from: its attacks are kept there.
     selection_index: Option<(PathBuf, PathBuf)>,
     pub budget: String,
+    /// What a suggestion weighs, and the planner's MP levels as typed ("5-30", "8,16").
+    pub against: Against,
+    pub mp_schedule: String,
     pub heatmap: bool,
     /// Show the difference from the compared run on the board instead of the heatmap.
     pub show_difference: bool,
@@ -144,6 +165,8 @@ impl Default for LabState {
             selection: None,
             selection_index: None,
             budget: "10".into(),
+            against: Against::Recorded,
+            mp_schedule: "5-30".into(),
             heatmap: true,
             show_difference: false,
             any_ruleset: false,
@@ -334,14 +357,10 @@ impl LabState {
                 self.run = Some(run);
             }
             Ok(LabResult::Suggestion { attacks, suggestion }) => {
-                self.attacks = Some((key.clone(), attacks));
-                self.message = match suggestion.steps.len() {
-                    0 => "No change within the budget lowers the HP lost".into(),
-                    n => format!(
-                        "{n} suggested changes: HP lost from {:.0} to {:.0} over {} attacks, {:.1} SP",
-                        suggestion.hp_lost_before, suggestion.hp_lost_after, suggestion.attacks, suggestion.spent
-                    ),
-                };
+                if let Some(attacks) = attacks {
+                    self.attacks = Some((key.clone(), attacks));
+                }
+                self.message = suggestion_message(&suggestion);
                 let (accepted, undone) = (Vec::new(), Vec::new());
                 self.suggestion = Some(LabSuggestion { key, seat, suggestion, expected: layout, accepted, undone });
             }
@@ -360,6 +379,17 @@ impl LabState {
 
     /// Starts a run or a suggestion on the editor's layout, for its active player's seat.
     fn start(&mut self, editor: &Editor, ruleset: &str, budget: Option<f32>, window: Option<&egui::Context>) {
+        let mp_levels = if budget.is_some() && self.against.planner() {
+            match parse_mp_schedule(&self.mp_schedule) {
+                Ok(levels) => levels,
+                Err(e) => {
+                    self.message = format!("Layout lab: MP levels: {e}");
+                    return;
+                }
+            }
+        } else {
+            Vec::new()
+        };
         if self.job.is_some() {
             self.message = "The lab is already running: Cancel first".into();
             return;
@@ -386,6 +416,8 @@ impl LabState {
             config: Arc::new(editor.config.clone()),
             cached,
             budget,
+            against: self.against,
+            mp_levels,
             index,
             repaint: window.cloned(),
         };

@@ -262,6 +262,14 @@ impl Attack {
         self
     }
 
+    /// The same attack with `deploy` as its deploy line (the planner's strongest reply, met
+    /// as a fixed attack by the suggestion's screening).
+    pub(crate) fn with_deploy(mut self, deploy: Vec<Command>) -> Attack {
+        self.spawned = deploy.len() as u32;
+        self.deploy = deploy;
+        self
+    }
+
     /// True when the attacker's own structures leave `tile` free (a deploy tile).
     pub(crate) fn attacker_tile_free(&self, tile: Tile) -> bool {
         !self.side.structures.iter().any(|s| s.tile() == tile)
