@@ -308,31 +308,38 @@ impl Game {
                     AttackCheck::StructureBox { columns, rows, enemy } => {
                         mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
                     }
-                    AttackCheck::Always => true,
+                    AttackCheck::Always | AttackCheck::MobileBox => true,
                     // Has no bits: never a candidate.
                     AttackCheck::Gone => false,
-                    AttackCheck::MobileBox => {
-                        let a = &self.units[i];
-                        let span = &config.reach.attack_span[a.form()];
-                        let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
-                        mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows)
-                    }
                 };
-                let a = &self.units[i];
-                if !in_box || a.fate == Fate::Breaching {
+                if !in_box {
                     continue;
                 }
-                let form = config.form(a.unit_type as usize, a.upgraded);
+                let a = &self.units[i];
+                if a.fate == Fate::Breaching {
+                    continue;
+                }
                 let key = (a.tile, a.form(), a.owner);
+                // A member of the stack just searched shares its list: its reach was tested
+                // for the first member already.
                 if group != Some(key) {
+                    if *check == AttackCheck::MobileBox {
+                        let span = &config.reach.attack_span[key.1];
+                        let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
+                        if !mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows) {
+                            continue;
+                        }
+                    }
                     group = Some(key);
                     in_reach.clear();
-                    gather_in_reach(config, &self.units, roles, a, form.damage_tower > 0.0, &mut in_reach);
+                    let hits_structures = config.form(a.unit_type as usize, a.upgraded).damage_tower > 0.0;
+                    gather_in_reach(config, &self.units, roles, a, hits_structures, &mut in_reach);
                 }
                 if in_reach.is_empty() {
                     continue;
                 }
                 let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
+                let form = config.form(a.unit_type as usize, a.upgraded);
                 if self.target_log.is_some() {
                     let choice = self.target_choice(i, target);
                     if let Some(log) = self.target_log.as_mut() {
