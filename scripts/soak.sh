@@ -12,7 +12,8 @@
 # studio holds while it plays; one large replay in flight at the sampling instant is a peak,
 # not growth (the peaks are printed too). Open files and pipes are the window's largest count:
 # one leaked descriptor is growth. With the default ghosts (300 replays, cycled) the windows
-# at games 100 and 1000 play the same replays. Environment: STUDIO (the binary; default target/release/terminal-studio, else
+# at games 100 and 1000 play the same replays.
+# Environment: STUDIO (the binary; default target/release/terminal-studio, else
 # target/debug), ALGO (default tests/algos/py-idle), GHOSTS (a folder of replays, cycled to N
 # ghosts; default ../shared/replays/live-2022), JOBS (default 2), KEEP=1 keeps the work folder,
 # TRACE=1 prints the figures every 100 games.

@@ -547,7 +547,7 @@ fn play_job(spec: &ArenaSpec, job: &Job, replay: PathBuf, control: &Control) -> 
     // The result line is synced by the collector; syncing every replay too would put
     // one fsync (≈ 10 ms here, more under load) on each match's critical path.
     ms.sync_replay = false;
-    // On this worker's thread: its memory serves every match it plays (see run_match_until).
+    // Played on this worker's thread, which has nothing else to do while it lasts.
     run_match_until(&ms, &control.cancelled)
 }
 

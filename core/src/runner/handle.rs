@@ -237,9 +237,8 @@ pub fn run_match_blocking(spec: MatchSpec) -> Result<MatchResult, RunnerError> {
 }
 
 /// Runs a match on the calling thread (no events) until it ends, or until `cancel` is ready
-/// (a message, or its sender dropped): then `Err(RunnerError::Cancelled)`. A long-lived
-/// worker playing match after match this way reuses its own memory, where a thread per match
-/// leaves each one's allocator heap behind to be taken back later.
+/// (a message, or its sender dropped): then `Err(RunnerError::Cancelled)`. For a caller that
+/// already is a thread of its own (an arena's worker), so that a match needs no second one.
 pub fn run_match_until(spec: &MatchSpec, cancel: &Receiver<()>) -> Result<MatchResult, RunnerError> {
     session::run(spec, &EventSink::none(), cancel)
 }

@@ -194,12 +194,12 @@ impl ArenaTab {
         self.outcome.as_ref()
     }
 
-    /// What the tab says under its controls.
     /// The Algo path field's text.
     pub fn path_text(&self) -> &str {
         &self.path_text
     }
 
+    /// What the tab says under its controls.
     pub fn message(&self) -> &str {
         &self.message
     }

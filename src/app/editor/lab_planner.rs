@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use terminal_core::engine::Config;
 use terminal_core::engine::geometry::Player;
 use terminal_core::layout::Layout;
-use terminal_core::layout::stress::{AttackTry, HpModel};
+use terminal_core::layout::stress::AttackTry;
 use terminal_core::planner::{self, Candidate, FrontierPoint, PlanBoard, PlanProgress, PlanRequest};
 
 /// The MP the layout is attacked with: an early, a middling, a saved-up and a big turn.
@@ -47,11 +47,8 @@ impl LayoutPlans {
     pub fn attack_try(&self, row: usize, k: usize, describe: impl Fn(&Candidate) -> String) -> Option<AttackTry> {
         let planned = self.by_mp.get(row)?;
         let candidate = planned.best.get(k)?;
-        let board = &planned.board;
-        let mut attack_try = board.attack().what_if_try(board.defence(), HpModel::Unlimited);
-        attack_try.spec.commands[board.attacker().index()] = Some(candidate.deploy());
-        attack_try.label = format!("planned at {} MP: {}", planned.mp, describe(candidate));
-        Some(attack_try)
+        let label = format!("planned at {} MP: {}", planned.mp, describe(candidate));
+        Some(planned.board.what_if_try(candidate.deploy(), label))
     }
 
     /// The frontier's level `i` as a try against the layout (HP without limit).
@@ -59,10 +56,7 @@ impl LayoutPlans {
         let point = self.frontier.get(i)?;
         let candidate = point.best.as_ref()?;
         let board = self.frontier_board.as_ref()?;
-        let mut attack_try = board.attack().what_if_try(board.defence(), HpModel::Unlimited);
-        attack_try.spec.commands[board.attacker().index()] = Some(candidate.deploy());
-        attack_try.label = format!("best at {} MP: {}", point.mp, describe(candidate));
-        Some(attack_try)
+        Some(board.what_if_try(candidate.deploy(), format!("best at {} MP: {}", point.mp, describe(candidate))))
     }
 }
 
