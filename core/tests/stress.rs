@@ -11,7 +11,7 @@ use terminal_core::engine::Player;
 use terminal_core::layout::stress::{self, AttackFilter, Defence, Detail, HpModel, attacks_of_replay, simulate};
 use terminal_core::layout::{Kind, Layout};
 use terminal_core::replay::read_replay;
-use terminal_core::suggest::{Change, interaction_reach2};
+use terminal_core::suggest::{Change, SuggestOptions, interaction_reach2, suggest};
 use terminal_core::verify::collect_replays;
 
 #[path = "../../tests/common/corpus.rs"]
@@ -297,4 +297,31 @@ fn a_set_of_many_replays_shares_one_config_and_each_replays_names() {
         stress::run(&set.attacks, &defence, HpModel::Unlimited, 2, &|_, _| {}, &AtomicBool::new(false)).expect("run");
     assert!(report.outcomes.iter().any(|o| !o.breach_tiles.is_empty()), "breach tiles kept");
     assert!(report.outcomes.iter().all(|o| o.unit_paths.is_empty()), "no unit walks kept");
+}
+
+/// Each step of a suggestion reports the HP lost that every attack, run in full against the
+/// layout with that step and those before it, gives: the screening's shortcut never shows
+/// in a reported figure.
+#[test]
+fn each_suggested_step_reports_what_a_full_run_gives() {
+    let (attacks, layout, config) = busy_attacks();
+    let seat = Player::One;
+    let cancel = AtomicBool::new(false);
+    let options = SuggestOptions { budget: 8.0, jobs: 2, ..SuggestOptions::default() };
+    let s = suggest(&attacks, &layout, seat, &config, &options, &|_| {}, &cancel).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.steps.len() >= 2, "a suggestion of {} steps checks little", s.steps.len());
+    let full = |l: &Layout| {
+        let defence = Defence::from_layout(l, seat, &config);
+        let run = stress::run(&attacks, &defence, HpModel::Unlimited, 2, &|_, _| {}, &cancel);
+        run.unwrap_or_else(|e| panic!("{e}")).totals.hp_lost
+    };
+    let mut now = layout.clone();
+    assert_eq!(s.hp_lost_before, full(&now));
+    for step in &s.steps {
+        assert_eq!(step.hp_lost_before, full(&now), "{}", step.label);
+        now = step.change.apply(&now, seat);
+        assert_eq!(step.hp_lost_after, full(&now), "{}", step.label);
+    }
+    assert_eq!(now, s.layout);
+    assert_eq!(s.hp_lost_after, full(&now));
 }
