@@ -68,6 +68,10 @@ pub struct StressArgs {
     /// Candidates the planner searches again per step, at most.
     #[arg(long, value_name = "N", requires = "suggest")]
     pub replanned: Option<usize>,
+    /// With --against both: how many recorded attacks one level's strongest reply counts as
+    /// (default: the recorded attacks over the levels, so the two sets weigh alike)
+    #[arg(long, value_name = "N", requires = "suggest", value_parser = positive_weight)]
+    pub reply_weight: Option<f64>,
     /// Let the suggestion remove structures too.
     #[arg(long, requires = "suggest")]
     pub removals: bool,
@@ -224,6 +228,14 @@ fn run_checked(args: &StressArgs) -> Result<Outcome, StressInputError> {
     Ok(if lost { Outcome::Found } else { Outcome::Done })
 }
 
+/// A reply's weight: a positive number.
+fn positive_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(w) if w.is_finite() && w > 0.0 => Ok(w),
+        _ => Err(format!("{text:?} is not a positive number")),
+    }
+}
+
 /// The seat asked for; without `--seat`, 1 unless only player 2 has structures.
 fn seat_of(asked: Option<u8>, layout: &Layout) -> Player {
     match asked {
@@ -309,6 +321,7 @@ fn suggest_changes(
         against: args.against.against(),
         mp_levels: args.mp.0.clone(),
         replanned: args.replanned.unwrap_or(defaults.replanned),
+        reply_weight: args.reply_weight,
         ..defaults
     };
     let bar = progress_bar(0, "candidates");
@@ -400,6 +413,11 @@ fn print_suggestion(s: &Suggestion, secs: f64, config: &Config, seat: Player) {
         Against::Recorded => "the recorded attacks",
         Against::Planner => "the planner's strongest replies",
         Against::Both => "the recorded attacks and the planner's strongest replies",
+    };
+    let against = if s.against == Against::Both {
+        format!("{against} (each reply counted as {:.0} recorded attacks)", s.reply_weight)
+    } else {
+        against.to_string()
     };
     if s.steps.is_empty() {
         out!("suggest against {against}: no change within the budget lowers HP lost ({secs:.1} s)");
@@ -548,6 +566,8 @@ struct PlannerLine {
     damage_before: f64,
     damage_after: f64,
     researched: usize,
+    /// How many recorded attacks one reply counted as.
+    reply_weight: f64,
     recorded_hp_lost_before: f64,
     recorded_hp_lost_after: f64,
 }
@@ -573,6 +593,7 @@ impl PlannerLine {
             damage_before: p.damage_sum(false),
             damage_after: p.damage_sum(true),
             researched: p.researched,
+            reply_weight: s.reply_weight,
             recorded_hp_lost_before: s.hp_lost_before,
             recorded_hp_lost_after: s.hp_lost_after,
         })

@@ -158,6 +158,9 @@ pub struct SuggestOptions {
     pub mp_levels: Vec<f32>,
     /// Candidates searched again by the planner per step, at most (best bound first).
     pub replanned: usize,
+    /// With `against` both: how many recorded attacks one level's strongest reply counts as
+    /// (`None`: [`reply_weight`]'s default, the two sets weighing alike).
+    pub reply_weight: Option<f64>,
 }
 
 impl Default for SuggestOptions {
@@ -172,6 +175,7 @@ impl Default for SuggestOptions {
             against: Against::Recorded,
             mp_levels: DEFAULT_MP_LEVELS.to_vec(),
             replanned: 8,
+            reply_weight: None,
         }
     }
 }
@@ -223,6 +227,8 @@ pub struct Suggestion {
     pub hp_lost_after: f64,
     pub spent: f32,
     pub against: Against,
+    /// How many recorded attacks one level's strongest reply counted as (1 unless both).
+    pub reply_weight: f64,
     /// The planner's strongest reply at each MP level before and after (planner or both).
     pub planner: Option<Box<PlannerReport>>,
 }
@@ -267,6 +273,8 @@ struct Candidate {
 struct AttackList<'a> {
     recorded: &'a [Attack],
     replies: Vec<Attack>,
+    /// How many recorded attacks one reply's HP counts as.
+    reply_weight: f64,
 }
 
 impl AttackList<'_> {
@@ -280,6 +288,22 @@ impl AttackList<'_> {
 
     fn is_recorded(&self, a: usize) -> bool {
         a < self.recorded.len()
+    }
+
+    /// What one HP of attack `a` counts for in the objective.
+    fn weight(&self, a: usize) -> f64 {
+        if self.is_recorded(a) { 1.0 } else { self.reply_weight }
+    }
+}
+
+/// How many recorded attacks one level's strongest reply counts as: `asked`, or by default
+/// the recorded attacks shared out over the levels, so that the two sets weigh alike in all
+/// (each reply counted once, the recorded attacks' thousands of HP would decide alone).
+pub fn reply_weight(asked: Option<f64>, against: Against, recorded: usize, levels: usize) -> f64 {
+    match (asked, against) {
+        (Some(w), _) if w.is_finite() && w > 0.0 => w,
+        (_, Against::Both) => (recorded as f64 / levels.max(1) as f64).max(1.0),
+        _ => 1.0,
     }
 }
 
@@ -299,22 +323,30 @@ pub fn suggest(
     let start_layout = layout.clone();
     let mut layout = layout.clone();
     let mut budget = options.budget;
-    let mut steps = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     let reach2 = interaction_reach2(config);
     let floor = cheapest_price(config, &options.kinds);
     let (mut replier, mut replies) = start_replier(&layout, seat, config, options, progress, cancel)?;
     let initial_replies = replies.clone();
+    let weight = reply_weight(options.reply_weight, options.against, recorded.len(), replies.len());
     // The layout, its replies and the recorded HP lost before each step taken.
     let mut before_steps: Vec<(Layout, Vec<FrontierPoint>, f64)> = Vec::new();
     let mut first_recorded = None;
     let mut recorded_now;
     loop {
         let defence = Defence::from_layout(&layout, seat, config);
-        let list = AttackList { recorded, replies: replier.as_ref().map(|r| r.fixed(&replies)).unwrap_or_default() };
+        let fixed = replier.as_ref().map(|r| r.fixed(&replies)).unwrap_or_default();
+        let list = AttackList { recorded, replies: fixed, reply_weight: weight };
         let (hp, near) = outcomes(&list, &defence, reach2, options.jobs, cancel)?;
         recorded_now = hp[..recorded.len()].iter().map(|&h| f64::from(h)).sum::<f64>();
         let planner_now = planner::damage_sum(&replies);
         first_recorded.get_or_insert(recorded_now);
+        // The screening counts only the attacks that pass near a change; a change can still
+        // turn a far attack's walk (a longer way round elsewhere), so the step taken reports
+        // what every attack does against its result.
+        if let Some(last) = steps.last_mut() {
+            last.hp_lost_after = recorded_now;
+        }
         if steps.len() >= options.max_steps || recorded_now + planner_now <= 0.0 {
             break;
         }
@@ -322,7 +354,7 @@ pub fn suggest(
         let step = steps.len();
         let keep = if replier.is_some() { options.replanned.max(1) } else { 1 };
         let weighed = search(&list, &hp, &candidates, floor, options.jobs, step, keep, progress, cancel)?;
-        let research = ReplyResearch { candidates: &candidates, floor, step, replies: &replies };
+        let research = ReplyResearch { candidates: &candidates, floor, step, replies: &replies, weight };
         let chosen = choose(replier.as_mut(), &research, &weighed, options.jobs, progress, cancel)?;
         let Some((w, after, prepares)) = chosen else { break };
         let c = &candidates[w.index];
@@ -362,7 +394,9 @@ pub fn suggest(
     let (hp_lost_before, spent) = (first_recorded.unwrap_or(recorded_now), options.budget - budget);
     let attacks = recorded.len();
     let against = options.against;
-    Ok(Suggestion { steps, layout, attacks, hp_lost_before, hp_lost_after: recorded_now, spent, against, planner })
+    let hp_lost_after = recorded_now;
+    let reply_weight = weight;
+    Ok(Suggestion { steps, layout, attacks, hp_lost_before, hp_lost_after, spent, against, reply_weight, planner })
 }
 
 /// The cheapest of `kinds` in SP (1 if none): what a free change counts as costing.
@@ -490,7 +524,7 @@ fn candidates(
             if hurt.is_empty() {
                 return None;
             }
-            let first_bound = hurt.iter().map(|&a| f64::from(hp[a])).sum();
+            let first_bound = hurt.iter().map(|&a| f64::from(hp[a]) * attacks.weight(a)).sum();
             let defence = Defence::from_layout(&change.apply(layout, seat), seat, config);
             Some(Candidate { change, cost, defence, hurt, clean, first_bound })
         })
@@ -559,7 +593,7 @@ fn search(
             for (&(c, a), &h) in jobs_hurt.iter().zip(&hurt_hp) {
                 if c == i {
                     let d = f64::from(hp[a]) - f64::from(h);
-                    saved += d;
+                    saved += d * attacks.weight(a);
                     if attacks.is_recorded(a) {
                         saved_recorded += d;
                     }
@@ -582,7 +616,7 @@ fn search(
             let pairs: Vec<(usize, usize)> = c.clean.iter().map(|&a| (i, a)).collect();
             let clean_hp = run_pairs(attacks, candidates, &pairs, jobs, cancel)?;
             runs += pairs.len();
-            let worse: f64 = clean_hp.iter().map(|&h| f64::from(h)).sum();
+            let worse: f64 = pairs.iter().zip(&clean_hp).map(|(&(_, a), &h)| f64::from(h) * attacks.weight(a)).sum();
             let worse_recorded: f64 = pairs
                 .iter()
                 .zip(&clean_hp)

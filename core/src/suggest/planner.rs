@@ -43,6 +43,8 @@ pub(super) struct ReplyResearch<'a> {
     pub floor: f32,
     pub step: usize,
     pub replies: &'a [FrontierPoint],
+    /// How many recorded attacks one reply's HP counts as.
+    pub weight: f64,
 }
 
 impl Replier {
@@ -132,7 +134,7 @@ impl Replier {
                 let after = answer?;
                 self.learn(&after);
                 let raises = after.iter().zip(research.replies).any(|(a, b)| damage(a) > damage(b));
-                let gain = w.recorded_gain + planner_now - damage_sum(&after);
+                let gain = w.recorded_gain + research.weight * (planner_now - damage_sum(&after));
                 let s = score(gain, research.candidates[w.index].cost, research.floor);
                 if raises || gain < 0.0 {
                     continue;
