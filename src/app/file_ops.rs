@@ -88,6 +88,12 @@ impl StudioApp {
         shown.map_or_else(|| PathBuf::from("replays"), Path::to_path_buf).join("")
     }
 
+    /// Shows the Editor (before a layout is opened into it, so that its message is the
+    /// Editor's).
+    pub fn show_editor(&mut self) {
+        self.state.view = View::Editor;
+    }
+
     /// Opens a layout file, or a replay (for import), by extension and content.
     pub fn open(&mut self, path: &Path) {
         if is_replay(path) {
@@ -116,6 +122,10 @@ impl StudioApp {
                 }
                 self.state.editor.editor.set_layout(l, Some(path.to_path_buf()));
                 self.state.remember(path);
+                // The Debugger keeps its view: its what-if board takes the editor's layout.
+                if !matches!(self.state.view, View::Editor | View::Debugger) {
+                    self.state.view = View::Editor;
+                }
                 *self.message_mut() = format!("Opened {}{switched}", display_name(path));
             }
             Err(e) => *self.message_mut() = format!("Open failed: {e}"),

@@ -90,7 +90,12 @@ fn open_window(renderer: eframe::Renderer, file: Option<PathBuf>, started: Rc<Ce
             let mut app = StudioApp::for_window(cc);
             match &file {
                 Some(f) if is_replay(f) => app.open_replay(f),
-                Some(f) => app.open(f),
+                Some(f) => {
+                    // A layout named on the command line is to be edited, whatever view was
+                    // last shown.
+                    app.show_editor();
+                    app.open(f);
+                }
                 None => app.recover_autosave(),
             }
             Ok(Box::new(app))

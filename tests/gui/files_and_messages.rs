@@ -143,3 +143,23 @@ fn each_view_shows_its_own_message() {
     h.run_ok();
     assert!(h.query_by_label_contains("New layout").is_some(), "the Editor's message is still its own");
 }
+
+/// A layout opened from another view (the command line opens it in whatever view was last
+/// shown) shows the Editor with it; the Debugger keeps its view, its what-ifs take the layout.
+#[test]
+fn a_layout_opened_elsewhere_shows_the_editor() {
+    let layout = crate::common::corpus::layouts().join("funnel-2022.json");
+    let mut h = no_portal(LARGE);
+    h.get_by_label("Play").click();
+    h.run_ok();
+    h.state_mut().open(&layout);
+    h.run_ok();
+    assert_eq!(h.state().view(), View::Editor, "{}", h.state().message());
+    assert_eq!(h.state().editor().layout.name, "funnel-2022");
+
+    h.get_by_label("Debugger").click();
+    h.run_ok();
+    h.state_mut().open(&layout);
+    h.run_ok();
+    assert_eq!(h.state().view(), View::Debugger);
+}

@@ -479,12 +479,26 @@ fn a_suggestion_against_the_planner_shows_each_mp_before_and_after() {
     // Each level: MP, HP before, HP after.
     let levels: Vec<[f32; 3]> = report.levels.iter().map(|l| [l.mp, l.figures(false).0, l.figures(true).0]).collect();
     assert_eq!(levels.iter().map(|l| l[0]).collect::<Vec<_>>(), [8.0, 16.0]);
+    let level = report.levels[1].clone();
     h.run();
     for [mp, hp_before, hp_after] in levels {
         assert!(hp_after <= hp_before, "{mp} MP: {hp_before} → {hp_after}");
         h.get_by_label(&format!("{mp} MP"));
-        assert!(has_label_containing(&h, &format!("{hp_before:.0} HP before")), "{mp} MP: its HP before");
-        assert!(has_label_containing(&h, &format!("{hp_after:.0} HP after")), "{mp} MP: its HP after");
+        assert!(has_label_containing(&h, &format!("{hp_before:.0} to {hp_after:.0} HP")), "{mp} MP: its HP");
     }
     assert!(has_label_containing(&h, "Strongest attack at each MP, before and after"));
+
+    // The strongest reply at 16 MP after the changes opens as a what-if and ends as reported.
+    let reply = level.after.clone().unwrap_or_else(|| panic!("16 MP buys no reply after"));
+    let afters: Vec<_> = h.get_all_by_label("after").collect();
+    assert_eq!(afters.len(), 2, "one after button a level");
+    afters[1].click();
+    h.run();
+    assert_eq!(h.state().view(), View::Debugger, "the click opened the Debugger");
+    step_until(&mut h, 60, "the try", |a| !a.viewer().tries().is_empty());
+    let t = &h.state().viewer().tries()[0];
+    assert_eq!(t.label, "strongest at 16 MP, after the suggestion");
+    let attacker = h.state().editor().player.opponent().index();
+    assert_eq!((t.summary.breaches[attacker], t.summary.hp_damage[attacker]), (reply.breaches, reply.damage));
+    assert_eq!(t.summary.rejected, [0, 0]);
 }

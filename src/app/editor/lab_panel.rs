@@ -187,7 +187,7 @@ impl LabState {
         let Some(s) = &self.suggestion else { return out };
         if let Some(report) = &s.suggestion.planner {
             ui.separator();
-            before_after_table(ui, &s.suggestion, report);
+            out.extend(before_after_table(ui, &s.suggestion, report));
         }
         if s.suggestion.steps.is_empty() {
             return out;
@@ -223,21 +223,30 @@ impl LabState {
 }
 
 /// The planner's strongest reply at each MP level before and after the suggestion (HP damage
-/// and SP destroyed), and the recorded attacks' HP lost when they were weighed too.
-fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) {
+/// and SP destroyed), and the recorded attacks' HP lost when they were weighed too. Each
+/// reply opens in the Debugger from its row's *before* or *after* button. Narrow enough for
+/// the lab's panel at 1000×700.
+fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) -> Vec<LabAction> {
+    let mut out = Vec::new();
     ui.label(RichText::new("Strongest attack at each MP, before and after").strong());
     egui::Grid::new("lab-suggest-before-after").striped(true).show(ui, |ui| {
-        for head in ["MP", "HP before", "SP before", "HP after", "SP after"] {
+        for head in ["MP", "HP taken", "SP destroyed", "open as a what-if"] {
             ui.strong(head);
         }
         ui.end_row();
-        for level in &report.levels {
+        for (i, level) in report.levels.iter().enumerate() {
             let ((hb, sb), (ha, sa)) = (level.figures(false), level.figures(true));
             ui.label(format!("{} MP", level.mp));
-            ui.label(format!("{hb:.0} HP before"));
-            ui.label(format!("{sb:.1} SP before"));
-            ui.label(format!("{ha:.0} HP after"));
-            ui.label(format!("{sa:.1} SP after"));
+            ui.label(format!("{hb:.0} to {ha:.0} HP"));
+            ui.label(format!("{sb:.1} to {sa:.1} SP"));
+            ui.horizontal(|ui| {
+                if reply_button(ui, level.before.is_some(), "before") {
+                    out.push(LabAction::OpenReply(i, false));
+                }
+                if reply_button(ui, level.after.is_some(), "after") {
+                    out.push(LabAction::OpenReply(i, true));
+                }
+            });
             ui.end_row();
         }
     });
@@ -253,4 +262,17 @@ fn before_after_table(ui: &mut Ui, s: &Suggestion, report: &PlannerReport) {
             s.hp_lost_before, s.hp_lost_after, s.attacks
         ));
     }
+    if s.against == Against::Both {
+        let why = "so that the planner's few replies weigh as much as the recorded attacks in all";
+        ui.label(format!("Each reply counted as {:.0} recorded attacks", s.reply_weight)).on_hover_text(why);
+    }
+    out
+}
+
+/// A reply's button; disabled on a level whose MP buys nothing (it has no reply), so that
+/// every row has both.
+fn reply_button(ui: &mut Ui, has_reply: bool, text: &str) -> bool {
+    let hint = "Open this attack in the Debugger as a what-if against the layout";
+    let button = ui.add_enabled(has_reply, egui::Button::new(text).small());
+    button.on_hover_text(hint).on_disabled_hover_text("This MP buys no attack").clicked()
 }

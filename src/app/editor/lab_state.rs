@@ -42,6 +42,9 @@ pub enum LabAction {
     OpenPlanned(usize, usize),
     /// Open level `i` of the cost to break the layout in the Debugger as a what-if try.
     OpenFrontier(usize),
+    /// Open the suggestion's strongest reply at level `i`, before (`false`) or after (`true`)
+    /// its changes, in the Debugger as a what-if try.
+    OpenReply(usize, bool),
 }
 
 /// The lab's line when a suggestion ends: its steps and what they save, against what.
@@ -481,6 +484,7 @@ impl LabState {
             }
             LabAction::OpenPlanned(row, k) => return self.open_planned(row, k, editor),
             LabAction::OpenFrontier(i) => return self.open_frontier(i, editor),
+            LabAction::OpenReply(i, after) => return self.open_reply(i, after),
         }
         Vec::new()
     }
@@ -529,6 +533,19 @@ impl LabState {
         let describe = |c: &terminal_core::planner::Candidate| crate::app::viewer::describe_groups(c, legacy);
         let Some(attack_try) = plans.frontier_try(i, describe) else { return Vec::new() };
         let attacker = plans.seat.opponent();
+        vec![Command::Studio(StudioCommand::RunAttackTry { attacker, attack_try: Box::new(attack_try) })]
+    }
+
+    /// The suggestion's strongest reply at level `i`, before or after its changes, run in the
+    /// Debugger against the layout it was found on.
+    fn open_reply(&mut self, i: usize, after: bool) -> Vec<Command> {
+        let Some(s) = &self.suggestion else { return Vec::new() };
+        let Some(report) = &s.suggestion.planner else { return Vec::new() };
+        let Some(attack_try) = report.what_if(i, after) else {
+            self.message = "That level has no reply: the MP buys nothing against this layout".into();
+            return Vec::new();
+        };
+        let attacker = s.seat.opponent();
         vec![Command::Studio(StudioCommand::RunAttackTry { attacker, attack_try: Box::new(attack_try) })]
     }
 

@@ -28,13 +28,11 @@ impl Viewer {
                 // The default font has no arrow glyph: plain text only.
                 (None, false) => "Open a replay: File > Open replay…, drag and drop, or `terminal-studio view FILE`",
             };
-            frame.painter.text(
-                frame.geometry.rect.center(),
-                egui::Align2::CENTER_CENTER,
-                hint,
-                egui::FontId::proportional(16.0),
-                frame.palette.text,
-            );
+            // Wrapped to the board: a narrow window must not cut the hint at both ends.
+            let rect = frame.geometry.rect;
+            let font = egui::FontId::proportional(16.0);
+            let galley = frame.painter.layout(hint.to_owned(), font, frame.palette.text, rect.width() * 0.9);
+            frame.painter.galley(rect.center() - galley.size() / 2.0, galley, frame.palette.text);
             return None;
         };
         let g = frame.geometry;
