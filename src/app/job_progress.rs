@@ -42,7 +42,21 @@ impl JobProgress {
 
     /// The bar with its text.
     pub fn show(&self, ui: &mut egui::Ui) {
-        ui.add(egui::ProgressBar::new(self.fraction()).text(self.text()));
+        bar(ui, self.fraction(), self.text());
+    }
+}
+
+/// A progress bar with `text` inside when it fits the panel's width, else with its percent
+/// inside and the text wrapped below it: a narrow panel must not cut the words off.
+pub fn bar(ui: &mut egui::Ui, fraction: f32, text: String) {
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let width = ui.painter().layout_no_wrap(text.clone(), font, egui::Color32::WHITE).size().x;
+    // The bar pads its text on both sides.
+    if width + 2.0 * ui.spacing().button_padding.x <= ui.available_width() {
+        ui.add(egui::ProgressBar::new(fraction).text(text));
+    } else {
+        ui.add(egui::ProgressBar::new(fraction).show_percentage());
+        ui.label(text);
     }
 }
 

@@ -288,7 +288,7 @@ impl ArenaTab {
                 run.total,
                 crate::app::time_text::duration(run.elapsed.unwrap_or_else(|| run.started.elapsed())),
             );
-            ui.add(egui::ProgressBar::new(frac).text(text));
+            crate::app::job_progress::bar(ui, frac, text);
             if run.handle.is_some() && !run.running_jobs.is_empty() {
                 ui.horizontal_wrapped(|ui| {
                     ui.weak("Playing now:");

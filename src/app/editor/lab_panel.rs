@@ -65,7 +65,7 @@ impl LabState {
         if let Some(job) = &self.job {
             let (done, total) = job.progress();
             let frac = if total > 0 { done as f32 / total as f32 } else { 0.0 };
-            ui.add(egui::ProgressBar::new(frac).text(job.progress_text()));
+            crate::app::job_progress::bar(ui, frac, job.progress_text());
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
         }
         if !self.message.is_empty() {

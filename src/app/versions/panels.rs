@@ -103,7 +103,7 @@ fn progress(v: &VersionsView, ui: &mut Ui) {
         };
         let fraction = live.finished as f32 / to_play.max(1) as f32;
         let text = format!("{what}: {} of {to_play} games ({cached} from earlier runs)", live.finished);
-        ui.add(egui::ProgressBar::new(fraction).text(text));
+        crate::app::job_progress::bar(ui, fraction, text);
     }
     if let Some(h) = &live.head_to_head {
         ui.label(head_to_head_line(h));
