@@ -101,3 +101,31 @@ fn a_suggestion_against_the_planner_reports_each_mp_before_and_after() {
     assert_eq!(code, Some(2), "recorded attacks need --attacks: {err}");
     assert!(err.contains("--attacks"), "{err}");
 }
+
+/// Against both, each reply counts as the recorded attacks over the levels unless
+/// `--reply-weight` says otherwise; a weight that is not a positive number is refused.
+#[test]
+fn against_both_each_reply_weighs_its_share_of_the_recorded_attacks() {
+    let layout = layouts().join("funnel.json");
+    let dir = replay("base-s6");
+    let (layout, dir) = (layout.to_string_lossy(), dir.to_string_lossy());
+    let base = [&*layout, "--attacks", &*dir, "--suggest", "--budget", "2", "--steps", "1", "--against", "both"];
+    let summary = |extra: &[&str]| {
+        let args: Vec<&str> =
+            base.iter().copied().chain(["--mp", "8,16", "--json"]).chain(extra.iter().copied()).collect();
+        let (_, out, err) = stress(&args);
+        let last = out.lines().last().unwrap_or_else(|| panic!("no output; stderr: {err}")).to_string();
+        let v: serde_json::Value = serde_json::from_str(&last).unwrap_or_else(|e| panic!("{last}: {e}"));
+        v["summary"].clone()
+    };
+    let s = summary(&[]);
+    let attacks = s["attacks"].as_f64().unwrap_or_else(|| panic!("no attack count in {s}"));
+    assert!(attacks >= 4.0, "{s}");
+    assert_eq!(s["planner"]["reply_weight"].as_f64(), Some((attacks / 2.0).max(1.0)), "{s}");
+    let s = summary(&["--reply-weight", "3"]);
+    assert_eq!(s["planner"]["reply_weight"].as_f64(), Some(3.0), "{s}");
+
+    let (code, _, err) = stress(&base.iter().copied().chain(["--reply-weight", "0"]).collect::<Vec<_>>());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a positive number"), "{err}");
+}
