@@ -45,7 +45,9 @@
 //! dropped at the end, so every step kept leads to a saving.
 //!
 //! With [`Against::Both`] the objective is the sum of the two, in HP: the recorded attacks'
-//! HP lost plus the replies' HP damage summed over the levels; both are reported apart.
+//! HP lost plus the replies' HP damage summed over the levels, each reply counted as
+//! [`SuggestOptions::reply_weight`] recorded attacks (by default the recorded attacks over the
+//! levels, so that neither set outweighs the other); both are reported apart.
 
 use crate::engine::config::Config;
 use crate::engine::geometry::{Player, Tile, all_tiles};
