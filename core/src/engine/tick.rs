@@ -375,7 +375,8 @@ impl Game {
         self.clean_up_due = false;
         let gone = |u: &Unit| u.is_dead_below(config.death_threshold) || u.fate != Fate::Active;
         let Some(first) = self.units.iter().position(gone) else { return };
-        let mut opened = Vec::new();
+        // On the stack: a `Vec` allocated at each clean-up that opened a tile.
+        let mut opened: SmallVec<[(Tile, Player); 8]> = SmallVec::new();
         for u in self.units[first..].iter().filter(|u| gone(u)) {
             if u.is_structure {
                 if self.structure_at[u.tile.index()] == u.id {
