@@ -7,7 +7,7 @@ use super::frame::{
     AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
 };
 use super::game::{Game, RoleIndex};
-use super::geometry::{BOARD_SIZE, Player, Tile};
+use super::geometry::{BOARD_SIZE, Edge, Player, Tile};
 use super::mechanics::LegacyBuild;
 use super::resources::round1;
 use super::targeting::{Key, TargetRules, target_key};
@@ -66,6 +66,9 @@ impl Game {
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
         let record = !self.quiet;
+        // The board does not change while the units move, so a unit of a stack (same tile,
+        // target edge and last step's axis as the unit before it) takes the same step.
+        let mut last: Option<((Tile, Edge, Axis), Option<Tile>)> = None;
         for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
             u.buildup += config.unit(u.unit_type as usize).speed;
@@ -73,7 +76,15 @@ impl Game {
             if u.buildup >= BUILDUP_THRESHOLD {
                 u.buildup -= 1.0;
                 let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
-                match pathfinder.next_step(from, edge, axis) {
+                let next = match last {
+                    Some((key, next)) if key == (from, edge, axis) => next,
+                    _ => {
+                        let next = pathfinder.next_step(from, edge, axis);
+                        last = Some(((from, edge, axis), next));
+                        next
+                    }
+                };
+                match next {
                     Some(to) => {
                         u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
                         u.tile = to;
