@@ -302,6 +302,8 @@ impl Game {
         }
         let mut killed = false;
         let mut group: Option<(Tile, usize, Player)> = None;
+        // The choice of the stack member before (`None` before the first member's).
+        let mut previous: Option<Option<usize>> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
         // Only the attackers whose reach covers a row and a column holding enemy mobile
@@ -342,6 +344,7 @@ impl Game {
                         }
                     }
                     group = Some(key);
+                    previous = None;
                     in_reach.clear();
                     let hits_structures = config.form(a.unit_type as usize, a.upgraded).damage_tower > 0.0;
                     gather_in_reach(config, &self.units, roles, a, hits_structures, &mut in_reach);
@@ -349,7 +352,16 @@ impl Game {
                 if in_reach.is_empty() {
                     continue;
                 }
-                let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
+                // Between two members of a stack only the first one's target changed, and only
+                // its health, which fell: it is still the smallest key (and the first such)
+                // unless it died; a stack with nothing to hit still has nothing.
+                let choice = match previous {
+                    Some(Some(t)) if is_candidate(a, &self.units[t]) => Some(t),
+                    Some(None) => None,
+                    _ => choose_target(&self.units, &in_reach, a, rules),
+                };
+                previous = Some(choice);
+                let Some(target) = choice else { continue };
                 let form = config.form(a.unit_type as usize, a.upgraded);
                 if self.target_log.is_some() {
                     let choice = self.target_choice(i, target);
