@@ -37,18 +37,26 @@ impl Game {
         if config.legacy && self.has_mobile_units() {
             self.resolve_melee(&config);
         }
-        let killed = if config.legacy {
-            self.resolve_attacks_and_blasts(&config)
+        // The first position that may hold a unit to clear away, if only the attack step's
+        // kills can have left one.
+        let (killed, first_killed) = if config.legacy {
+            (self.resolve_attacks_and_blasts(&config), None)
         } else {
             if arrived > 0 {
                 self.resolve_self_destructs(&config);
             }
-            self.resolve_attacks(&config, &mobile_rows)
+            let first_killed = self.resolve_attacks(&config, &mobile_rows);
+            (first_killed.is_some(), first_killed)
         };
         // Only kills and arrivals (or units added since) can leave a unit to clear away:
         // scanning every unit after each tick with a mere hit was a large share of a tick.
         if arrived > 0 || killed || self.clean_up_due {
-            self.clean_up(&config);
+            // A tick whose only losses are the attack step's kills scans from the first
+            // unit killed (health falls only in hits, in this step; decaying shields, units
+            // added and arrivals ask for the whole scan).
+            let only_kills = arrived == 0 && !self.clean_up_due && !config.reach.any_shield_decay;
+            let from = first_killed.filter(|_| only_kills).unwrap_or(0);
+            self.clean_up(&config, from);
         }
     }
 
@@ -292,15 +300,15 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    /// Returns whether any attack killed its target.
-    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> bool {
+    /// Returns the first position of a target an attack killed, if any.
+    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> Option<usize> {
         self.ensure_roles();
         let rules = self.target_rules();
         let roles = &self.roles;
         if roles.mobiles.is_empty() {
-            return false;
+            return None;
         }
-        let mut killed = false;
+        let mut killed: Option<usize> = None;
         let mut group: Option<(Tile, usize, Player)> = None;
         // The choice of the stack member before (`None` before the first member's).
         let mut previous: Option<Option<usize>> = None;
@@ -370,7 +378,9 @@ impl Game {
                     }
                 }
                 strike(&mut self.units, &mut self.events, !self.quiet, form, i, target);
-                killed |= self.units[target].is_dead_below(config.death_threshold);
+                if self.units[target].is_dead_below(config.death_threshold) {
+                    killed = Some(killed.map_or(target, |k| k.min(target)));
+                }
             }
         }
         self.reach_scratch = in_reach;
@@ -394,10 +404,13 @@ impl Game {
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
-    fn clean_up(&mut self, config: &Config) {
+    /// Units before position `from` are known to stay.
+    fn clean_up(&mut self, config: &Config, from: usize) {
         self.clean_up_due = false;
         let gone = |u: &Unit| u.is_dead_below(config.death_threshold) || u.fate != Fate::Active;
-        let Some(first) = self.units.iter().position(gone) else { return };
+        let Some(first) = self.units.get(from..).and_then(|tail| tail.iter().position(gone)).map(|k| from + k) else {
+            return;
+        };
         // On the stack: a `Vec` allocated at each clean-up that opened a tile.
         let mut opened: SmallVec<[(Tile, Player); 8]> = SmallVec::new();
         for u in self.units[first..].iter().filter(|u| gone(u)) {
