@@ -528,6 +528,9 @@ impl MobileRows {
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
 /// units, then (for attackers that can hit them) the structures in the reach's bounding box.
+/// Kept out of `step_tick`: inlined, it cost that body more in register spills than its
+/// calls cost (docs/performance.md).
+#[inline(never)]
 fn gather_in_reach(
     config: &Config,
     units: &[Unit],
@@ -568,7 +571,8 @@ fn end_path(u: &mut Unit) {
 }
 
 /// Picks the target of `a` among the units in reach (docs/mechanics.md, Targeting): mobile units before
-/// structures, then the smallest `target_key`.
+/// structures, then the smallest `target_key`. Kept out of `step_tick`, as `gather_in_reach`.
+#[inline(never)]
 fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: TargetRules) -> Option<usize> {
     let mut best: Option<(usize, Key)> = None;
     for &(j, d2) in in_reach {
