@@ -344,10 +344,15 @@ impl Game {
                 // A member of the stack just searched shares its list: its reach was tested
                 // for the first member already.
                 if group != Some(key) {
-                    if *check == AttackCheck::MobileBox {
+                    // Whether an enemy mobile unit stands in the reach box: a mobile attacker
+                    // of mobile units with none is skipped; one that hits structures too
+                    // (`Always`) skips only the walk over the enemy mobile units.
+                    let mut mobiles_near = true;
+                    if !matches!(*check, AttackCheck::StructureBox { .. }) {
                         let span = &config.reach.attack_span[key.1];
                         let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
-                        if !mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows) {
+                        mobiles_near = mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows);
+                        if !mobiles_near && *check == AttackCheck::MobileBox {
                             continue;
                         }
                     }
@@ -355,7 +360,7 @@ impl Game {
                     previous = None;
                     in_reach.clear();
                     let hits_structures = config.form(a.unit_type as usize, a.upgraded).damage_tower > 0.0;
-                    gather_in_reach(config, &self.units, roles, a, hits_structures, &mut in_reach);
+                    gather_in_reach(config, &self.units, roles, a, hits_structures, mobiles_near, &mut in_reach);
                 }
                 if in_reach.is_empty() {
                     continue;
@@ -530,6 +535,7 @@ impl MobileRows {
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
 /// units, then (for attackers that can hit them) the structures in the reach's bounding box.
+/// With `mobiles_near` false (no enemy mobile unit in the reach box) the mobile units are skipped.
 /// Kept out of `step_tick`: inlined, it cost that body more in register spills than its
 /// calls cost (docs/performance.md).
 #[inline(never)]
@@ -539,10 +545,12 @@ fn gather_in_reach(
     roles: &RoleIndex,
     a: &Unit,
     hits_structures: bool,
+    mobiles_near: bool,
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in &roles.mobiles_of[a.owner.opponent().index()] {
+    let mobiles: &[usize] = if mobiles_near { &roles.mobiles_of[a.owner.opponent().index()] } else { &[] };
+    for &j in mobiles {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
         if d2 <= reach[t.form()] {
