@@ -340,7 +340,10 @@ impl Pathfinder {
         }
         self.mark(t, false);
         self.fallback_fields.clear();
-        let mut queue = Vec::new();
+        // A queue on the stack: a `Vec` here grew from nothing at each call (an allocation
+        // and several reallocations, ≈ 1k instructions a turn). Each cell is queued at most
+        // once a field (its first distance is its last), as in `bfs`.
+        let mut queue = [0u16; FIELD_LEN];
         for (e, field) in self.edge_fields.iter_mut().enumerate() {
             let Some(dist) = field.as_mut() else { continue };
             let is_source = Edge::ALL.get(e).is_some_and(|edge| edge.contains(t));
@@ -353,16 +356,19 @@ impl Pathfinder {
             if dist[p] == UNREACHABLE {
                 continue;
             }
-            queue.clear();
-            queue.push(p);
-            let mut head = 0;
-            while let Some(&cur) = queue.get(head) {
+            queue[0] = p as u16;
+            let (mut head, mut tail) = (0usize, 1usize);
+            while head < tail {
+                let cur = usize::from(queue[head & FIELD_MASK]);
                 head += 1;
-                let d = dist[cur] + 1;
+                let d = dist[cur & FIELD_MASK] + 1;
+                // Every free cell has a blocked padding cell between it and the array's ends.
                 for n in [cur + 1, cur - 1, cur + STRIDE, cur - STRIDE] {
+                    let n = n & FIELD_MASK;
                     if dist[n] != BLOCKED && dist[n] > d {
                         dist[n] = d;
-                        queue.push(n);
+                        queue[tail & FIELD_MASK] = n as u16;
+                        tail += 1;
                     }
                 }
             }

@@ -7,7 +7,7 @@ use super::frame::{
     AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
 };
 use super::game::{Game, RoleIndex};
-use super::geometry::{BOARD_SIZE, Player, Tile};
+use super::geometry::{BOARD_SIZE, Edge, Player, Tile};
 use super::mechanics::LegacyBuild;
 use super::resources::round1;
 use super::targeting::{Key, TargetRules, target_key};
@@ -37,18 +37,26 @@ impl Game {
         if config.legacy && self.has_mobile_units() {
             self.resolve_melee(&config);
         }
-        let killed = if config.legacy {
-            self.resolve_attacks_and_blasts(&config)
+        // The first position that may hold a unit to clear away, if only the attack step's
+        // kills can have left one.
+        let (killed, first_killed) = if config.legacy {
+            (self.resolve_attacks_and_blasts(&config), None)
         } else {
             if arrived > 0 {
                 self.resolve_self_destructs(&config);
             }
-            self.resolve_attacks(&config, &mobile_rows)
+            let first_killed = self.resolve_attacks(&config, &mobile_rows);
+            (first_killed.is_some(), first_killed)
         };
         // Only kills and arrivals (or units added since) can leave a unit to clear away:
         // scanning every unit after each tick with a mere hit was a large share of a tick.
         if arrived > 0 || killed || self.clean_up_due {
-            self.clean_up(&config);
+            // A tick whose only losses are the attack step's kills scans from the first
+            // unit killed (health falls only in hits, in this step; decaying shields, units
+            // added and arrivals ask for the whole scan).
+            let only_kills = arrived == 0 && !self.clean_up_due && !config.reach.any_shield_decay;
+            let from = first_killed.filter(|_| only_kills).unwrap_or(0);
+            self.clean_up(&config, from);
         }
     }
 
@@ -66,6 +74,9 @@ impl Game {
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
         let record = !self.quiet;
+        // The board does not change while the units move, so a unit of a stack (same tile,
+        // target edge and last step's axis as the unit before it) takes the same step.
+        let mut last: Option<((Tile, Edge, Axis), Option<Tile>)> = None;
         for &i in &self.roles.mobiles {
             let u = &mut self.units[i];
             u.buildup += config.unit(u.unit_type as usize).speed;
@@ -73,7 +84,15 @@ impl Game {
             if u.buildup >= BUILDUP_THRESHOLD {
                 u.buildup -= 1.0;
                 let (from, edge, axis) = (u.tile, u.target_edge, u.last_axis);
-                match pathfinder.next_step(from, edge, axis) {
+                let next = match last {
+                    Some((key, next)) if key == (from, edge, axis) => next,
+                    _ => {
+                        let next = pathfinder.next_step(from, edge, axis);
+                        last = Some(((from, edge, axis), next));
+                        next
+                    }
+                };
+                match next {
                     Some(to) => {
                         u.last_axis = if to.y == from.y { Axis::Horizontal } else { Axis::Vertical };
                         u.tile = to;
@@ -281,16 +300,18 @@ impl Game {
     /// Step 6: every unit with an attack, in ascending id, hits one target. Units that share
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
-    /// Returns whether any attack killed its target.
-    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> bool {
+    /// Returns the first position of a target an attack killed, if any.
+    fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> Option<usize> {
         self.ensure_roles();
         let rules = self.target_rules();
         let roles = &self.roles;
         if roles.mobiles.is_empty() {
-            return false;
+            return None;
         }
-        let mut killed = false;
+        let mut killed: Option<usize> = None;
         let mut group: Option<(Tile, usize, Player)> = None;
+        // The choice of the stack member before (`None` before the first member's).
+        let mut previous: Option<Option<usize>> = None;
         let mut in_reach = std::mem::take(&mut self.reach_scratch);
         in_reach.clear();
         // Only the attackers whose reach covers a row and a column holding enemy mobile
@@ -323,22 +344,37 @@ impl Game {
                 // A member of the stack just searched shares its list: its reach was tested
                 // for the first member already.
                 if group != Some(key) {
-                    if *check == AttackCheck::MobileBox {
+                    // Whether an enemy mobile unit stands in the reach box: a mobile attacker
+                    // of mobile units with none is skipped; one that hits structures too
+                    // (`Always`) skips only the walk over the enemy mobile units.
+                    let mut mobiles_near = true;
+                    if !matches!(*check, AttackCheck::StructureBox { .. }) {
                         let span = &config.reach.attack_span[key.1];
                         let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
-                        if !mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows) {
+                        mobiles_near = mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows);
+                        if !mobiles_near && *check == AttackCheck::MobileBox {
                             continue;
                         }
                     }
                     group = Some(key);
+                    previous = None;
                     in_reach.clear();
                     let hits_structures = config.form(a.unit_type as usize, a.upgraded).damage_tower > 0.0;
-                    gather_in_reach(config, &self.units, roles, a, hits_structures, &mut in_reach);
+                    gather_in_reach(config, &self.units, roles, a, hits_structures, mobiles_near, &mut in_reach);
                 }
                 if in_reach.is_empty() {
                     continue;
                 }
-                let Some(target) = choose_target(&self.units, &in_reach, a, rules) else { continue };
+                // Between two members of a stack only the first one's target changed, and only
+                // its health, which fell: it is still the smallest key (and the first such)
+                // unless it died; a stack with nothing to hit still has nothing.
+                let choice = match previous {
+                    Some(Some(t)) if is_candidate(a, &self.units[t]) => Some(t),
+                    Some(None) => None,
+                    _ => choose_target(&self.units, &in_reach, a, rules),
+                };
+                previous = Some(choice);
+                let Some(target) = choice else { continue };
                 let form = config.form(a.unit_type as usize, a.upgraded);
                 if self.target_log.is_some() {
                     let choice = self.target_choice(i, target);
@@ -347,7 +383,9 @@ impl Game {
                     }
                 }
                 strike(&mut self.units, &mut self.events, !self.quiet, form, i, target);
-                killed |= self.units[target].is_dead_below(config.death_threshold);
+                if self.units[target].is_dead_below(config.death_threshold) {
+                    killed = Some(killed.map_or(target, |k| k.min(target)));
+                }
             }
         }
         self.reach_scratch = in_reach;
@@ -371,11 +409,17 @@ impl Game {
     }
 
     /// Step 7: dead, breached and self-destructed units leave the board.
-    fn clean_up(&mut self, config: &Config) {
+    /// Units before position `from` are known to stay.
+    /// Kept out of `step_tick`, as `gather_in_reach` (the other steps cost more kept out).
+    #[inline(never)]
+    fn clean_up(&mut self, config: &Config, from: usize) {
         self.clean_up_due = false;
         let gone = |u: &Unit| u.is_dead_below(config.death_threshold) || u.fate != Fate::Active;
-        let Some(first) = self.units.iter().position(gone) else { return };
-        let mut opened = Vec::new();
+        let Some(first) = self.units.get(from..).and_then(|tail| tail.iter().position(gone)).map(|k| from + k) else {
+            return;
+        };
+        // On the stack: a `Vec` allocated at each clean-up that opened a tile.
+        let mut opened: SmallVec<[(Tile, Player); 8]> = SmallVec::new();
         for u in self.units[first..].iter().filter(|u| gone(u)) {
             if u.is_structure {
                 if self.structure_at[u.tile.index()] == u.id {
@@ -491,16 +535,22 @@ impl MobileRows {
 
 /// Every enemy unit within the attack reach of `a`, with its squared distance: the mobile
 /// units, then (for attackers that can hit them) the structures in the reach's bounding box.
+/// With `mobiles_near` false (no enemy mobile unit in the reach box) the mobile units are skipped.
+/// Kept out of `step_tick`: inlined, it cost that body more in register spills than its
+/// calls cost (docs/performance.md).
+#[inline(never)]
 fn gather_in_reach(
     config: &Config,
     units: &[Unit],
     roles: &RoleIndex,
     a: &Unit,
     hits_structures: bool,
+    mobiles_near: bool,
     out: &mut Vec<(usize, i32)>,
 ) {
     let reach = &config.reach.attack[a.form()];
-    for &j in &roles.mobiles_of[a.owner.opponent().index()] {
+    let mobiles: &[usize] = if mobiles_near { &roles.mobiles_of[a.owner.opponent().index()] } else { &[] };
+    for &j in mobiles {
         let t = &units[j];
         let d2 = a.tile.dist2(t.tile);
         if d2 <= reach[t.form()] {
@@ -531,7 +581,8 @@ fn end_path(u: &mut Unit) {
 }
 
 /// Picks the target of `a` among the units in reach (docs/mechanics.md, Targeting): mobile units before
-/// structures, then the smallest `target_key`.
+/// structures, then the smallest `target_key`. Kept out of `step_tick`, as `gather_in_reach`.
+#[inline(never)]
 fn choose_target(units: &[Unit], in_reach: &[(usize, i32)], a: &Unit, rules: TargetRules) -> Option<usize> {
     let mut best: Option<(usize, Key)> = None;
     for &(j, d2) in in_reach {

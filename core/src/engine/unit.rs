@@ -79,6 +79,41 @@ impl Clone for Unit {
             death_emitted: self.death_emitted,
         }
     }
+
+    /// In place: the derived (default) `clone_from` built a whole copy, dropped the old unit
+    /// and moved the copy in, for each unit of `Vec::clone_from` (the state copy at each
+    /// simulated turn's start).
+    fn clone_from(&mut self, source: &Unit) {
+        self.id = source.id;
+        self.unit_type = source.unit_type;
+        self.owner = source.owner;
+        self.tile = source.tile;
+        self.is_structure = source.is_structure;
+        self.upgraded = source.upgraded;
+        self.base_health = source.base_health;
+        assign_small(&mut self.shields, &source.shields);
+        self.health = source.health;
+        self.marked_turn = source.marked_turn;
+        self.target_edge = source.target_edge;
+        self.buildup = source.buildup;
+        self.steps = source.steps;
+        self.last_axis = source.last_axis;
+        assign_small(&mut self.shielded_by, &source.shielded_by);
+        self.fate = source.fate;
+        self.death_emitted = source.death_emitted;
+    }
+}
+
+/// Makes `list` a copy of `source` in its own buffer: nothing to do when both are empty.
+#[inline]
+fn assign_small<A: smallvec::Array>(list: &mut SmallVec<A>, source: &SmallVec<A>)
+where
+    A::Item: Copy,
+{
+    if !(list.is_empty() && source.is_empty()) {
+        list.clear();
+        list.extend_from_slice(source);
+    }
 }
 
 /// A copy of a list of `Copy` items: nothing to do for an empty one, one block copy otherwise.
