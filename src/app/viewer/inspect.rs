@@ -58,7 +58,7 @@ impl Viewer {
             out.push((
                 EventKind::Move,
                 m.owner,
-                format!("{} #{} {},{} to {},{}", name(m.unit_type), m.id, m.from.x, m.from.y, m.to.x, m.to.y),
+                format!("{} #{} {},{} → {},{}", name(m.unit_type), m.id, m.from.x, m.from.y, m.to.x, m.to.y),
             ));
         }
         for a in &e.attack {
