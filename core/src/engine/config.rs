@@ -164,6 +164,8 @@ pub struct ReachTable {
     pub can_shield: [bool; FORMS],
     /// True if any Support form's shields decay.
     pub any_shield_decay: bool,
+    /// True if any form generates resources at the turn's restore (most rulesets: none).
+    pub any_generator: bool,
     /// Per form: the largest whole-tile offset its attack can reach on either axis.
     pub attack_box: [i32; FORMS],
     /// Per form: the same for its shield.
@@ -186,7 +188,11 @@ impl ReachTable {
                 _ => base,
             }
         };
-        let mut t = ReachTable::default();
+        let any_generator = units
+            .iter()
+            .flat_map(|u| std::iter::once(u).chain(u.upgrade.as_deref()))
+            .any(|f| f.generates_mp != 0.0 || f.generates_sp != 0.0);
+        let mut t = ReachTable { any_generator, ..ReachTable::default() };
         for a in 0..FORMS.min(units.len() * 2) {
             t.can_attack[a] = form(a).can_attack();
             t.can_shield[a] = form(a).can_shield();

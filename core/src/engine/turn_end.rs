@@ -114,6 +114,9 @@ impl Game {
 
     /// Resource generators pay out at restore, after income (docs/config.md, Turn-start resources).
     fn pay_generators(&mut self) {
+        if !self.config.reach.any_generator {
+            return;
+        }
         let mut gained = [(0.0f32, 0.0f32); 2];
         for u in self.units.iter().filter(|u| u.is_structure) {
             let form = self.config.form(u.unit_type as usize, u.upgraded);
