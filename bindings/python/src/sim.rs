@@ -6,7 +6,7 @@ use crate::commands::Rejection;
 use crate::tally::{EndStats, PathLog, Tally};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use terminal_core::engine::frame::Frame;
+use terminal_core::engine::frame::{Frame, Recording};
 use terminal_core::engine::{Command, Game, Player};
 
 /// What one run of the action phase did.
@@ -46,7 +46,8 @@ pub fn run(game: &mut Game, limit: Option<usize>, record_frames: bool, record_pa
                 }
                 list.push(frame);
             }
-            None => game.action_tick_inspect(|events| {
+            // The tally reads what each tick did to both players; the walks only if asked.
+            None => game.action_tick_recording(Recording::OUTCOMES.with_moves(record_paths), |events| {
                 tally.add(&config, events);
                 if let Some(p) = paths.as_mut() {
                     p.add(&config, events);

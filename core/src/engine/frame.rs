@@ -243,3 +243,27 @@ impl Frame {
         self.units[p.index()].iter().take(6).enumerate().flat_map(|(t, l)| l.iter().map(move |u| (t, u)))
     }
 }
+
+/// Which kinds of event a tick records. A frame needs them all; a search that tallies
+/// outcomes reads a few (recording every `move`, `shield` and `attack` was a share of
+/// each of its ticks). The state changes the same whatever is recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recording {
+    pub moves: bool,
+    pub shields: bool,
+    pub attacks: bool,
+    /// `breach`, `damage`, `death` and `self_destruct`: what a tick did to each player.
+    pub outcomes: bool,
+}
+
+impl Recording {
+    pub const ALL: Recording = Recording { moves: true, shields: true, attacks: true, outcomes: true };
+    pub const NONE: Recording = Recording { moves: false, shields: false, attacks: false, outcomes: false };
+    /// Breaches, damage, deaths and self-destructs only.
+    pub const OUTCOMES: Recording = Recording { outcomes: true, ..Recording::NONE };
+
+    /// The same, with the `move` events too if `moves`.
+    pub fn with_moves(self, moves: bool) -> Recording {
+        Recording { moves: self.moves || moves, ..self }
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::attack_bits::AttackCheck;
 use super::config::Config;
-use super::frame::{Events, Frame, Phase, Stats, TurnInfo, UNIT_LISTS, UnitEntry};
+use super::frame::{Events, Frame, Phase, Recording, Stats, TurnInfo, UNIT_LISTS, UnitEntry};
 use super::geometry::{BOARD_SIZE, CELLS, Player, Tile, span_mask};
 use super::pathing::{Blockers, Pathfinder};
 use super::unit::Unit;
@@ -106,9 +106,9 @@ pub struct Game {
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
     pub target_log: Option<Vec<super::target_log::TargetChoice>>,
-    /// Set for the length of an `action_tick_quiet`: the tick records no events, which
-    /// nobody would read (building them was a share of every benchmarked tick).
-    pub(crate) quiet: bool,
+    /// The events a tick records: all, but for the length of an `action_tick_quiet` (none,
+    /// which nobody would read) or an `action_tick_recording` (the kinds asked for).
+    pub(crate) recording: Recording,
 }
 
 /// Positions in `Game::units` of the units that act in each step of a tick, ascending.
@@ -275,7 +275,7 @@ impl Game {
             clean_up_due: false,
             reach_scratch: Vec::new(),
             target_log: None,
-            quiet: false,
+            recording: Recording::ALL,
         }
     }
 
@@ -301,7 +301,7 @@ impl Game {
             clean_up_due,
             reach_scratch: _,
             target_log,
-            quiet: _,
+            recording: _,
         } = source;
         self.config.clone_from(config);
         self.turn = *turn;
@@ -699,9 +699,9 @@ impl Game {
 
     /// Runs one action tick without building a frame (benchmarks, what-if search).
     pub fn action_tick_quiet(&mut self) {
-        self.quiet = true;
+        self.recording = Recording::NONE;
         self.step_tick();
-        self.quiet = false;
+        self.recording = Recording::ALL;
         self.action_frame += 1;
         self.action_frames_sent += 1;
         self.frames_sent += 1;
@@ -714,7 +714,14 @@ impl Game {
     /// Runs one action tick without building a frame, showing its events to `inspect` before
     /// they are dropped: a what-if search tallies outcomes at a fraction of a frame's cost.
     pub fn action_tick_inspect(&mut self, inspect: impl FnOnce(&Events)) {
+        self.action_tick_recording(Recording::ALL, inspect);
+    }
+
+    /// As `action_tick_inspect`, recording only the kinds of event in `kinds`.
+    pub fn action_tick_recording(&mut self, kinds: Recording, inspect: impl FnOnce(&Events)) {
+        self.recording = kinds;
         self.step_tick();
+        self.recording = Recording::ALL;
         self.action_frame += 1;
         self.action_frames_sent += 1;
         self.frames_sent += 1;

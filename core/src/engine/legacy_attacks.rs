@@ -88,7 +88,7 @@ impl Game {
                 log.push(choice);
             }
         }
-        super::tick::strike(&mut self.units, &mut self.events, !self.quiet, form, i, target);
+        super::tick::strike(&mut self.units, &mut self.events, self.recording, form, i, target);
         let t = &self.units[target];
         (t.is_dead_below(config.death_threshold), t.fate == Fate::SelfDestructing)
     }

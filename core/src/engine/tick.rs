@@ -4,7 +4,7 @@
 use super::attack_bits::AttackCheck;
 use super::config::{Config, UnitStats};
 use super::frame::{
-    AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, SelfDestructEvent, ShieldEvent,
+    AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, Recording, SelfDestructEvent, ShieldEvent,
 };
 use super::game::{Game, RoleIndex};
 use super::geometry::{BOARD_SIZE, Edge, Player, Tile};
@@ -73,7 +73,7 @@ impl Game {
         let done_on_arrival = config.legacy_build() == LegacyBuild::August2018;
         // Moving units leaves the structures, hence the board, unchanged.
         let pathfinder = Game::pathfinder_in(&mut self.pathfinder, &self.units);
-        let record = !self.quiet;
+        let record = self.recording.moves;
         // The board does not change while the units move, so a unit of a stack (same tile,
         // target edge and last step's axis as the unit before it) takes the same step.
         let mut last: Option<((Tile, Edge, Axis), Option<Tile>)> = None;
@@ -150,7 +150,7 @@ impl Game {
         if covered == [false, false] {
             return;
         }
-        let record = !self.quiet;
+        let record = self.recording.shields;
         for (&si, shield_box) in roles.supports.iter().zip(&roles.support_boxes) {
             // Most Supports have no friendly mobile unit near them in most ticks.
             let owner_index = shield_box.owner as usize;
@@ -201,7 +201,7 @@ impl Game {
             let scorer = &mut self.players[owner.index()].stats;
             scorer.sp = round1(scorer.sp + stats.breach_reward_sp);
             self.units[i].death_emitted = true;
-            if !self.quiet {
+            if self.recording.outcomes {
                 self.events.breach.push(BreachEvent { tile, damage: stats.breach_damage, unit_type, id, owner });
                 self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
             }
@@ -224,7 +224,7 @@ impl Game {
                 self.explode(config, i);
             }
             self.units[i].death_emitted = true;
-            if !self.quiet {
+            if self.recording.outcomes {
                 self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
             }
         }
@@ -255,7 +255,7 @@ impl Game {
                 (tower, if tower > 0.0 { hits(self, true) } else { Vec::new() }),
             ]
         };
-        let record = !self.quiet;
+        let record = self.recording.outcomes;
         for (damage, victims) in groups {
             let mut tiles = Vec::with_capacity(if record { victims.len() } else { 0 });
             for j in victims {
@@ -382,7 +382,7 @@ impl Game {
                         log.push(choice);
                     }
                 }
-                strike(&mut self.units, &mut self.events, !self.quiet, form, i, target);
+                strike(&mut self.units, &mut self.events, self.recording, form, i, target);
                 if self.units[target].is_dead_below(config.death_threshold) {
                     killed = Some(killed.map_or(target, |k| k.min(target)));
                 }
@@ -430,7 +430,7 @@ impl Game {
                 let ps = &mut self.players[u.owner.index()];
                 ps.mp_destroyed += config.unit(u.unit_type as usize).cost_mp;
             }
-            if !u.death_emitted && !self.quiet {
+            if !u.death_emitted && self.recording.outcomes {
                 self.events.death.push(DeathEvent {
                     tile: u.tile,
                     unit_type: u.unit_type,
@@ -462,18 +462,34 @@ impl Game {
 }
 
 /// Unit `i` hits unit `target` with its form's damage (structure or mobile), recording the
-/// attack and the damage events if `record`.
-pub(crate) fn strike(units: &mut [Unit], events: &mut Events, record: bool, form: &UnitStats, i: usize, target: usize) {
+/// attack and the damage events as `record` says.
+pub(crate) fn strike(
+    units: &mut [Unit],
+    events: &mut Events,
+    record: Recording,
+    form: &UnitStats,
+    i: usize,
+    target: usize,
+) {
     let a = &units[i];
     let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
     let t = &mut units[target];
     let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
     t.take_damage(damage);
-    if !record {
-        return;
+    if record.attacks {
+        events.attack.push(AttackEvent {
+            from,
+            to: t.tile,
+            damage,
+            attacker_type,
+            attacker_id,
+            target_id: t.id,
+            owner,
+        });
     }
-    events.attack.push(AttackEvent { from, to: t.tile, damage, attacker_type, attacker_id, target_id: t.id, owner });
-    events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
+    if record.outcomes {
+        events.damage.push(DamageEvent { tile: t.tile, damage, unit_type: t.unit_type, id: t.id, owner: t.owner });
+    }
 }
 
 #[inline]
