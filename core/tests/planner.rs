@@ -11,7 +11,9 @@ use std::sync::atomic::AtomicBool;
 use terminal_core::engine::presets::load_config;
 use terminal_core::engine::{Command, CommandKind, Player};
 use terminal_core::layout::files::load_layout;
-use terminal_core::layout::stress::{Attack, AttackFilter, TurnSelect, attacks_of_replay_where};
+use terminal_core::layout::stress::{
+    Attack, AttackFilter, Detail, HpModel, TurnSelect, attacks_of_replay_where, simulate,
+};
 use terminal_core::planner::{
     AttackOption, Candidate, FrontierPoint, Likeness, PlanBoard, PlanRequest, frontier, frontier_levels,
     frontier_request, options, plan,
@@ -207,6 +209,34 @@ fn the_planner_matches_or_beats_the_recorded_deploys() {
     );
     assert!(compared >= 60, "only {compared} turns compared");
     assert!(failures.is_empty(), "{} failures: {failures:#?}", failures.len());
+}
+
+/// The planner's evaluations start from a game built once a board and copied for each run;
+/// every one must end exactly as a run built from scratch does (the lab's `simulate`), with
+/// its tiles and walks, one scratch game reused across the runs as the search reuses it.
+#[test]
+fn evaluations_from_the_prepared_start_equal_runs_from_scratch() {
+    let mut compared = 0;
+    for ruleset in CURRENT_RULESETS {
+        let mut found = collect_replays(&[replay(ruleset)]);
+        found.sort();
+        let Some(path) = found.first() else { panic!("no replay of {ruleset}") };
+        let r = read(path);
+        let filter = AttackFilter { config: Arc::new(r.config.clone()), any_ruleset: false };
+        let mut scratch = None;
+        for attack in attacks_of_replay_where(&r, &filter, &TurnSelect::default()).into_iter().filter_map(Result::ok) {
+            let name = format!("{} turn {} P{}", attack.file_name(), attack.turn, attack.attacker.number());
+            let board = PlanBoard::from_attack(attack);
+            let from_scratch = simulate(board.attack(), board.defence(), HpModel::Unlimited, Detail::Walks, &mut None);
+            // Twice on the same board: the second run copies the start the first one built.
+            for _ in 0..2 {
+                let prepared = board.evaluate(board.attack().recorded_deploy(), true, &mut scratch);
+                assert_eq!(prepared, from_scratch, "{name}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 140, "only {compared} attacks compared");
 }
 
 /// The top ten of `board` as the planner ranks every deploy, and as distinct rows.

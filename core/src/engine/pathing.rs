@@ -434,6 +434,18 @@ impl Pathfinder {
         self.fallback_fields.len() - 1
     }
 
+    /// Searches the distance fields of `edges` not searched yet (a state copied for many
+    /// runs searches them once; each run would otherwise search them again).
+    pub(crate) fn search_edge_fields(&mut self, edges: impl Iterator<Item = Edge>) {
+        for edge in edges {
+            let e = edge.index();
+            if self.edge_fields[e].is_none() {
+                let buffer = self.spare.pop();
+                self.edge_fields[e] = Some(self.edge_field(edge, buffer));
+            }
+        }
+    }
+
     /// The next tile of a unit at `from` bound for `edge` whose previous step was on
     /// `last_axis`; `None` when it has arrived (breach if on the edge, else self-destruct).
     pub fn next_step(&mut self, from: Tile, edge: Edge, last_axis: Axis) -> Option<Tile> {

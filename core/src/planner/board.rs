@@ -1,7 +1,8 @@
 //! The planner's question: a board at the start of a turn's action phase, the attacking
 //! seat and its MP, and the defence as it stands after that turn's builds. Built from a
 //! replay turn, an editor layout or a live game's state, and evaluated with the layout
-//! lab's own machinery (`layout::stress::simulate_deploy`).
+//! lab's own machinery (`layout::stress::simulate_prepared`, `simulate_deploy` from a start
+//! built once a board).
 
 use super::PlanError;
 use crate::engine::commands::Command;
@@ -11,12 +12,12 @@ use crate::engine::geometry::{Edge, Player, Tile};
 use crate::engine::unit::Unit;
 use crate::layout::Layout;
 use crate::layout::stress::{
-    Attack, AttackFilter, AttackOutcome, AttackTry, Defence, Detail, HpModel, TurnSelect, attacks_of_replay_where,
-    simulate_deploy,
+    Attack, AttackFilter, AttackOutcome, AttackTry, Defence, Detail, HpModel, PreparedStart, TurnSelect,
+    attacks_of_replay_where, simulate_prepared,
 };
 use crate::layout::threat::MOBILE_TYPES;
 use crate::replay::Replay;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A board to plan an attack on.
 #[derive(Debug, Clone)]
@@ -26,6 +27,9 @@ pub struct PlanBoard {
     attack: Attack,
     /// The defender's structures as they stand when the action phase starts.
     defence: Defence,
+    /// The game every evaluation starts from, built at the first (a search runs thousands
+    /// of deploys on one board).
+    start: OnceLock<PreparedStart>,
 }
 
 impl PlanBoard {
@@ -49,7 +53,7 @@ impl PlanBoard {
     /// A prepared attack of the layout lab, against its own recorded defence.
     pub fn from_attack(attack: Attack) -> PlanBoard {
         let defence = Defence::from_structures(attack.defender(), attack.recorded_defence());
-        PlanBoard { attack, defence }
+        PlanBoard { attack, defence, start: OnceLock::new() }
     }
 
     /// A live game in its deploy phase (after the builds the caller applied); the
@@ -80,7 +84,7 @@ impl PlanBoard {
     /// The same attacker against `defence` (in the defender's seat): a changed base met by
     /// the same side, as the layout lab's suggestion weighs its candidates.
     pub fn with_defence(self, defence: Defence) -> PlanBoard {
-        PlanBoard { defence, ..self }
+        PlanBoard { defence, start: OnceLock::new(), ..self }
     }
 
     /// `deploy` against this board as a Debugger what-if (HP without limit, as the planner
@@ -94,7 +98,7 @@ impl PlanBoard {
 
     /// The same board with the attacker holding `mp` MP.
     pub fn with_mp(self, mp: f32) -> PlanBoard {
-        PlanBoard { attack: self.attack.with_attacker_mp(mp.max(0.0)), ..self }
+        PlanBoard { attack: self.attack.with_attacker_mp(mp.max(0.0)), start: OnceLock::new(), ..self }
     }
 
     pub fn attacker(&self) -> Player {
@@ -142,6 +146,7 @@ impl PlanBoard {
     /// reused between calls on one thread.
     pub fn evaluate(&self, deploy: &[Command], detail: bool, scratch: &mut Option<Game>) -> AttackOutcome {
         let detail = if detail { Detail::Walks } else { Detail::Counts };
-        simulate_deploy(&self.attack, deploy, &self.defence, HpModel::Unlimited, detail, scratch)
+        let start = self.start.get_or_init(|| PreparedStart::new(&self.attack, &self.defence, HpModel::Unlimited));
+        simulate_prepared(&self.attack, start, deploy, &self.defence, detail, scratch)
     }
 }

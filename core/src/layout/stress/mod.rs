@@ -25,8 +25,9 @@ pub use what_if::AttackTry;
 use super::Layout;
 use crate::engine::commands::Command;
 use crate::engine::config::Config;
+use crate::engine::frame::Recording;
 use crate::engine::game::Game;
-use crate::engine::geometry::{Player, Tile};
+use crate::engine::geometry::{Edge, Player, Tile};
 use crate::engine::unit::Unit;
 use crate::parallel::parallel_map;
 use std::sync::Arc;
@@ -180,8 +181,70 @@ pub(crate) fn simulate_deploy(
     detail: Detail,
     scratch: &mut Option<Game>,
 ) -> AttackOutcome {
-    let attacker = attack.attacker;
     let (game, ids) = start(attack, defence, hp, scratch);
+    run_deploy(attack, game, &ids, deploy, defence, detail)
+}
+
+/// An attack's start against one defence, built once for many deploys (the planner tries
+/// thousands on one board): each run copies it instead of placing every structure again,
+/// and the distance fields toward the attacker's target edges are searched once, not once a
+/// run. A run from it ends exactly as `simulate_deploy` from scratch does.
+#[derive(Clone)]
+pub(crate) struct PreparedStart {
+    game: Game,
+    ids: DefenceIds,
+}
+
+impl std::fmt::Debug for PreparedStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PreparedStart(turn {}, {} units)", self.game.turn, self.game.units.len())
+    }
+}
+
+impl PreparedStart {
+    pub(crate) fn new(attack: &Attack, defence: &Defence, hp: HpModel) -> PreparedStart {
+        let mut scratch = None;
+        let ids = start(attack, defence, hp, &mut scratch).1;
+        let mut game = match scratch {
+            Some(game) => game,
+            None => Game::new(Arc::clone(&attack.config)),
+        };
+        game.prepare_for_copies();
+        let targets = Edge::ALL.into_iter().filter(|e| e.owner() == attack.attacker).map(Edge::opposite);
+        game.pathfinder().search_edge_fields(targets);
+        PreparedStart { game, ids }
+    }
+}
+
+/// As `simulate_deploy`, from a prepared start.
+pub(crate) fn simulate_prepared(
+    attack: &Attack,
+    start: &PreparedStart,
+    deploy: &[Command],
+    defence: &Defence,
+    detail: Detail,
+    scratch: &mut Option<Game>,
+) -> AttackOutcome {
+    let game = match scratch {
+        Some(game) => {
+            game.assign_from(&start.game);
+            game
+        }
+        None => scratch.insert(start.game.clone()),
+    };
+    run_deploy(attack, game, &start.ids, deploy, defence, detail)
+}
+
+/// `deploy` applied to a started game and its action phase run, tallied.
+fn run_deploy(
+    attack: &Attack,
+    game: &mut Game,
+    ids: &DefenceIds,
+    deploy: &[Command],
+    defence: &Defence,
+    detail: Detail,
+) -> AttackOutcome {
+    let attacker = attack.attacker;
     let rejected = game.apply_line(attacker, deploy).len() as u32;
     game.events.clear();
 
@@ -193,8 +256,10 @@ pub(crate) fn simulate_deploy(
             tally.start(u);
         }
     }
+    // The tally reads what each tick did to both sides, and the walks only with detail.
+    let kinds = Recording::OUTCOMES.with_moves(detail != Detail::Counts);
     while !game.action_phase_done() && o.action_frames < MAX_FRAMES {
-        game.action_tick_inspect(|e| tally.add(&attack.config, e, &mut o));
+        game.action_tick_recording(kinds, |e| tally.add(&attack.config, e, &mut o));
         o.action_frames += 1;
     }
     tally.finish(&mut o);

@@ -8,6 +8,7 @@ use crate::engine::unit::Unit;
 use std::collections::HashMap;
 
 /// The ids the defence's structures got (`first..end`) and the SP invested in each.
+#[derive(Clone)]
 pub(super) struct DefenceIds {
     pub first: u32,
     pub end: u32,
@@ -24,7 +25,7 @@ impl DefenceIds {
 pub(super) struct Tally<'a> {
     attacker: Player,
     defence: &'a Defence,
-    ids: DefenceIds,
+    ids: &'a DefenceIds,
     /// Tiles kept (`Detail::Tiles` or more).
     detail: bool,
     /// Each unit's walk kept (`Detail::Walks`).
@@ -37,7 +38,7 @@ pub(super) struct Tally<'a> {
 }
 
 impl<'a> Tally<'a> {
-    pub fn new(attacker: Player, defence: &'a Defence, ids: DefenceIds, detail: Detail) -> Tally<'a> {
+    pub fn new(attacker: Player, defence: &'a Defence, ids: &'a DefenceIds, detail: Detail) -> Tally<'a> {
         Tally {
             attacker,
             defence,
