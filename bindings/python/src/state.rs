@@ -59,7 +59,10 @@ struct Pickled {
 }
 
 impl GameState {
-    pub fn from_game(game: Game) -> GameState {
+    pub fn from_game(mut game: Game) -> GameState {
+        // Its role index and board built now, once: every copy of the state (an algo's
+        // search copies it for each try) then carries them instead of building its own.
+        game.prepare_for_copies();
         GameState { game: Arc::new(game) }
     }
 
