@@ -203,12 +203,8 @@ impl std::fmt::Debug for PreparedStart {
 
 impl PreparedStart {
     pub(crate) fn new(attack: &Attack, defence: &Defence, hp: HpModel) -> PreparedStart {
-        let mut scratch = None;
-        let ids = start(attack, defence, hp, &mut scratch).1;
-        let mut game = match scratch {
-            Some(game) => game,
-            None => Game::new(Arc::clone(&attack.config)),
-        };
+        let mut game = Game::new(Arc::clone(&attack.config));
+        let ids = start_in(attack, defence, hp, &mut game);
         game.prepare_for_copies();
         let targets = Edge::ALL.into_iter().filter(|e| e.owner() == attack.attacker).map(Edge::opposite);
         game.pathfinder().search_edge_fields(targets);
@@ -285,9 +281,15 @@ fn start<'g>(
     hp: HpModel,
     scratch: &'g mut Option<Game>,
 ) -> (&'g mut Game, DefenceIds) {
+    let game = scratch.get_or_insert_with(|| Game::new(Arc::clone(&attack.config)));
+    let ids = start_in(attack, defence, hp, game);
+    (game, ids)
+}
+
+/// `start` in `game` (emptied first, its buffers kept).
+fn start_in(attack: &Attack, defence: &Defence, hp: HpModel, game: &mut Game) -> DefenceIds {
     let defender = attack.defender();
     let config = &attack.config;
-    let game = scratch.get_or_insert_with(|| Game::new(Arc::clone(config)));
     attack.side.load_into(game, config, attack.attacker);
     match hp {
         HpModel::Unlimited => {
@@ -301,8 +303,7 @@ fn start<'g>(
             }
         }
     }
-    let ids = place_defence(game, defence.in_seat(defender), defender, config);
-    (game, ids)
+    place_defence(game, defence.in_seat(defender), defender, config)
 }
 
 /// The defence's structures placed in `defender`'s seat, with the ids after the attacker's
