@@ -28,8 +28,9 @@ pub struct PlanBoard {
     /// The defender's structures as they stand when the action phase starts.
     defence: Defence,
     /// The game every evaluation starts from, built at the first (a search runs thousands
-    /// of deploys on one board).
-    start: OnceLock<PreparedStart>,
+    /// of deploys on one board). Behind an `Arc`: a board is kept in the studio's state,
+    /// whose size its own would add to, and its clones share the start.
+    start: Arc<OnceLock<PreparedStart>>,
 }
 
 impl PlanBoard {
@@ -53,7 +54,7 @@ impl PlanBoard {
     /// A prepared attack of the layout lab, against its own recorded defence.
     pub fn from_attack(attack: Attack) -> PlanBoard {
         let defence = Defence::from_structures(attack.defender(), attack.recorded_defence());
-        PlanBoard { attack, defence, start: OnceLock::new() }
+        PlanBoard { attack, defence, start: Arc::default() }
     }
 
     /// A live game in its deploy phase (after the builds the caller applied); the
@@ -84,7 +85,7 @@ impl PlanBoard {
     /// The same attacker against `defence` (in the defender's seat): a changed base met by
     /// the same side, as the layout lab's suggestion weighs its candidates.
     pub fn with_defence(self, defence: Defence) -> PlanBoard {
-        PlanBoard { defence, start: OnceLock::new(), ..self }
+        PlanBoard { defence, start: Arc::default(), ..self }
     }
 
     /// `deploy` against this board as a Debugger what-if (HP without limit, as the planner
@@ -98,7 +99,7 @@ impl PlanBoard {
 
     /// The same board with the attacker holding `mp` MP.
     pub fn with_mp(self, mp: f32) -> PlanBoard {
-        PlanBoard { attack: self.attack.with_attacker_mp(mp.max(0.0)), start: OnceLock::new(), ..self }
+        PlanBoard { attack: self.attack.with_attacker_mp(mp.max(0.0)), start: Arc::default(), ..self }
     }
 
     pub fn attacker(&self) -> Player {
