@@ -699,16 +699,7 @@ impl Game {
 
     /// Runs one action tick without building a frame (benchmarks, what-if search).
     pub fn action_tick_quiet(&mut self) {
-        self.recording = Recording::NONE;
-        self.step_tick();
-        self.recording = Recording::ALL;
-        self.action_frame += 1;
-        self.action_frames_sent += 1;
-        self.frames_sent += 1;
-        self.events.clear();
-        if self.players.iter().any(|p| p.stats.hp <= 0.0) {
-            self.over = true;
-        }
+        self.action_tick_recording(Recording::NONE, |_| {});
     }
 
     /// Runs one action tick without building a frame, showing its events to `inspect` before

@@ -402,10 +402,7 @@ impl Pathfinder {
             return None;
         }
         let (e, p) = (edge.index(), padded(from));
-        if self.edge_fields[e].is_none() {
-            let buffer = self.spare.pop();
-            self.edge_fields[e] = Some(self.edge_field(edge, buffer));
-        }
+        self.ensure_edge_field(edge);
         if self.edge_fields[e].as_ref().is_some_and(|f| f[p] < BLOCKED) {
             return self.edge_fields[e].as_ref();
         }
@@ -438,11 +435,17 @@ impl Pathfinder {
     /// runs searches them once; each run would otherwise search them again).
     pub(crate) fn search_edge_fields(&mut self, edges: impl Iterator<Item = Edge>) {
         for edge in edges {
-            let e = edge.index();
-            if self.edge_fields[e].is_none() {
-                let buffer = self.spare.pop();
-                self.edge_fields[e] = Some(self.edge_field(edge, buffer));
-            }
+            self.ensure_edge_field(edge);
+        }
+    }
+
+    /// The distance field of `edge` searched if it is not yet, into a spare buffer if any.
+    #[inline]
+    fn ensure_edge_field(&mut self, edge: Edge) {
+        let e = edge.index();
+        if self.edge_fields[e].is_none() {
+            let buffer = self.spare.pop();
+            self.edge_fields[e] = Some(self.edge_field(edge, buffer));
         }
     }
 

@@ -189,7 +189,6 @@ pub(crate) fn simulate_deploy(
 /// thousands on one board): each run copies it instead of placing every structure again,
 /// and the distance fields toward the attacker's target edges are searched once, not once a
 /// run. A run from it ends exactly as `simulate_deploy` from scratch does.
-#[derive(Clone)]
 pub(crate) struct PreparedStart {
     game: Game,
     ids: DefenceIds,

@@ -8,7 +8,6 @@ use crate::engine::unit::Unit;
 use std::collections::HashMap;
 
 /// The ids the defence's structures got (`first..end`) and the SP invested in each.
-#[derive(Clone)]
 pub(super) struct DefenceIds {
     pub first: u32,
     pub end: u32,
