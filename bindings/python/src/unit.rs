@@ -2,17 +2,20 @@
 
 use crate::figures::shown;
 use pyo3::prelude::*;
+use std::sync::Arc;
 use terminal_core::engine::Config;
 use terminal_core::engine::unit::Unit as EngineUnit;
 
 /// A structure or mobile unit on the board (a snapshot: it does not follow the state).
 #[pyclass(module = "terminal_studio._engine", frozen, skip_from_py_object)]
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Unit {
     /// Unit type 0–5 (an upgraded structure keeps its base type).
     #[pyo3(get)]
     pub unit_type: u8,
-    shorthand: Shorthand,
+    /// Its shorthand is read from the config when asked (a copy per unit was an allocation
+    /// and a free for each unit `units()` returns).
+    config: Arc<Config>,
     /// 1 (the algo) or 2 (the opponent).
     #[pyo3(get)]
     pub owner: u8,
@@ -35,41 +38,11 @@ pub struct Unit {
     pub removal_pending: bool,
 }
 
-/// A unit type's shorthand, kept inline: `units()` builds a `Unit` for every unit of a
-/// state, and a `String` each was an allocation and a free per unit (a tenth of a single
-/// simulate-and-read call). Configs spell them in two letters; a longer one is kept whole.
-#[derive(Debug, Clone)]
-enum Shorthand {
-    Inline { bytes: [u8; 14], len: u8 },
-    Long(String),
-}
-
-impl Shorthand {
-    fn new(s: &str) -> Shorthand {
-        let mut bytes = [0u8; 14];
-        match bytes.get_mut(..s.len()) {
-            Some(prefix) => {
-                prefix.copy_from_slice(s.as_bytes());
-                Shorthand::Inline { bytes, len: s.len() as u8 }
-            }
-            None => Shorthand::Long(s.to_string()),
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        match self {
-            // The bytes of a whole `str`: always UTF-8.
-            Shorthand::Inline { bytes, len } => std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default(),
-            Shorthand::Long(s) => s,
-        }
-    }
-}
-
 impl Unit {
-    pub fn new(config: &Config, u: &EngineUnit) -> Unit {
+    pub fn new(config: &Arc<Config>, u: &EngineUnit) -> Unit {
         Unit {
             unit_type: u.unit_type,
-            shorthand: Shorthand::new(&config.unit(u.unit_type as usize).shorthand),
+            config: Arc::clone(config),
             owner: u.owner.number(),
             x: u.tile.x,
             y: u.tile.y,
@@ -87,14 +60,14 @@ impl Unit {
     /// The unit type's shorthand as the config spells it ("FF", "PI", …).
     #[getter]
     fn shorthand(&self) -> &str {
-        self.shorthand.as_str()
+        &self.config.unit(self.unit_type as usize).shorthand
     }
 
     fn __repr__(&self) -> String {
         let upgraded = if self.upgraded { ", upgraded" } else { "" };
         format!(
             "Unit({:?} #{} of player {} at ({}, {}), health {}{upgraded})",
-            self.shorthand.as_str(),
+            self.shorthand(),
             self.id,
             self.owner,
             self.x,
