@@ -88,7 +88,7 @@ impl Game {
         self.pay(p, up.cost_sp, up.cost_mp)?;
         self.players[p.index()].sp_spent += up.cost_sp;
         let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
-        self.remove_unit_at(index);
+        self.remove_unit_keeping_board(index);
         let id = self.take_id();
         let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
         let mut unit = Unit::new_structure(id, unit_type, p, t, health);

@@ -6,7 +6,7 @@
 use super::attack_bits::AttackCheck;
 use super::config::Config;
 use super::frame::{Events, Frame, Phase, Recording, Stats, TurnInfo, UNIT_LISTS, UnitEntry};
-use super::geometry::{BOARD_SIZE, CELLS, Player, Tile, span_mask};
+use super::geometry::{BOARD_SIZE, CELLS, Edge, Player, Tile, span_mask};
 use super::pathing::{Blockers, Pathfinder};
 use super::unit::Unit;
 use serde::{Deserialize, Serialize};
@@ -383,11 +383,15 @@ impl Game {
     }
 
     /// A structure was built on `t` (`blocked`) or taken away outside the action phase's
-    /// ticks: the pathfinder's board is updated in place, its distance fields dropped,
-    /// rather than the pathfinder rebuilt from every unit at next use.
+    /// ticks: the pathfinder's board is updated in place and its distance fields kept where
+    /// they still hold, rather than the pathfinder rebuilt from every unit at next use.
     fn structure_changed(&mut self, t: Tile, blocked: bool) {
         if let Some(pathfinder) = self.pathfinder.as_mut() {
-            pathfinder.set_between_phases(t, blocked);
+            if blocked {
+                pathfinder.block(t);
+            } else {
+                pathfinder.unblock(t);
+            }
         }
     }
 
@@ -404,10 +408,10 @@ impl Game {
     /// it up to date as units are added instead of each copy building it again.
     pub fn prepare_for_copies(&mut self) {
         self.ensure_roles();
-        // The board's pathfinder too: each copy then updates it for the structures its
-        // commands build instead of rebuilding it from every unit (no distance field is
-        // searched here: the new structures would drop them).
-        self.pathfinder();
+        // The board's pathfinder too, with its edge fields: each copy then updates it for
+        // the structures its commands build (most keep every field) instead of rebuilding it
+        // from every unit and searching the fields again.
+        self.pathfinder().search_edge_fields(Edge::ALL.into_iter());
     }
 
     /// Brings the role index up to date with the unit list (rebuilt if the list changed).
@@ -614,10 +618,22 @@ impl Game {
     }
 
     pub(super) fn remove_unit_at(&mut self, index: usize) -> Unit {
+        let u = &self.units[index];
+        let opens = u.is_structure && self.structure_at[u.tile.index()] == u.id;
+        let u = self.remove_unit_keeping_board(index);
+        if opens {
+            self.structure_changed(u.tile, false);
+        }
+        u
+    }
+
+    /// Takes the unit at `index` out of the list, leaving the pathfinder's board as it is: a
+    /// structure replaced at once on its tile (an upgrade) changes no path, and opening then
+    /// closing the tile repaired every edge field for nothing.
+    pub(super) fn remove_unit_keeping_board(&mut self, index: usize) -> Unit {
         let u = self.units.remove(index);
         if u.is_structure && self.structure_at[u.tile.index()] == u.id {
             self.structure_at[u.tile.index()] = 0;
-            self.structure_changed(u.tile, false);
             if let Some(structures) = self.roles.structures.as_deref_mut() {
                 structures.rows[u.owner.index()][u.tile.y as usize] &= !(1 << u.tile.x);
             }

@@ -108,8 +108,51 @@ fn diag_source(edge: Edge) -> (usize, usize) {
     }
 }
 
+/// Whether the field `dist`, whose cell `p` at distance `d` was just closed, still holds
+/// every other cell's distance: each neighbour that had `p` as a cell one step closer has
+/// another (by induction from the edge, every shortest path then avoids `p`).
+fn closing_keeps_distances(dist: &DistanceField, p: usize, d: u16) -> bool {
+    let around = |c: usize| [c + 1, c - 1, c + STRIDE, c - STRIDE].map(|n| n & FIELD_MASK);
+    around(p).into_iter().all(|n| dist[n] != d + 1 || around(n).into_iter().any(|m| dist[m] == d))
+}
+
 fn unpadded(p: usize) -> Tile {
     Tile::new((p % STRIDE) as i32 - 1, (p / STRIDE) as i32 - 1)
+}
+
+/// Padded cells opened since a field was brought up to date: a few at most between two
+/// uses (the structures killed in a tick, removed at a turn's end).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Opened {
+    cells: [u16; 8],
+    len: u8,
+}
+
+impl Opened {
+    fn cells(&self) -> &[u16] {
+        &self.cells[..usize::from(self.len)]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds `p`; false if the list is full.
+    fn push(&mut self, p: usize) -> bool {
+        let Some(slot) = self.cells.get_mut(usize::from(self.len)) else { return false };
+        *slot = p as u16;
+        self.len += 1;
+        true
+    }
+
+    /// Takes `p` out of the list if it is in it.
+    fn forget(&mut self, p: usize) -> bool {
+        let Some(k) = self.cells().iter().position(|&c| usize::from(c) == p) else { return false };
+        let last = usize::from(self.len) - 1;
+        self.cells[k] = self.cells[last];
+        self.len -= 1;
+        true
+    }
 }
 
 /// Which tiles hold a structure (of either player).
@@ -138,8 +181,13 @@ pub struct Pathfinder {
     blank: DistanceField,
     /// The free tiles of the board as rows of the diagonal square, in both orientations.
     free: [[u32; DIAG]; 2],
-    /// Per target edge: BFS distance from the edge's free tiles.
+    /// Per target edge: BFS distance from the edge's free tiles, exact for the board with
+    /// the tiles of `opened` still closed.
     edge_fields: [Option<DistanceField>; 4],
+    /// Per target edge: tiles opened since its field was last brought up to date. Repaired
+    /// when a unit asks for the field: a field nobody walks toward before the board changes
+    /// again (or the state is dropped) is never repaired.
+    opened: [Opened; 4],
     /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
     fallback_fields: Vec<(usize, DistanceField)>,
     /// Edge fields dropped (the board changed, or a copy had none), kept to be written
@@ -154,6 +202,7 @@ impl Clone for Pathfinder {
             blank: self.blank.clone(),
             free: self.free,
             edge_fields: self.edge_fields.clone(),
+            opened: self.opened,
             fallback_fields: self.fallback_fields.clone(),
             spare: Vec::new(),
         }
@@ -179,6 +228,7 @@ impl Clone for Pathfinder {
                 (_, None) => self.spare.extend(mine.take()),
             }
         }
+        self.opened = source.opened;
         self.fallback_fields.clone_from(&source.fallback_fields);
     }
 }
@@ -203,6 +253,7 @@ impl Pathfinder {
             blank,
             free,
             edge_fields: [None, None, None, None],
+            opened: [Opened::default(); 4],
             fallback_fields: Vec::new(),
             spare: Vec::new(),
         }
@@ -277,7 +328,8 @@ impl Pathfinder {
             // The row below `from` is empty (padding, or below `lo`).
             let mut below = 0u32;
             let (mut next_lo, mut next_hi) = (usize::MAX, 0);
-            for r in from..=to {
+            // An exclusive range: an inclusive one costs a check of its own each row.
+            for r in from..to + 1 {
                 let old = front[r];
                 let near = below | front[r + 1];
                 let reached = ((near << 1) | (near >> 1)) & open[r];
@@ -316,23 +368,36 @@ impl Pathfinder {
         }
     }
 
-    /// A structure now stands on `t` (`blocked`) or left it between action phases: the
-    /// board is updated and every distance field dropped, to be searched again when a unit
-    /// asks for it. Closing a tile can lengthen any path; an opened tile is not repaired
-    /// as `unblock` does because the fields are seldom used before the next structure
-    /// built drops them.
-    pub(crate) fn set_between_phases(&mut self, t: Tile, blocked: bool) {
-        if !t.in_play() {
+    /// A structure now stands on `t`: each cached edge field is kept if closing `t`
+    /// lengthens no path (every neighbour one step farther from the edge than `t` has
+    /// another neighbour as close as `t` was), else dropped, to be searched again when a unit
+    /// asks for it. On open ground a cell has two such neighbours, so most structures leave
+    /// every field as it was; a repair of the lengthened paths cost more than a new search.
+    pub(crate) fn block(&mut self, t: Tile) {
+        let p = padded(t);
+        if !t.in_play() || self.blank[p] == BLOCKED {
             return;
         }
-        self.mark(t, blocked);
-        self.spare.extend(self.edge_fields.iter_mut().filter_map(Option::take));
+        self.mark(t, true);
         self.fallback_fields.clear();
+        for (slot, opened) in self.edge_fields.iter_mut().zip(&mut self.opened) {
+            let Some(dist) = slot.as_mut() else { continue };
+            // Opened and closed again before anyone asked: the field is as it was.
+            if opened.forget(p) {
+                continue;
+            }
+            let d = dist[p];
+            dist[p] = BLOCKED;
+            if d < BLOCKED && !closing_keeps_distances(dist, p, d) {
+                self.spare.extend(slot.take());
+                *opened = Opened::default();
+            }
+        }
     }
 
     /// The structure on `t` is gone. Opening a tile can only shorten paths, so each cached
-    /// edge field is repaired by relaxing outward from `t` (a BFS seeded at `t`'s new
-    /// distance); the fallback fields, whose targets may move, are dropped.
+    /// edge field will be repaired by relaxing outward from `t` when a unit asks for it (see
+    /// `opened`); the fallback fields, whose targets may move, are dropped.
     pub(crate) fn unblock(&mut self, t: Tile) {
         let p = padded(t);
         if !t.in_play() || self.blank[p] != BLOCKED {
@@ -340,20 +405,36 @@ impl Pathfinder {
         }
         self.mark(t, false);
         self.fallback_fields.clear();
-        // A queue on the stack: a `Vec` here grew from nothing at each call (an allocation
-        // and several reallocations, ≈ 1k instructions a turn). Each cell is queued at most
-        // once a field (its first distance is its last), as in `bfs`.
+        for e in 0..4 {
+            if self.edge_fields[e].is_some() && !self.opened[e].push(p) {
+                // Too many waiting: repaired now, this one included.
+                self.repair_opened(e);
+                self.opened[e].push(p);
+                self.repair_opened(e);
+            }
+        }
+    }
+
+    /// Repairs the edge field `e` for the tiles opened since it was searched, one at a time
+    /// (each repair is exact for the board with that tile open).
+    #[cold]
+    #[inline(never)]
+    fn repair_opened(&mut self, e: usize) {
+        let opened = std::mem::take(&mut self.opened[e]);
+        let Some(dist) = self.edge_fields[e].as_mut() else { return };
+        // A queue on the stack: a `Vec` here grew from nothing at each call. Each cell is
+        // queued at most once a repair (its first distance is its last), as in `bfs`.
         let mut queue = [0u16; FIELD_LEN];
-        for (e, field) in self.edge_fields.iter_mut().enumerate() {
-            let Some(dist) = field.as_mut() else { continue };
-            let is_source = Edge::ALL.get(e).is_some_and(|edge| edge.contains(t));
-            let nearest = [p + 1, p - 1, p + STRIDE, p - STRIDE].map(|n| dist[n]).into_iter().min();
-            dist[p] = match nearest {
+        for &p in opened.cells() {
+            let p = usize::from(p);
+            let is_source = Edge::ALL.get(e).is_some_and(|edge| edge.contains(unpadded(p)));
+            let nearest = [p + 1, p - 1, p + STRIDE, p - STRIDE].map(|n| dist[n & FIELD_MASK]).into_iter().min();
+            dist[p & FIELD_MASK] = match nearest {
                 _ if is_source => 0,
                 Some(d) if d < BLOCKED => d + 1,
                 _ => UNREACHABLE,
             };
-            if dist[p] == UNREACHABLE {
+            if dist[p & FIELD_MASK] == UNREACHABLE {
                 continue;
             }
             queue[0] = p as u16;
@@ -375,22 +456,22 @@ impl Pathfinder {
         }
     }
 
-    /// The component (as a reachability field) of `from`, used for the deepest-tile rule.
+    /// The deepest tile of the component of `from` toward `edge` (docs/mechanics.md,
+    /// Pathfinding): the farthest row toward the edge, then the farthest tile toward its side.
+    /// The rows are read in that order, so the first tile reached is the one.
     fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
         let reach = self.bfs(std::iter::once(from));
-        let mut best: Option<(i32, i32, Tile)> = None;
-        for (p, d) in reach.iter().enumerate() {
-            if *d >= BLOCKED {
-                continue;
-            }
-            let t = unpadded(p);
-            let depth = if edge.is_top() { t.y } else { BOARD_SIZE - 1 - t.y };
-            let lateral = if edge.is_right() { t.x } else { BOARD_SIZE - 1 - t.x };
-            if best.is_none_or(|(bd, bl, _)| (depth, lateral) > (bd, bl)) {
-                best = Some((depth, lateral, t));
+        let last = BOARD_SIZE - 1;
+        for depth in (0..BOARD_SIZE).rev() {
+            let y = if edge.is_top() { depth } else { last - depth };
+            for lateral in (0..BOARD_SIZE).rev() {
+                let t = Tile::new(if edge.is_right() { lateral } else { last - lateral }, y);
+                if reach[padded(t)] < BLOCKED {
+                    return t;
+                }
             }
         }
-        best.map(|(_, _, t)| t).unwrap_or(from)
+        from
     }
 
     /// Distance field toward the destination of a unit at `from` bound for `edge` (§6.1):
@@ -446,6 +527,8 @@ impl Pathfinder {
         if self.edge_fields[e].is_none() {
             let buffer = self.spare.pop();
             self.edge_fields[e] = Some(self.edge_field(edge, buffer));
+        } else if !self.opened[e].is_empty() {
+            self.repair_opened(e);
         }
     }
 
@@ -592,10 +675,42 @@ mod tests {
             all_edge_fields(&mut updated);
             let t = free.swap_remove(next() % free.len());
             blocked.push(t);
-            updated.set_between_phases(t, true);
+            updated.block(t);
             let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
             assert!(updated.blank == fresh.blank && updated.free == fresh.free, "after closing {t}");
             assert!(all_edge_fields(&mut updated) == all_edge_fields(&mut fresh), "after closing {t}");
+        }
+    }
+
+    #[test]
+    fn fields_kept_across_closing_and_opening_equal_fresh_searches() {
+        // Tiles closed and opened in a random order on a board that fills up, some opened
+        // and closed again before any field is asked for, the fields asked for only now and
+        // then (so openings wait, and some lists overflow): each field, when asked, equals a
+        // search of the board as it is.
+        let mut next = pseudo_random(2024);
+        let tiles: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
+        let mut blocked: Vec<Tile> = Vec::new();
+        let mut kept = Pathfinder::from_structure_tiles(std::iter::empty());
+        all_edge_fields(&mut kept);
+        for step in 0..3000 {
+            let t = tiles[next() % tiles.len()];
+            let close = !blocked.contains(&t);
+            // Open more than close once the board is dense, close more while it is sparse.
+            if close && blocked.len() > 200 && !next().is_multiple_of(3) {
+                continue;
+            }
+            if close {
+                blocked.push(t);
+                kept.block(t);
+            } else {
+                blocked.retain(|&b| b != t);
+                kept.unblock(t);
+            }
+            if next().is_multiple_of(7) {
+                let mut fresh = Pathfinder::from_structure_tiles(blocked.iter().copied());
+                assert!(all_edge_fields(&mut kept) == all_edge_fields(&mut fresh), "step {step}, {t}");
+            }
         }
     }
 
@@ -617,7 +732,7 @@ mod tests {
         {
             copy.clone_from(&source);
             assert!(copy.blank == source.blank && copy.free == source.free);
-            assert!(copy.edge_fields == source.edge_fields);
+            assert!(copy.edge_fields == source.edge_fields && copy.opened == source.opened);
             assert!(copy.spare.len() + copy.edge_fields.iter().flatten().count() <= 4);
         }
     }
