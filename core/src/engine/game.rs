@@ -407,11 +407,17 @@ impl Game {
     /// many simulations (benchmarks, what-if searches) hands it to every copy, which keeps
     /// it up to date as units are added instead of each copy building it again.
     pub fn prepare_for_copies(&mut self) {
+        self.prepare_for_copies_toward(Edge::ALL);
+    }
+
+    /// As `prepare_for_copies`, with the distance fields of `edges` only: the copies' units
+    /// walk toward no other edge (an attack planned for one player).
+    pub fn prepare_for_copies_toward(&mut self, edges: impl IntoIterator<Item = Edge>) {
         self.ensure_roles();
         // The board's pathfinder too, with its edge fields: each copy then updates it for
         // the structures its commands build (most keep every field) instead of rebuilding it
         // from every unit and searching the fields again.
-        self.pathfinder().search_edge_fields(Edge::ALL.into_iter());
+        self.pathfinder().search_edge_fields(edges.into_iter());
     }
 
     /// Brings the role index up to date with the unit list (rebuilt if the list changed).

@@ -204,9 +204,8 @@ impl PreparedStart {
     pub(crate) fn new(attack: &Attack, defence: &Defence, hp: HpModel) -> PreparedStart {
         let mut game = Game::new(Arc::clone(&attack.config));
         let ids = start_in(attack, defence, hp, &mut game);
-        game.prepare_for_copies();
         let targets = Edge::ALL.into_iter().filter(|e| e.owner() == attack.attacker).map(Edge::opposite);
-        game.pathfinder().search_edge_fields(targets);
+        game.prepare_for_copies_toward(targets);
         PreparedStart { game, ids }
     }
 }
