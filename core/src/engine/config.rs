@@ -155,6 +155,13 @@ pub(crate) fn form_index(unit_type: usize, upgraded: bool) -> usize {
     unit_type * 2 + upgraded as usize
 }
 
+/// What one attack of a form takes from its target.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Damage {
+    pub walker: f32,
+    pub tower: f32,
+}
+
 /// Squared reaches precomputed for every (acting form, target form) pair, so the hot loops
 /// compare integers only. The target's hit radius is added (docs/config.md, Reach).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -162,6 +169,8 @@ pub struct ReachTable {
     /// Per form: has an attack / a shield (hot-loop filters).
     pub can_attack: [bool; FORMS],
     pub can_shield: [bool; FORMS],
+    /// Per form: the damage of one attack on a mobile unit and on a structure.
+    pub damage: [Damage; FORMS],
     /// True if any Support form's shields decay.
     pub any_shield_decay: bool,
     /// True if any form generates resources at the turn's restore (most rulesets: none).
@@ -196,6 +205,7 @@ impl ReachTable {
         for a in 0..FORMS.min(units.len() * 2) {
             t.can_attack[a] = form(a).can_attack();
             t.can_shield[a] = form(a).can_shield();
+            t.damage[a] = Damage { walker: form(a).damage_walker, tower: form(a).damage_tower };
             t.any_shield_decay |= t.can_shield[a] && form(a).shield_decay > 0.0;
             for b in 0..FORMS.min(units.len() * 2) {
                 let (fa, fb) = (form(a), form(b));

@@ -213,7 +213,7 @@ impl Default for StructureIndex {
 /// The attack step's pre-check for attacker `u`.
 fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     let r = config.reach.attack_box[u.form()];
-    if config.form(u.unit_type as usize, u.upgraded).damage_tower > 0.0 {
+    if config.reach.damage[u.form()].tower > 0.0 {
         AttackCheck::Always
     } else if r < 0 {
         AttackCheck::StructureBox { columns: 0, rows: 0, enemy: u.owner.opponent().index() as u8 }

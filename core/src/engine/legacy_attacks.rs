@@ -62,9 +62,9 @@ impl Game {
     /// Returns (the target died, the target was about to explode).
     fn legacy_attack(&mut self, config: &Config, i: usize) -> (bool, bool) {
         let a = &self.units[i];
-        let form = config.form(a.unit_type as usize, a.upgraded);
+        let damage = config.reach.damage[a.form()];
         let reach = &config.reach.attack[a.form()];
-        let hits_structures = form.damage_tower > 0.0;
+        let hits_structures = damage.tower > 0.0;
         let rules = self.target_rules();
         let mut best: Option<(usize, super::targeting::Key)> = None;
         for (j, t) in self.units.iter().enumerate() {
@@ -88,7 +88,7 @@ impl Game {
                 log.push(choice);
             }
         }
-        super::tick::strike(&mut self.units, &mut self.events, self.recording, form, i, target);
+        super::tick::strike(&mut self.units, &mut self.events, self.recording, damage, i, target);
         let t = &self.units[target];
         (t.is_dead_below(config.death_threshold), t.fate == Fate::SelfDestructing)
     }

@@ -2,7 +2,7 @@
 //! self-destructs, attacks, clean-up.
 
 use super::attack_bits::AttackCheck;
-use super::config::{Config, UnitStats};
+use super::config::{Config, Damage};
 use super::frame::{
     AttackEvent, BreachEvent, DamageEvent, DeathEvent, Events, MoveEvent, Recording, SelfDestructEvent, ShieldEvent,
 };
@@ -359,7 +359,7 @@ impl Game {
                     group = Some(key);
                     previous = None;
                     in_reach.clear();
-                    let hits_structures = config.form(a.unit_type as usize, a.upgraded).damage_tower > 0.0;
+                    let hits_structures = config.reach.damage[key.1].tower > 0.0;
                     gather_in_reach(config, &self.units, roles, a, hits_structures, mobiles_near, &mut in_reach);
                 }
                 if in_reach.is_empty() {
@@ -375,14 +375,14 @@ impl Game {
                 };
                 previous = Some(choice);
                 let Some(target) = choice else { continue };
-                let form = config.form(a.unit_type as usize, a.upgraded);
+                let damage = config.reach.damage[a.form()];
                 if self.target_log.is_some() {
                     let choice = self.target_choice(i, target);
                     if let Some(log) = self.target_log.as_mut() {
                         log.push(choice);
                     }
                 }
-                strike(&mut self.units, &mut self.events, self.recording, form, i, target);
+                strike(&mut self.units, &mut self.events, self.recording, damage, i, target);
                 if self.units[target].is_dead_below(config.death_threshold) {
                     killed = Some(killed.map_or(target, |k| k.min(target)));
                 }
@@ -467,14 +467,14 @@ pub(crate) fn strike(
     units: &mut [Unit],
     events: &mut Events,
     record: Recording,
-    form: &UnitStats,
+    form: Damage,
     i: usize,
     target: usize,
 ) {
     let a = &units[i];
     let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
     let t = &mut units[target];
-    let damage = if t.is_structure { form.damage_tower } else { form.damage_walker };
+    let damage = if t.is_structure { form.tower } else { form.walker };
     t.take_damage(damage);
     if record.attacks {
         events.attack.push(AttackEvent {
