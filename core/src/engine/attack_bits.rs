@@ -14,8 +14,9 @@ use super::geometry::BOARD_SIZE;
 pub(crate) enum AttackCheck {
     /// Hits structures too: always search.
     Always,
-    /// A mobile unit that hits mobile units only: test its box where it stands now.
-    MobileBox,
+    /// A mobile unit that hits mobile units only: test its box where it stands now (the
+    /// enemy player's index: with no enemy mobile unit on the board it is not looked at).
+    MobileBox { enemy: u8 },
     /// A structure that hits mobile units only: its box never moves (columns and rows as
     /// bit masks clipped to the board, the enemy player's index). Empty masks: it reaches
     /// nothing.
@@ -38,6 +39,8 @@ pub(crate) struct AttackBits {
     lines: Vec<u64>,
     /// Attackers checked every tick.
     always: Vec<u64>,
+    /// Per enemy: the `MobileBox` attackers, checked in the ticks that enemy has a mobile unit.
+    mobile_box: [Vec<u64>; 2],
     /// Attackers indexed.
     len: usize,
 }
@@ -46,6 +49,7 @@ impl AttackBits {
     pub fn clear(&mut self) {
         self.lines.iter_mut().for_each(|w| *w = 0);
         self.always.iter_mut().for_each(|w| *w = 0);
+        self.mobile_box.iter_mut().flatten().for_each(|w| *w = 0);
         self.len = 0;
     }
 
@@ -54,6 +58,9 @@ impl AttackBits {
         self.words = source.words;
         self.lines.clone_from(&source.lines);
         self.always.clone_from(&source.always);
+        for (mine, theirs) in self.mobile_box.iter_mut().zip(&source.mobile_box) {
+            mine.clone_from(theirs);
+        }
         self.len = source.len;
     }
 
@@ -66,6 +73,9 @@ impl AttackBits {
         }
         self.lines = lines;
         self.always.resize(words, 0);
+        for list in &mut self.mobile_box {
+            list.resize(words, 0);
+        }
         self.words = words;
     }
 
@@ -111,7 +121,8 @@ impl AttackBits {
                     }
                 }
             }
-            AttackCheck::Always | AttackCheck::MobileBox => apply(&mut self.always[word]),
+            AttackCheck::Always => apply(&mut self.always[word]),
+            AttackCheck::MobileBox { enemy } => apply(&mut self.mobile_box[usize::from(enemy & 1)][word]),
             AttackCheck::Gone => {}
         }
     }
@@ -120,9 +131,10 @@ impl AttackBits {
         self.words
     }
 
-    /// Word `w` of the attackers to look at: those checked every tick, and per enemy the
-    /// structures whose box covers one of `rows` and one of `columns` (bit masks of the lines
-    /// holding that enemy's mobile units). A superset: the exact test follows.
+    /// Word `w` of the attackers to look at: those checked every tick, and per enemy with
+    /// a mobile unit the mobile attackers of mobile units only and the structures whose box
+    /// covers one of `rows` and one of `columns` (bit masks of the lines holding that enemy's
+    /// mobile units). A superset: the exact test follows.
     #[inline]
     pub fn candidates(&self, w: usize, lines_in_use: &[(u32, u32); 2]) -> u64 {
         let mut out = self.always[w];
@@ -130,6 +142,7 @@ impl AttackBits {
             if rows == 0 {
                 continue;
             }
+            out |= self.mobile_box[enemy][w];
             let base = enemy * LINES_PER_ENEMY;
             let any = |mut mask: u32, offset: usize| {
                 let mut acc = 0u64;
@@ -158,6 +171,11 @@ impl AttackBits {
     #[cfg(test)]
     pub(crate) fn always_positions(&self) -> Vec<usize> {
         positions(&self.always, self.len)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn mobile_box_positions(&self, enemy: usize) -> Vec<usize> {
+        positions(&self.mobile_box[enemy], self.len)
     }
 }
 

@@ -218,7 +218,7 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     } else if r < 0 {
         AttackCheck::StructureBox { columns: 0, rows: 0, enemy: u.owner.opponent().index() as u8 }
     } else if !u.is_structure {
-        AttackCheck::MobileBox
+        AttackCheck::MobileBox { enemy: u.owner.opponent().index() as u8 }
     } else {
         let (columns, rows) = (span_mask(u.tile.x - r, u.tile.x + r), span_mask(u.tile.y - r, u.tile.y + r));
         AttackCheck::StructureBox { columns, rows, enemy: u.owner.opponent().index() as u8 }

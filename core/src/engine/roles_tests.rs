@@ -43,6 +43,7 @@ fn view(r: &RoleIndex, game: &Game) -> RoleView {
         .map(|(e, l)| units_of(r.attack_bits.line_positions(e, l)))
         .collect();
     bits.push(units_of(r.attack_bits.always_positions()));
+    bits.extend((0..2).map(|e| units_of(r.attack_bits.mobile_box_positions(e))));
     let supports = r.supports.clone();
     let live = || r.attackers.iter().zip(&r.attack_checks).filter(|(_, c)| **c != AttackCheck::Gone);
     let attackers = live().map(|(&i, _)| i).collect();

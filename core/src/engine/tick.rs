@@ -329,7 +329,7 @@ impl Game {
                     AttackCheck::StructureBox { columns, rows, enemy } => {
                         mobile_rows[usize::from(enemy & 1)].any_in_rows(columns, rows)
                     }
-                    AttackCheck::Always | AttackCheck::MobileBox => true,
+                    AttackCheck::Always | AttackCheck::MobileBox { .. } => true,
                     // Has no bits: never a candidate.
                     AttackCheck::Gone => false,
                 };
@@ -352,7 +352,7 @@ impl Game {
                         let span = &config.reach.attack_span[key.1];
                         let (columns, rows) = (span[a.tile.x as usize], span[a.tile.y as usize]);
                         mobiles_near = mobile_rows[a.owner.opponent().index()].any_in_rows(columns, rows);
-                        if !mobiles_near && *check == AttackCheck::MobileBox {
+                        if !mobiles_near && matches!(*check, AttackCheck::MobileBox { .. }) {
                             continue;
                         }
                     }
