@@ -48,7 +48,8 @@ impl Game {
     fn spawn(&mut self, p: Player, t: Tile, unit_type: u8) -> Result<(), Rejection> {
         let config = Arc::clone(&self.config);
         let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
-        if self.structure_on(t).is_some() {
+        // The tile is in play (checked by `apply_command`): its entry names the structure.
+        if self.structure_at[t.index()] != 0 {
             return Err(Rejection::Occupied);
         }
         let edge =

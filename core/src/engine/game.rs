@@ -606,7 +606,11 @@ impl Game {
             self.structure_at[unit.tile.index()] = unit.id;
             self.structure_changed(unit.tile, true);
         }
-        let pos = self.units.partition_point(|u| u.id < unit.id);
+        // A new unit has the largest id: its place is found without a search.
+        let pos = match self.units.last() {
+            Some(last) if last.id > unit.id => self.units.partition_point(|u| u.id < unit.id),
+            _ => self.units.len(),
+        };
         self.units.insert(pos, unit);
         // A new unit has the largest id, so it usually goes last: its roles are appended
         // rather than the whole index rebuilt at the turn's first tick.
