@@ -28,6 +28,8 @@ out=${1:-target/dist}
 profile=${RELEASE_PROFILE:-dist}
 platforms=${RELEASE_PLATFORMS:-linux windows web}
 started=$(date +%s)
+# Each stage is named with the seconds since the start, so a slow one is seen in CI's log.
+say() { echo "-- [$(( $(date +%s) - started ))s] $*"; }
 max_wheel_bytes=20000000
 
 version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
@@ -35,7 +37,7 @@ version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
 module_version=$(awk -F'"' '/^version = / { print $2; exit }' bindings/python/Cargo.toml)
 [ "$module_version" = "$version" ] ||
   { echo "release: the studio is $version but the Python module (bindings/python/Cargo.toml) is $module_version" >&2; exit 1; }
-echo "-- Terminal Studio $version, profile $profile, platforms: $platforms, into $out"
+say "Terminal Studio $version, profile $profile, platforms: $platforms, into $out"
 
 venv=target/python-venv
 test -x "$venv/bin/python" || python3 -m venv "$venv"
@@ -87,7 +89,7 @@ archive() {
 check_glibc() {
   local newest
   newest=$(objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
-  echo "-- $1: newest glibc symbol ${newest:-none}"
+  say "$1: newest glibc symbol ${newest:-none}"
   if [ -n "$newest" ] && [ "$(printf '%s\n' "$newest" GLIBC_2.17 | sort -V | tail -n 1)" != GLIBC_2.17 ]; then
     echo "release: $1 needs $newest, newer than manylinux2014's GLIBC_2.17" >&2
     exit 1
@@ -102,11 +104,11 @@ rm -f "$out/SHA256SUMS"
 if [[ " $platforms " == *" linux "* ]]; then
   target=x86_64-unknown-linux-gnu
   rm -f "$out"/terminal_studio-*-manylinux*.whl "$out"/terminal-studio-*-$target.tar.gz
-  echo "-- Linux: the studio (zig, glibc 2.17)"
+  say "Linux: the studio (zig, glibc 2.17)"
   cargo zigbuild --profile "$profile" --locked --bin terminal-studio --target "$target.2.17"
   binary=target/$target/$profile/terminal-studio
   check_glibc "$binary"
-  echo "-- Linux: the wheel (manylinux2014)"
+  say "Linux: the wheel (manylinux2014)"
   wheel "$target" "$binary" --zig --compatibility manylinux2014
   archive "terminal-studio-$version-$target" tar.gz "$binary"
 fi
@@ -117,16 +119,16 @@ if [[ " $platforms " == *" windows "* ]]; then
   rm -f "$out"/terminal_studio-*-win_amd64.whl "$out"/terminal-studio-*-$target.zip
   export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
   export CC_x86_64_pc_windows_gnu=x86_64-w64-mingw32-gcc
-  echo "-- Windows: the studio (MinGW)"
+  say "Windows: the studio (MinGW)"
   cargo build --profile "$profile" --locked --bin terminal-studio --target "$target"
   binary=target/$target/$profile/terminal-studio.exe
-  echo "-- Windows: the wheel"
+  say "Windows: the wheel"
   wheel "$target" "$binary"
   archive "terminal-studio-$version-$target" zip "$binary"
 fi
 
 if [[ " $platforms " == *" web "* ]]; then
-  echo "-- web: the studio for the browser"
+  say "web: the studio for the browser"
   rm -f "$out"/terminal-studio-*-web.tar.gz
   bash scripts/build-web.sh target/web
   name=terminal-studio-$version-web
@@ -136,7 +138,7 @@ if [[ " $platforms " == *" web "* ]]; then
   tar -C target/release-stage -czf "$out/$name.tar.gz" "$name"
 fi
 
-echo "-- checks: sizes and checksums"
+say "checks: sizes and checksums"
 shopt -s nullglob
 artefacts=("$out"/terminal_studio-*.whl "$out"/terminal-studio-*)
 [ "${#artefacts[@]}" -gt 0 ] || { echo "release: nothing was built into $out" >&2; exit 1; }
