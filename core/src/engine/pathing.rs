@@ -374,8 +374,11 @@ impl Pathfinder {
     /// asks for it. On open ground a cell has two such neighbours, so most structures leave
     /// every field as it was; a repair of the lengthened paths cost more than a new search.
     pub(crate) fn block(&mut self, t: Tile) {
+        if !t.in_play() {
+            return;
+        }
         let p = padded(t);
-        if !t.in_play() || self.blank[p] == BLOCKED {
+        if self.blank[p] == BLOCKED {
             return;
         }
         self.mark(t, true);
@@ -399,8 +402,12 @@ impl Pathfinder {
     /// edge field will be repaired by relaxing outward from `t` when a unit asks for it (see
     /// `opened`); the fallback fields, whose targets may move, are dropped.
     pub(crate) fn unblock(&mut self, t: Tile) {
+        // `padded` of a tile off the board overflows: the test comes first.
+        if !t.in_play() {
+            return;
+        }
         let p = padded(t);
-        if !t.in_play() || self.blank[p] != BLOCKED {
+        if self.blank[p] != BLOCKED {
             return;
         }
         self.mark(t, false);
