@@ -402,3 +402,22 @@ impl Config {
         serde_json::to_string(&self.raw).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reach_shared_by_every_structure_form_is_known_without_the_target() {
+        let mut config = crate::engine::presets::preset("live-2022").expect("preset");
+        let demolisher = form_index(DEMOLISHER, false);
+        let reach = ReachTable::new(&config.units, false);
+        let on_wall = reach.attack[demolisher][form_index(WALL, false)];
+        assert_eq!(reach.attack_on_structures[demolisher], Some(on_wall));
+        // A Wall reached farther than the other structures: the search must look at the form.
+        config.units[WALL].hit_radius += 1.0;
+        let reach = ReachTable::new(&config.units, false);
+        assert_ne!(reach.attack[demolisher][form_index(WALL, false)], on_wall);
+        assert_eq!(reach.attack_on_structures[demolisher], None);
+    }
+}
