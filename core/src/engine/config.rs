@@ -184,10 +184,6 @@ pub struct ReachTable {
     /// moving attacker's box costs two loads a tick.
     pub attack_span: [[u32; BOARD_LINES]; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
-    /// Per form: its attack's squared reach to a structure when every structure form has
-    /// the same (the usual case: one hit radius for all), so a search need not look at the
-    /// structure's form; `None` otherwise.
-    pub attack_on_structures: [Option<i32>; FORMS],
     pub shield: [[i32; FORMS]; FORMS],
     pub self_destruct: [[i32; FORMS]; FORMS],
 }
@@ -224,10 +220,6 @@ impl ReachTable {
                 let max = reaches.iter().copied().max().unwrap_or(-1);
                 if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 }
             };
-            let mut on_structures =
-                (0..FORMS.min(units.len() * 2)).filter(|&b| form(b).is_structure).map(|b| t.attack[a][b]);
-            let first = on_structures.next();
-            t.attack_on_structures[a] = first.filter(|&r| on_structures.all(|other| other == r));
             t.attack_box[a] = reach_box(&t.attack[a]);
             t.shield_box[a] = reach_box(&t.shield[a]);
             let r = t.attack_box[a];
@@ -400,24 +392,5 @@ impl Config {
     /// The config line sent to algos and written to replays (compact JSON).
     pub fn to_line(&self) -> String {
         serde_json::to_string(&self.raw).unwrap_or_default()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_reach_shared_by_every_structure_form_is_known_without_the_target() {
-        let mut config = crate::engine::presets::preset("live-2022").expect("preset");
-        let demolisher = form_index(DEMOLISHER, false);
-        let reach = ReachTable::new(&config.units, false);
-        let on_wall = reach.attack[demolisher][form_index(WALL, false)];
-        assert_eq!(reach.attack_on_structures[demolisher], Some(on_wall));
-        // A Wall reached farther than the other structures: the search must look at the form.
-        config.units[WALL].hit_radius += 1.0;
-        let reach = ReachTable::new(&config.units, false);
-        assert_ne!(reach.attack[demolisher][form_index(WALL, false)], on_wall);
-        assert_eq!(reach.attack_on_structures[demolisher], None);
     }
 }
