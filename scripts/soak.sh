@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The soak test: an arena of N games (a test algo against ghosts, two jobs) run by the studio
 # binary, whose memory (RSS) and open file descriptors are sampled while it plays. Checks that
-# from game FIRST to game N they grow less than GROWTH % (default 10), and that when it is over no process it
-# started, no temp folder and no pipe is left behind.
+# from game FIRST to game N they grow less than GROWTH % (default 10), and that when it is
+# over no process it started, no temp folder and no pipe is left behind.
 #
 #   bash scripts/soak.sh [N]        (default 1000; CI runs 100)
 #
@@ -13,8 +13,8 @@
 # not growth (the peaks are printed too). Open files and pipes: the count at an instant swings
 # with the matches in flight (a match starting while another ends holds both one's pipes), so
 # they grow when even the window at game N's lowest count is above the highest of the window
-# at game FIRST: a leak larger than that swing (≈ 20 descriptors with two jobs). With the default ghosts (300 replays, cycled) the windows
-# at games 100 and 1000 play the same replays.
+# at game FIRST: a leak larger than that swing (≈ 20 descriptors with two jobs). With the
+# default ghosts (300 replays, cycled) the windows at games 100 and 1000 play the same replays.
 # Environment: STUDIO (the binary; default target/release/terminal-studio, else
 # target/debug), ALGO (default tests/algos/py-idle), GHOSTS (a folder of replays, cycled to N
 # ghosts; default ../shared/replays/live-2022), JOBS (default 2), GROWTH (the memory growth

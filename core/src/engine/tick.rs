@@ -461,20 +461,20 @@ impl Game {
     }
 }
 
-/// Unit `i` hits unit `target` with its form's damage (structure or mobile), recording the
+/// Unit `i` hits unit `target` with its form's damage `per_hit` (structure or mobile), recording the
 /// attack and the damage events as `record` says.
 pub(crate) fn strike(
     units: &mut [Unit],
     events: &mut Events,
     record: Recording,
-    form: Damage,
+    per_hit: Damage,
     i: usize,
     target: usize,
 ) {
     let a = &units[i];
     let (from, attacker_type, attacker_id, owner) = (a.tile, a.unit_type, a.id, a.owner);
     let t = &mut units[target];
-    let damage = if t.is_structure { form.tower } else { form.walker };
+    let damage = if t.is_structure { per_hit.tower } else { per_hit.walker };
     t.take_damage(damage);
     if record.attacks {
         events.attack.push(AttackEvent {
