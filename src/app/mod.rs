@@ -355,15 +355,15 @@ impl StudioApp {
             message: self.rt.messages.entry(view).or_default(),
         };
         let v: &mut dyn StudioView = match view {
-            View::Editor => editor,
-            View::Debugger | View::Replays => viewer,
-            View::Play => play,
+            View::Editor => editor.as_mut(),
+            View::Debugger | View::Replays => viewer.as_mut(),
+            View::Play => play.as_mut(),
             #[cfg(not(target_arch = "wasm32"))]
-            View::Arena => arena,
+            View::Arena => arena.as_mut(),
             #[cfg(not(target_arch = "wasm32"))]
-            View::Library => library,
+            View::Library => library.as_mut(),
             #[cfg(not(target_arch = "wasm32"))]
-            View::Versions => versions,
+            View::Versions => versions.as_mut(),
             #[cfg(target_arch = "wasm32")]
             View::Arena | View::Library | View::Versions => &mut self.rt.desktop_only,
         };

@@ -58,7 +58,7 @@ pub fn studio_clocked(settings: State, size: Vec2, step_dt: f32) -> Harness<'sta
 
 /// Default settings, with the Play view's matches writing their replays into `out`.
 pub fn matches_written_to(out: &std::path::Path) -> State {
-    State { play: PlayView::new(out.to_path_buf()), ..State::default() }
+    State { play: Box::new(PlayView::new(out.to_path_buf())), ..State::default() }
 }
 
 /// Picks who sits in seat `number` (1 or 2) by its button ("Algo", "Ghost" or "You"), and

@@ -221,7 +221,7 @@ fn snapshot_harness(file: &str, settings_of: impl FnOnce(&mut State, &mut Overla
     let mut overlays = Overlays::default();
     settings_of(&mut settings, &mut overlays);
     // The editor's overlays as the studio reopens them from its kept settings.
-    settings.editor = EditorView::from(EditorPrefs { overlays, ..EditorPrefs::default() });
+    settings.editor = Box::new(EditorView::from(EditorPrefs { overlays, ..EditorPrefs::default() }));
     let mut app = StudioApp::new(settings, None);
     app.open(&layouts().join(file));
     let mut h = Harness::builder()

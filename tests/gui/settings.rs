@@ -54,6 +54,13 @@ fn each_views_choices_and_the_view_shown_survive_a_restart() {
 }
 
 #[test]
+fn the_kept_state_is_small_enough_to_move_and_parse_on_any_thread() {
+    // Inline views (74 KB) made parsing the state overflow a 2 MiB test thread in debug builds.
+    let size = std::mem::size_of::<State>();
+    assert!(size <= 512, "State is {size} bytes: keep each view behind a Box");
+}
+
+#[test]
 fn kept_values_the_studio_does_not_offer_fall_back_to_defaults() {
     let json = r#"{"view":"Debugger","viewer":{"speed":3.0,"plot_metric":99},"arena":{"games":"","algos":[]}}"#;
     let settings: State = serde_json::from_str(json).expect("partial settings parse");
