@@ -184,6 +184,10 @@ pub struct ReachTable {
     /// moving attacker's box costs two loads a tick.
     pub attack_span: [[u32; BOARD_LINES]; FORMS],
     pub attack: [[i32; FORMS]; FORMS],
+    /// Per form: its attack's squared reach to a structure when every structure form has
+    /// the same (the usual case: one hit radius for all), so a search need not look at the
+    /// structure's form; `None` otherwise.
+    pub attack_on_structures: [Option<i32>; FORMS],
     pub shield: [[i32; FORMS]; FORMS],
     pub self_destruct: [[i32; FORMS]; FORMS],
 }
@@ -220,6 +224,10 @@ impl ReachTable {
                 let max = reaches.iter().copied().max().unwrap_or(-1);
                 if max >= 0 { (max as f64).sqrt().floor() as i32 } else { -1 }
             };
+            let mut on_structures =
+                (0..FORMS.min(units.len() * 2)).filter(|&b| form(b).is_structure).map(|b| t.attack[a][b]);
+            let first = on_structures.next();
+            t.attack_on_structures[a] = first.filter(|&r| on_structures.all(|other| other == r));
             t.attack_box[a] = reach_box(&t.attack[a]);
             t.shield_box[a] = reach_box(&t.shield[a]);
             let r = t.attack_box[a];

@@ -71,6 +71,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_reach_shared_by_every_structure_form_is_known_without_the_target() {
+        use super::super::config::{DEMOLISHER, ReachTable, WALL, form_index};
+        let mut config = preset("live-2022").expect("preset");
+        let demolisher = form_index(DEMOLISHER, false);
+        let reach = ReachTable::new(&config.units, false);
+        let on_wall = reach.attack[demolisher][form_index(WALL, false)];
+        assert_eq!(reach.attack_on_structures[demolisher], Some(on_wall));
+        // A Wall reached farther than the other structures: the search must look at the form.
+        config.units[WALL].hit_radius += 1.0;
+        let reach = ReachTable::new(&config.units, false);
+        assert_ne!(reach.attack[demolisher][form_index(WALL, false)], on_wall);
+        assert_eq!(reach.attack_on_structures[demolisher], None);
+    }
+
+    #[test]
     fn every_preset_parses() {
         for (slug, _, _) in PRESETS {
             let c = preset(slug).unwrap_or_else(|| panic!("{slug} does not parse"));

@@ -577,6 +577,7 @@ fn gather_in_reach(
     let Some(structures) = roles.structures.as_deref().filter(|_| hits_structures && r >= 0) else { return };
     let enemy_rows = &structures.rows[a.owner.opponent().index()];
     let mask = config.reach.attack_span[a.form()][a.tile.x as usize];
+    let uniform = config.reach.attack_on_structures[a.form()];
     for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
         let mut bits = enemy_rows[y as usize] & mask;
         while bits != 0 {
@@ -584,7 +585,7 @@ fn gather_in_reach(
             bits &= bits - 1;
             let d2 = a.tile.dist2(tile);
             let j = structures.index[tile.index()] as usize;
-            if d2 <= reach[units[j].form()] {
+            if d2 <= uniform.unwrap_or_else(|| reach[units[j].form()]) {
                 out.push((j, d2));
             }
         }
