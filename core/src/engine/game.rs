@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub(crate) const TURN_LIMIT: i32 = 100;
 
 /// Per-player state beyond the four stats: the totals reported in `endStats`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct PlayerState {
     pub stats: Stats,
     pub name: String,
@@ -28,6 +28,22 @@ pub struct PlayerState {
     pub mp_destroyed: f32,
     pub mp_spoiled: f32,
     pub sp_spent: f32,
+}
+
+/// Written out for `clone_from`: the derived one cloned the name into a new `String` (an
+/// allocation and a free per player at each state copy, `Game::assign_from`).
+impl Clone for PlayerState {
+    fn clone(&self) -> PlayerState {
+        let mut copy = PlayerState { name: String::new(), ..*self };
+        copy.name.clone_from(&self.name);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &PlayerState) {
+        let name = std::mem::take(&mut self.name);
+        *self = PlayerState { name, ..*source };
+        self.name.clone_from(&source.name);
+    }
 }
 
 /// Why a command was rejected (rejections leave no trace in frames; the runner logs them).
