@@ -174,6 +174,25 @@ impl Blockers {
 /// Per padded cell: the distance, `UNREACHABLE` or `BLOCKED`.
 type DistanceField = Box<[u16; FIELD_LEN]>;
 
+/// Spare field buffers kept at most: the four edge fields and a few fallbacks.
+const MAX_SPARE: usize = 8;
+
+/// Of the tiles `reach` reaches, the farthest row toward `edge`, then the farthest tile toward
+/// its side. The rows are read in that order, so the first tile reached is the one.
+fn deepest_reached(reach: &DistanceField, edge: Edge) -> Option<Tile> {
+    let last = BOARD_SIZE - 1;
+    for depth in (0..BOARD_SIZE).rev() {
+        let y = if edge.is_top() { depth } else { last - depth };
+        for lateral in (0..BOARD_SIZE).rev() {
+            let t = Tile::new(if edge.is_right() { lateral } else { last - lateral }, y);
+            if reach[padded(t)] < BLOCKED {
+                return Some(t);
+            }
+        }
+    }
+    None
+}
+
 /// Shortest-path oracle for one board. Cheap to build; distance fields and connected
 /// components are computed lazily and cached until the board changes.
 pub struct Pathfinder {
@@ -190,9 +209,8 @@ pub struct Pathfinder {
     opened: [Opened; 4],
     /// Deepest-tile fallbacks: (target edge, any tile of the component) → (deepest tile, field).
     fallback_fields: Vec<(usize, DistanceField)>,
-    /// Edge fields dropped (the board changed, or a copy had none), kept to be written
-    /// over by the next search instead of freed and allocated again. At most four boxes
-    /// exist in `edge_fields` and here together.
+    /// Fields dropped (the board changed, or a copy had fewer), kept to be written over by
+    /// the next search instead of freed and allocated again; at most `MAX_SPARE`.
     spare: Vec<DistanceField>,
 }
 
@@ -213,23 +231,46 @@ impl Clone for Pathfinder {
     fn clone_from(&mut self, source: &Pathfinder) {
         *self.blank = *source.blank;
         self.free = source.free;
-        for (mine, theirs) in self.edge_fields.iter_mut().zip(&source.edge_fields) {
-            match (mine.as_mut(), theirs) {
+        for e in 0..4 {
+            match (self.edge_fields[e].as_mut(), &source.edge_fields[e]) {
                 (Some(field), Some(source_field)) => **field = **source_field,
                 (None, Some(source_field)) => {
-                    *mine = Some(self.spare.pop().map_or_else(
+                    let field = self.spare.pop().map_or_else(
                         || source_field.clone(),
                         |mut field| {
                             *field = **source_field;
                             field
                         },
-                    ))
+                    );
+                    self.edge_fields[e] = Some(field);
                 }
-                (_, None) => self.spare.extend(mine.take()),
+                (_, None) => {
+                    if let Some(field) = self.edge_fields[e].take() {
+                        self.keep_spare(field);
+                    }
+                }
             }
         }
         self.opened = source.opened;
-        self.fallback_fields.clone_from(&source.fallback_fields);
+        // In place too: a derived copy of each (edge, field) pair allocated its field.
+        while self.fallback_fields.len() > source.fallback_fields.len() {
+            if let Some((_, field)) = self.fallback_fields.pop() {
+                self.keep_spare(field);
+            }
+        }
+        for (k, (edge, source_field)) in source.fallback_fields.iter().enumerate() {
+            match self.fallback_fields.get_mut(k) {
+                Some((mine_edge, field)) => {
+                    *mine_edge = *edge;
+                    **field = **source_field;
+                }
+                None => {
+                    let mut field = self.spare.pop().unwrap_or_else(|| source_field.clone());
+                    *field = **source_field;
+                    self.fallback_fields.push((*edge, field));
+                }
+            }
+        }
     }
 }
 
@@ -259,8 +300,33 @@ impl Pathfinder {
         }
     }
 
-    fn bfs(&self, sources: impl Iterator<Item = Tile>) -> DistanceField {
-        let mut dist = self.blank.clone();
+    /// The blank field, written into `buffer` if one is given.
+    fn blank_field(&self, buffer: Option<DistanceField>) -> DistanceField {
+        match buffer {
+            Some(mut field) => {
+                *field = *self.blank;
+                field
+            }
+            None => self.blank.clone(),
+        }
+    }
+
+    /// A dropped field's buffer kept for a later search.
+    fn keep_spare(&mut self, field: DistanceField) {
+        if self.spare.len() < MAX_SPARE {
+            self.spare.push(field);
+        }
+    }
+
+    /// The fallback fields dropped (the board changed), their buffers kept.
+    fn drop_fallback_fields(&mut self) {
+        while let Some((_, field)) = self.fallback_fields.pop() {
+            self.keep_spare(field);
+        }
+    }
+
+    fn bfs(&self, sources: impl Iterator<Item = Tile>, buffer: Option<DistanceField>) -> DistanceField {
+        let mut dist = self.blank_field(buffer);
         // Each free cell enters the queue once, so it never holds more than FIELD_LEN cells.
         let mut queue = [0u16; FIELD_LEN];
         let (mut head, mut tail) = (0usize, 0usize);
@@ -300,13 +366,7 @@ impl Pathfinder {
     fn edge_field(&self, edge: Edge, buffer: Option<DistanceField>) -> DistanceField {
         let (o, source) = diag_source(edge);
         let (free, cells) = (&self.free[o], &DIAG_CELLS[o]);
-        let mut dist = match buffer {
-            Some(mut field) => {
-                *field = *self.blank;
-                field
-            }
-            None => self.blank.clone(),
-        };
+        let mut dist = self.blank_field(buffer);
         // Padded with an empty row at each end: row `r` here is row `r − 1` of the square.
         // Rows of `front` outside `lo..=hi` are always empty.
         let mut front = [0u32; DIAG + 2];
@@ -382,7 +442,7 @@ impl Pathfinder {
             return;
         }
         self.mark(t, true);
-        self.fallback_fields.clear();
+        self.drop_fallback_fields();
         for (slot, opened) in self.edge_fields.iter_mut().zip(&mut self.opened) {
             let Some(dist) = slot.as_mut() else { continue };
             // Opened and closed again before anyone asked: the field is as it was.
@@ -392,7 +452,11 @@ impl Pathfinder {
             let d = dist[p];
             dist[p] = BLOCKED;
             if d < BLOCKED && !closing_keeps_distances(dist, p, d) {
-                self.spare.extend(slot.take());
+                if self.spare.len() < MAX_SPARE {
+                    self.spare.extend(slot.take());
+                } else {
+                    *slot = None;
+                }
                 *opened = Opened::default();
             }
         }
@@ -411,7 +475,7 @@ impl Pathfinder {
             return;
         }
         self.mark(t, false);
-        self.fallback_fields.clear();
+        self.drop_fallback_fields();
         for e in 0..4 {
             if self.edge_fields[e].is_some() && !self.opened[e].push(p) {
                 // Too many waiting: repaired now, this one included.
@@ -466,19 +530,12 @@ impl Pathfinder {
     /// The deepest tile of the component of `from` toward `edge` (docs/mechanics.md,
     /// Pathfinding): the farthest row toward the edge, then the farthest tile toward its side.
     /// The rows are read in that order, so the first tile reached is the one.
-    fn deepest_tile(&self, from: Tile, edge: Edge) -> Tile {
-        let reach = self.bfs(std::iter::once(from));
-        let last = BOARD_SIZE - 1;
-        for depth in (0..BOARD_SIZE).rev() {
-            let y = if edge.is_top() { depth } else { last - depth };
-            for lateral in (0..BOARD_SIZE).rev() {
-                let t = Tile::new(if edge.is_right() { lateral } else { last - lateral }, y);
-                if reach[padded(t)] < BLOCKED {
-                    return t;
-                }
-            }
-        }
-        from
+    fn deepest_tile(&mut self, from: Tile, edge: Edge) -> Tile {
+        let buffer = self.spare.pop();
+        let reach = self.bfs(std::iter::once(from), buffer);
+        let deepest = deepest_reached(&reach, edge).unwrap_or(from);
+        self.keep_spare(reach);
+        deepest
     }
 
     /// Distance field toward the destination of a unit at `from` bound for `edge` (§6.1):
@@ -514,7 +571,8 @@ impl Pathfinder {
     #[inline(never)]
     fn add_fallback_field(&mut self, from: Tile, edge: Edge) -> usize {
         let target = self.deepest_tile(from, edge);
-        let field = self.bfs(std::iter::once(target));
+        let buffer = self.spare.pop();
+        let field = self.bfs(std::iter::once(target), buffer);
         self.fallback_fields.push((edge.index(), field));
         self.fallback_fields.len() - 1
     }
@@ -723,24 +781,37 @@ mod tests {
 
     #[test]
     fn a_copy_into_old_buffers_equals_its_source() {
-        // Copies between pathfinders whose boards and computed fields differ, both ways.
+        // Copies between pathfinders whose boards and computed fields differ, both ways; a
+        // board walled off at row 14 has deepest-tile fallback fields toward the top edges.
         let mut next = pseudo_random(99);
         let tiles: Vec<Tile> = (0..CELLS).map(Tile::from_index).filter(|t| t.in_play()).collect();
-        let mut board = |density: usize, fields: &[Edge]| {
-            let mut p = Pathfinder::from_structure_tiles(tiles.iter().copied().filter(|_| next() % 100 < density));
+        let mut board = |density: usize, walled: bool, fields: &[Edge]| {
+            let blocked = |t: &Tile, roll: usize| roll % 100 < density || (walled && t.y == 14);
+            let mut p = Pathfinder::from_structure_tiles(tiles.iter().copied().filter(|t| blocked(t, next())));
             for &e in fields {
                 p.field_for(Tile::new(13, 0), e);
+                p.field_for(Tile::new(14, 1), e);
             }
             p
         };
-        let mut copy = board(30, &[Edge::TopLeft, Edge::TopRight]);
-        for source in
-            [board(10, &[Edge::TopLeft]), board(50, &[]), board(20, &Edge::ALL), board(0, &[Edge::BottomLeft])]
-        {
+        let top = [Edge::TopLeft, Edge::TopRight];
+        let mut copy = board(30, false, &top);
+        let sources = [
+            board(10, false, &[Edge::TopLeft]),
+            board(5, true, &top),
+            board(50, false, &[]),
+            board(0, true, &Edge::ALL),
+            board(20, false, &Edge::ALL),
+            board(0, true, &[Edge::TopRight]),
+            board(0, false, &[Edge::BottomLeft]),
+        ];
+        assert!(sources.iter().any(|p| p.fallback_fields.len() >= 2), "no source with fallback fields");
+        for source in sources {
             copy.clone_from(&source);
             assert!(copy.blank == source.blank && copy.free == source.free);
             assert!(copy.edge_fields == source.edge_fields && copy.opened == source.opened);
-            assert!(copy.spare.len() + copy.edge_fields.iter().flatten().count() <= 4);
+            assert!(copy.fallback_fields == source.fallback_fields);
+            assert!(copy.spare.len() <= MAX_SPARE);
         }
     }
 
@@ -755,7 +826,7 @@ mod tests {
                 let blocked: Vec<Tile> = tiles.iter().copied().filter(|_| next() % 100 < density).collect();
                 let p = Pathfinder::from_structure_tiles(blocked.iter().copied());
                 for e in Edge::ALL {
-                    assert!(p.edge_field(e, None) == p.bfs(e.tiles().into_iter()), "{e:?} at density {density}");
+                    assert!(p.edge_field(e, None) == p.bfs(e.tiles().into_iter(), None), "{e:?} at density {density}");
                 }
             }
         }
