@@ -24,15 +24,16 @@ impl Game {
         // Mobile units stand still after their step, to the end of the tick: `move_units`
         // records where they stopped.
         let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
-        let arrived = self.move_units(&config, &mut mobile_rows);
+        // The first position of a unit that arrived (breaches or self-destructs this tick).
+        let first_arrived = self.move_units(&config, &mut mobile_rows);
         if config.reach.any_shield_decay {
             for u in self.units.iter_mut().filter(|u| !u.shields.is_empty()) {
                 u.decay_shields();
             }
         }
         self.grant_shields(&config, &mobile_rows);
-        if arrived > 0 {
-            self.resolve_breaches(&config);
+        if let Some(first) = first_arrived {
+            self.resolve_breaches(&config, first);
         }
         if config.legacy && self.has_mobile_units() {
             self.resolve_melee(&config);
@@ -42,20 +43,23 @@ impl Game {
         let (killed, first_killed) = if config.legacy {
             (self.resolve_attacks_and_blasts(&config), None)
         } else {
-            if arrived > 0 {
-                self.resolve_self_destructs(&config);
-            }
+            let blasted = first_arrived.is_some_and(|first| self.resolve_self_destructs(&config, first));
             let first_killed = self.resolve_attacks(&config, &mobile_rows);
-            (first_killed.is_some(), first_killed)
+            // A blast's victims are not tracked: the whole list is scanned after one.
+            (first_killed.is_some() || blasted, if blasted { Some(0) } else { first_killed })
         };
         // Only kills and arrivals (or units added since) can leave a unit to clear away:
         // scanning every unit after each tick with a mere hit was a large share of a tick.
-        if arrived > 0 || killed || self.clean_up_due {
-            // A tick whose only losses are the attack step's kills scans from the first
-            // unit killed (health falls only in hits, in this step; decaying shields, units
-            // added and arrivals ask for the whole scan).
-            let only_kills = arrived == 0 && !self.clean_up_due && !config.reach.any_shield_decay;
-            let from = first_killed.filter(|_| only_kills).unwrap_or(0);
+        if first_arrived.is_some() || killed || self.clean_up_due {
+            // The scan starts at the first unit that arrived or was killed (health falls
+            // only in hits and blasts, in these steps); decaying shields, units added and
+            // the 2018–2019 attack step (kills not tracked) ask for the whole scan.
+            let whole = self.clean_up_due || config.reach.any_shield_decay || config.legacy;
+            let from = match (first_arrived, first_killed) {
+                _ if whole => 0,
+                (Some(a), Some(k)) => a.min(k),
+                (a, k) => a.or(k).unwrap_or(0),
+            };
             self.clean_up(&config, from);
         }
     }
@@ -64,11 +68,11 @@ impl Game {
     /// Returns how many units arrived (will breach or self-destruct). `rows` get the tiles
     /// where the units stand after their step (filled here rather than by a second walk over
     /// the mobile units: a Turret or Support whose reach box holds none skips its search).
-    fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> usize {
-        let mut arrived = 0;
+    fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> Option<usize> {
+        let mut first_arrived = None;
         self.ensure_roles();
         if self.roles.mobiles.is_empty() {
-            return 0;
+            return None;
         }
         let done_on_arrival = config.legacy_build() == LegacyBuild::August2018;
         // Moving units leaves the structures, hence the board, unchanged.
@@ -110,7 +114,7 @@ impl Game {
                     }
                     None => {
                         end_path(u);
-                        arrived += 1;
+                        first_arrived = first_arrived.or(Some(i));
                         rows[u.owner.index()].add(u.tile);
                         continue;
                     }
@@ -122,7 +126,7 @@ impl Game {
             if done_on_arrival && pathfinder.next_step(u.tile, u.target_edge, u.last_axis).is_none() {
                 let tile = u.tile;
                 end_path(u);
-                arrived += 1;
+                first_arrived = first_arrived.or(Some(i));
                 if !stepped && record {
                     let (unit_type, id, owner) = (u.unit_type, u.id, u.owner);
                     self.events.moves.push(MoveEvent { from: tile, to: tile, unit_type, id, owner });
@@ -130,7 +134,7 @@ impl Game {
             }
             rows[u.owner.index()].add(u.tile);
         }
-        arrived
+        first_arrived
     }
 
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
@@ -187,9 +191,10 @@ impl Game {
         }
     }
 
-    /// Step 4: units standing on their target edge score and leave.
-    fn resolve_breaches(&mut self, config: &Config) {
-        for i in 0..self.units.len() {
+    /// Step 4: units standing on their target edge score and leave. Units before `first`
+    /// did not arrive this tick.
+    fn resolve_breaches(&mut self, config: &Config, first: usize) {
+        for i in first..self.units.len() {
             if self.units[i].fate != Fate::Breaching {
                 continue;
             }
@@ -212,8 +217,10 @@ impl Game {
     /// every enemy unit in range. Deaths are recorded as they happen: a victim killed by the
     /// blast once, and the exploding unit always — so a unit killed by an earlier blast
     /// that then explodes itself is reported dead twice, as the official engine does.
-    fn resolve_self_destructs(&mut self, config: &Config) {
-        for i in 0..self.units.len() {
+    /// Units before `first` did not arrive this tick. Returns whether a unit exploded.
+    fn resolve_self_destructs(&mut self, config: &Config, first: usize) -> bool {
+        let mut blasted = false;
+        for i in first..self.units.len() {
             if self.units[i].fate != Fate::SelfDestructing {
                 continue;
             }
@@ -222,12 +229,14 @@ impl Game {
             let (owner, tile, unit_type, id) = (u.owner, u.tile, u.unit_type, u.id);
             if u.steps as i32 >= stats.sd_steps_required {
                 self.explode(config, i);
+                blasted = true;
             }
             self.units[i].death_emitted = true;
             if self.recording.outcomes {
                 self.events.death.push(DeathEvent { tile, unit_type, id, owner, removed: false });
             }
         }
+        blasted
     }
 
     pub(crate) fn explode(&mut self, config: &Config, i: usize) {
@@ -442,17 +451,18 @@ impl Game {
         }
         // The units before `first` all stay: only the tail is compacted, in order (a full
         // `retain` tested every unit of the board again).
-        let mut kept = first;
+        // Each unit kept is moved once (swapping it with a gone one moved it three times).
         let mut removed: SmallVec<[usize; 16]> = SmallVec::new();
-        for k in first..self.units.len() {
-            if gone(&self.units[k]) {
+        let mut k = first;
+        let is_gone = |u: &mut Unit| {
+            let leaves = gone(u);
+            if leaves {
                 removed.push(k);
-            } else {
-                self.units.swap(kept, k);
-                kept += 1;
             }
-        }
-        self.units.truncate(kept);
+            k += 1;
+            leaves
+        };
+        self.units.extract_if(first.., is_gone).for_each(drop);
         self.roles_after_clean_up(&removed, &opened);
         for &(t, _) in &opened {
             self.structure_removed(t);
