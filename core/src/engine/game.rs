@@ -241,6 +241,13 @@ fn attack_check(config: &Config, u: &Unit) -> AttackCheck {
     }
 }
 
+/// Whether `u` is the structure its tile's board entry names: a structure already cleared
+/// from the board, or replaced on its tile, is not.
+#[inline]
+pub(super) fn holds_its_tile(structure_at: &[u32; CELLS], u: &Unit) -> bool {
+    u.is_structure && structure_at[u.tile.index()] == u.id
+}
+
 /// Where position `v` (before a removal) goes after the units at `removed` left: the count
 /// of removed positions below it is subtracted. `before` counts them so far, for a caller
 /// walking positions in ascending order. Also says whether `v` itself was removed (its
@@ -564,7 +571,7 @@ impl Game {
                 structures.rows[owner.index()][t.y as usize] &= !(1 << t.x);
             }
             for (i, u) in self.units.iter().enumerate().skip(first) {
-                if u.is_structure && self.structure_at[u.tile.index()] == u.id {
+                if holds_its_tile(&self.structure_at, u) {
                     structures.index[u.tile.index()] = i as u32;
                 }
             }
@@ -645,7 +652,7 @@ impl Game {
 
     pub(super) fn remove_unit_at(&mut self, index: usize) -> Unit {
         let u = &self.units[index];
-        let opens = u.is_structure && self.structure_at[u.tile.index()] == u.id;
+        let opens = holds_its_tile(&self.structure_at, u);
         let u = self.remove_unit_keeping_board(index);
         if opens {
             self.structure_changed(u.tile, false);
@@ -658,7 +665,7 @@ impl Game {
     /// closing the tile repaired every edge field for nothing.
     pub(super) fn remove_unit_keeping_board(&mut self, index: usize) -> Unit {
         let u = self.units.remove(index);
-        if u.is_structure && self.structure_at[u.tile.index()] == u.id {
+        if holds_its_tile(&self.structure_at, &u) {
             self.structure_at[u.tile.index()] = 0;
             if let Some(structures) = self.roles.structures.as_deref_mut() {
                 structures.rows[u.owner.index()][u.tile.y as usize] &= !(1 << u.tile.x);
