@@ -528,8 +528,7 @@ impl Pathfinder {
     }
 
     /// The deepest tile of the component of `from` toward `edge` (docs/mechanics.md,
-    /// Pathfinding): the farthest row toward the edge, then the farthest tile toward its side.
-    /// The rows are read in that order, so the first tile reached is the one.
+    /// Pathfinding; `deepest_reached`), searched in a spare buffer.
     fn deepest_tile(&mut self, from: Tile, edge: Edge) -> Tile {
         let buffer = self.spare.pop();
         let reach = self.bfs(std::iter::once(from), buffer);
