@@ -86,7 +86,8 @@ impl Clone for Unit {
 
     /// In place: the derived (default) `clone_from` built a whole copy, dropped the old unit
     /// and moved the copy in, for each unit of `Vec::clone_from` (the state copy at each
-    /// simulated turn's start).
+    /// simulated turn's start). Inlined into that loop: a call per unit cost 0.8k a turn.
+    #[inline]
     fn clone_from(&mut self, source: &Unit) {
         self.id = source.id;
         self.tile = source.tile;
