@@ -234,16 +234,7 @@ impl Clone for Pathfinder {
         for e in 0..4 {
             match (self.edge_fields[e].as_mut(), &source.edge_fields[e]) {
                 (Some(field), Some(source_field)) => **field = **source_field,
-                (None, Some(source_field)) => {
-                    let field = self.spare.pop().map_or_else(
-                        || source_field.clone(),
-                        |mut field| {
-                            *field = **source_field;
-                            field
-                        },
-                    );
-                    self.edge_fields[e] = Some(field);
-                }
+                (None, Some(source_field)) => self.edge_fields[e] = Some(self.copy_of(source_field)),
                 (_, None) => {
                     if let Some(field) = self.edge_fields[e].take() {
                         self.keep_spare(field);
@@ -265,8 +256,7 @@ impl Clone for Pathfinder {
                     **field = **source_field;
                 }
                 None => {
-                    let mut field = self.spare.pop().unwrap_or_else(|| source_field.clone());
-                    *field = **source_field;
+                    let field = self.copy_of(source_field);
                     self.fallback_fields.push((*edge, field));
                 }
             }
@@ -308,6 +298,17 @@ impl Pathfinder {
                 field
             }
             None => self.blank.clone(),
+        }
+    }
+
+    /// A copy of `source`, in a spare buffer if there is one.
+    fn copy_of(&mut self, source: &DistanceField) -> DistanceField {
+        match self.spare.pop() {
+            Some(mut field) => {
+                *field = **source;
+                field
+            }
+            None => source.clone(),
         }
     }
 
@@ -443,21 +444,19 @@ impl Pathfinder {
         }
         self.mark(t, true);
         self.drop_fallback_fields();
-        for (slot, opened) in self.edge_fields.iter_mut().zip(&mut self.opened) {
-            let Some(dist) = slot.as_mut() else { continue };
+        for e in 0..4 {
+            let Some(dist) = self.edge_fields[e].as_mut() else { continue };
             // Opened and closed again before anyone asked: the field is as it was.
-            if opened.forget(p) {
+            if self.opened[e].forget(p) {
                 continue;
             }
             let d = dist[p];
             dist[p] = BLOCKED;
             if d < BLOCKED && !closing_keeps_distances(dist, p, d) {
-                if self.spare.len() < MAX_SPARE {
-                    self.spare.extend(slot.take());
-                } else {
-                    *slot = None;
+                if let Some(field) = self.edge_fields[e].take() {
+                    self.keep_spare(field);
                 }
-                *opened = Opened::default();
+                self.opened[e] = Opened::default();
             }
         }
     }

@@ -65,9 +65,10 @@ impl Game {
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.
-    /// Returns how many units arrived (will breach or self-destruct). `rows` get the tiles
-    /// where the units stand after their step (filled here rather than by a second walk over
-    /// the mobile units: a Turret or Support whose reach box holds none skips its search).
+    /// Returns the position of the first unit that arrived (will breach or self-destruct), if
+    /// any. `rows` get the tiles where the units stand after their step (filled here rather
+    /// than by a second walk over the mobile units: a Turret or Support whose reach box holds
+    /// none skips its search).
     fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> Option<usize> {
         let mut first_arrived = None;
         self.ensure_roles();
@@ -450,8 +451,8 @@ impl Game {
             }
         }
         // The units before `first` all stay: only the tail is compacted, in order (a full
-        // `retain` tested every unit of the board again).
-        // Each unit kept is moved once (swapping it with a gone one moved it three times).
+        // `retain` tested every unit of the board again), each unit kept moved once (swapping
+        // it with a gone one moved it three times).
         let mut removed: SmallVec<[usize; 16]> = SmallVec::new();
         let mut k = first;
         let is_gone = |u: &mut Unit| {
