@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 use terminal_core::replay::read_replay;
-use terminal_core::verify::bench::{prepare_turns, simulate_turns};
+use terminal_core::verify::bench::Resimulation;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -18,16 +18,16 @@ fn main() {
     let path = PathBuf::from(path);
     let rounds: u64 = rounds.parse().unwrap_or_else(|e| panic!("ROUNDS: {e}"));
     let replay = read_replay(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let turns = prepare_turns(&replay).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+    let mut resimulation = Resimulation::new(&replay).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
     let (mut total_turns, mut total_frames) = (0u64, 0u64);
     for _ in 0..rounds {
-        let (t, f) = simulate_turns(&turns);
+        let (t, f) = resimulation.round();
         total_turns += t;
         total_frames += f;
     }
     println!(
         "{}: {} turns prepared; simulated {total_turns} turns, {total_frames} frames",
         path.display(),
-        turns.len()
+        resimulation.turns()
     );
 }

@@ -3,7 +3,7 @@
 use super::error::{CliError, Outcome};
 use std::path::PathBuf;
 use terminal_core::replay::read_replay;
-use terminal_core::verify::bench::{prepare_turns, simulate_turns};
+use terminal_core::verify::bench::Resimulation;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -19,13 +19,14 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<Outcome, CliError> {
     let path = &args.replay;
     let replay = read_replay(path)?;
-    let turns = prepare_turns(&replay).map_err(|source| CliError::Rebuild { path: path.clone(), source })?;
-    out!("{}: {} turns; running for {:.1}s on one thread", path.display(), turns.len(), args.seconds);
+    let mut resimulation =
+        Resimulation::new(&replay).map_err(|source| CliError::Rebuild { path: path.clone(), source })?;
+    out!("{}: {} turns; running for {:.1}s on one thread", path.display(), resimulation.turns(), args.seconds);
     let started = std::time::Instant::now();
     let (mut total_turns, mut total_frames) = (0u64, 0u64);
     let mut rounds = 0u64;
     while args.rounds.map_or(started.elapsed().as_secs_f64() < args.seconds, |n| rounds < n) {
-        let (t, f) = simulate_turns(&turns);
+        let (t, f) = resimulation.round();
         total_turns += t;
         total_frames += f;
         rounds += 1;

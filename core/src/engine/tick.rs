@@ -171,7 +171,9 @@ impl Game {
             // Only the owner's mobile units, in ascending id as in the whole list.
             for &mi in &roles.mobiles_of[owner_index] {
                 let u = &mut self.units[mi];
-                if stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.contains(&sid) {
+                // A plain walk: the list is short, and `contains` on integers sets up a
+                // 16-wide chunked search for it (1k instructions a turn).
+                if stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.iter().any(|&by| by == sid) {
                     continue;
                 }
                 u.shielded_by.push(sid);
@@ -589,8 +591,12 @@ fn gather_in_reach(
     let enemy_rows = &structures.rows[a.owner.opponent().index()];
     let mask = config.reach.attack_span[a.form()][a.tile.x as usize];
     let uniform = config.reach.attack_on_structures[a.form()];
-    for y in (a.tile.y - r).max(0)..=(a.tile.y + r).min(BOARD_SIZE - 1) {
-        let mut bits = enemy_rows[y as usize] & mask;
+    // The rows of the box as a slice walked by pointer: an inclusive `i32` range compiled to
+    // 16 instructions a row, most rows empty (2k instructions a turn more).
+    let (low, high) = ((a.tile.y - r).max(0), (a.tile.y + r).min(BOARD_SIZE - 1));
+    let Some(rows) = enemy_rows.get(low as usize..=high as usize) else { return };
+    for (y, &row) in (low..).zip(rows) {
+        let mut bits = row & mask;
         while bits != 0 {
             let tile = Tile::new(bits.trailing_zeros() as i32, y);
             bits &= bits - 1;

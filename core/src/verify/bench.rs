@@ -20,16 +20,46 @@ pub fn prepare_turns(replay: &Replay) -> Result<Vec<(Game, TurnInputs)>, Rebuild
     Ok(turns)
 }
 
-/// Simulates every prepared turn to the end of its action phase and restore.
-/// Returns (turns, action frames) simulated.
+/// A replay's prepared turns and the one game they are simulated in, kept from round to
+/// round as the engine's users keep theirs (`simulate_many`, the planner): its unit, index
+/// and event buffers grow once, not again in every round.
+pub struct Resimulation {
+    turns: Vec<(Game, TurnInputs)>,
+    scratch: Option<Game>,
+}
+
+impl Resimulation {
+    pub fn new(replay: &Replay) -> Result<Resimulation, RebuildError> {
+        let turns = prepare_turns(replay)?;
+        let scratch = turns.first().map(|(game, _)| game.clone());
+        Ok(Resimulation { turns, scratch })
+    }
+
+    /// Turns prepared.
+    pub fn turns(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// Simulates every turn once. Returns (turns, action frames) simulated.
+    pub fn round(&mut self) -> (u64, u64) {
+        let Some(game) = self.scratch.as_mut() else { return (0, 0) };
+        simulate_turns_in(&self.turns, game)
+    }
+}
+
+/// Simulates every prepared turn to the end of its action phase and restore, in a copy of
+/// the first. Returns (turns, action frames) simulated.
 pub fn simulate_turns(turns: &[(Game, TurnInputs)]) -> (u64, u64) {
-    let mut frames = 0u64;
     let Some((first, _)) = turns.first() else { return (0, 0) };
-    // One game reused for every turn: its unit and event buffers are allocated once.
-    let mut game = first.clone();
+    simulate_turns_in(turns, &mut first.clone())
+}
+
+/// Simulates every prepared turn, each from its own state copied into `game`.
+fn simulate_turns_in(turns: &[(Game, TurnInputs)], game: &mut Game) -> (u64, u64) {
+    let mut frames = 0u64;
     for (start, inputs) in turns {
         game.assign_from(start);
-        inputs.apply(&mut game);
+        inputs.apply(game);
         loop {
             game.action_tick_quiet();
             frames += 1;
