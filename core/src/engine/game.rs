@@ -570,7 +570,7 @@ impl Game {
             for &(t, owner) in opened {
                 structures.rows[owner.index()][t.y as usize] &= !(1 << t.x);
             }
-            for (i, u) in self.units.iter().enumerate().skip(first) {
+            for (i, u) in (first..).zip(self.units.get(first..).unwrap_or_default()) {
                 if holds_its_tile(&self.structure_at, u) {
                     structures.index[u.tile.index()] = i as u32;
                 }
@@ -583,7 +583,8 @@ impl Game {
         let r = &mut self.roles;
         let structures = r.structures.get_or_insert_with(Box::default);
         let reach = &self.config.reach;
-        for (i, u) in self.units.iter().enumerate().skip(start) {
+        // A slice from `start`: `enumerate().skip(start)` tested the skip at every unit.
+        for (i, u) in (start..).zip(self.units.get(start..).unwrap_or_default()) {
             if !u.is_structure {
                 r.mobiles.push(i);
                 r.mobiles_of[u.owner.index()].push(i);

@@ -375,6 +375,18 @@ impl Game {
                     gather_in_reach(config, &self.units, roles, a, hits_structures, mobiles_near, &mut in_reach);
                 }
                 if in_reach.is_empty() {
+                    // The members of this stack next in the list have nothing to hit either:
+                    // their bits are cleared in a short walk, not each visited in full (a
+                    // stack of Scouts far from every structure comes up every tick).
+                    let mut next = k + 1;
+                    while next % 64 != 0 && candidates & (1 << (next % 64)) != 0 {
+                        let member = roles.attackers.get(next).and_then(|&j| self.units.get(j));
+                        if !member.is_some_and(|m| m.fate == Fate::Breaching || (m.tile, m.form(), m.owner) == key) {
+                            break;
+                        }
+                        candidates &= !(1 << (next % 64));
+                        next += 1;
+                    }
                     continue;
                 }
                 // Between two members of a stack only the first one's target changed, and only
