@@ -21,6 +21,8 @@ const BUILDUP_THRESHOLD: f32 = 0.9999;
 impl Game {
     pub(crate) fn step_tick(&mut self) {
         let config = Arc::clone(&self.config);
+        // Brought up to date once: no step before the clean-up adds or removes a unit.
+        self.ensure_roles();
         // Mobile units stand still after their step, to the end of the tick: `move_units`
         // records where they stopped.
         let mut mobile_rows = [MobileRows::default(), MobileRows::default()];
@@ -71,7 +73,10 @@ impl Game {
     /// none skips its search).
     fn move_units(&mut self, config: &Config, rows: &mut [MobileRows; 2]) -> Option<usize> {
         let mut first_arrived = None;
-        self.ensure_roles();
+        debug_assert!(
+            self.roles.valid && self.roles.repair_from.is_none(),
+            "step_tick brings the role index up to date"
+        );
         if self.roles.mobiles.is_empty() {
             return None;
         }
@@ -141,7 +146,10 @@ impl Game {
     /// Step 3: each Support, in ascending id, shields every friendly mobile unit in reach
     /// that it has not shielded before.
     fn grant_shields(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) {
-        self.ensure_roles();
+        debug_assert!(
+            self.roles.valid && self.roles.repair_from.is_none(),
+            "step_tick brings the role index up to date"
+        );
         let roles = &self.roles;
         if roles.mobiles.is_empty() {
             return;
@@ -314,7 +322,10 @@ impl Game {
     /// choice itself is made per attacker since earlier hits change health.
     /// Returns the first position of a target an attack killed, if any.
     fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> Option<usize> {
-        self.ensure_roles();
+        debug_assert!(
+            self.roles.valid && self.roles.repair_from.is_none(),
+            "step_tick brings the role index up to date"
+        );
         let rules = self.target_rules();
         let roles = &self.roles;
         if roles.mobiles.is_empty() {
