@@ -179,9 +179,15 @@ impl Game {
             // Only the owner's mobile units, in ascending id as in the whole list.
             for &mi in &roles.mobiles_of[owner_index] {
                 let u = &mut self.units[mi];
+                if stile.dist2(u.tile) > reach[u.form()] {
+                    continue;
+                }
                 // A plain walk: the list is short, and `contains` on integers sets up a
-                // 16-wide chunked search for it (1k instructions a turn).
-                if stile.dist2(u.tile) > reach[u.form()] || u.shielded_by.iter().any(|&by| by == sid) {
+                // 16-wide chunked search for it (1k instructions a turn; as a helper function,
+                // 0.4k more).
+                #[allow(clippy::manual_contains)]
+                let shielded = u.shielded_by.iter().any(|&by| by == sid);
+                if shielded {
                     continue;
                 }
                 u.shielded_by.push(sid);
@@ -321,6 +327,9 @@ impl Game {
     /// a tile, form and owner (a stack of Scouts) share one list of what is in reach; the
     /// choice itself is made per attacker since earlier hits change health.
     /// Returns the first position of a target an attack killed, if any.
+    // One body: the stack skip below kept out as a function (even inlined) cost 0.4k
+    // instructions a turn in the candidate loop's registers.
+    #[allow(clippy::too_many_lines)]
     fn resolve_attacks(&mut self, config: &Config, mobile_rows: &[MobileRows; 2]) -> Option<usize> {
         debug_assert!(
             self.roles.valid && self.roles.repair_from.is_none(),
@@ -390,7 +399,7 @@ impl Game {
                     // their bits are cleared in a short walk, not each visited in full (a
                     // stack of Scouts far from every structure comes up every tick).
                     let mut next = k + 1;
-                    while next % 64 != 0 && candidates & (1 << (next % 64)) != 0 {
+                    while !next.is_multiple_of(64) && candidates & (1 << (next % 64)) != 0 {
                         let member = roles.attackers.get(next).and_then(|&j| self.units.get(j));
                         if !member.is_some_and(|m| m.fate == Fate::Breaching || (m.tile, m.form(), m.owner) == key) {
                             break;
