@@ -14,7 +14,8 @@ use crate::rules::{Rules, read_commands};
 use crate::sim::{self, Lines};
 use crate::unit::Unit;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use terminal_core::engine::frame::Phase;
@@ -58,6 +59,60 @@ struct Pickled {
     game: GameSnapshot,
 }
 
+/// An iterator whose length is known ahead (counted by the caller), for `PyList::new`.
+struct ExactLength<I> {
+    items: I,
+    left: usize,
+}
+
+impl<I: Iterator> Iterator for ExactLength<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<I: Iterator> ExactSizeIterator for ExactLength<I> {}
+
+/// Games of dropped states, each held only here, kept for the next copy that is changed:
+/// writing a state into a game that has its buffers already (unit list, fields, role index)
+/// costs a fraction of allocating a new one, and an algo's search changes and drops a copy
+/// per try. Per thread, since a state may be dropped on any thread holding the GIL.
+const SPARE_GAMES_KEPT: usize = 4;
+
+thread_local! {
+    static SPARE_GAMES: RefCell<Vec<Arc<Game>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A game no state holds, to be written over, if one was kept.
+fn spare_game() -> Option<Arc<Game>> {
+    SPARE_GAMES.try_with(|spare| spare.borrow_mut().pop()).ok().flatten()
+}
+
+impl Drop for GameState {
+    fn drop(&mut self) {
+        // Kept as a second reference: once this state's own is dropped, the kept one is
+        // the only one (nothing else can take a reference to a game no state holds).
+        if Arc::strong_count(&self.game) == 1 && Arc::weak_count(&self.game) == 0 {
+            let game = Arc::clone(&self.game);
+            // During the thread's exit the list may be gone already: the game is then freed.
+            let _ = SPARE_GAMES.try_with(|spare| {
+                let mut spare = spare.borrow_mut();
+                if spare.len() < SPARE_GAMES_KEPT {
+                    spare.push(game);
+                }
+            });
+        }
+    }
+}
+
 impl GameState {
     pub fn from_game(mut game: Game) -> GameState {
         // Its role index and board built now, once: every copy of the state (an algo's
@@ -70,8 +125,16 @@ impl GameState {
         &self.game
     }
 
-    /// The game, to change: copied first if another state still shares it.
+    /// The game, to change: copied first if another state still shares it, into a kept
+    /// game when there is one.
     fn game_mut(&mut self) -> &mut Game {
+        if Arc::get_mut(&mut self.game).is_none()
+            && let Some(mut spare) = spare_game()
+            && let Some(game) = Arc::get_mut(&mut spare)
+        {
+            game.assign_from(&self.game);
+            self.game = spare;
+        }
         Arc::make_mut(&mut self.game)
     }
 
@@ -245,16 +308,20 @@ impl GameState {
 
     /// The units on the board, in ascending id; only `player`'s if given.
     #[pyo3(signature = (player=None))]
-    fn units(&self, player: Option<i64>) -> PyResult<Vec<Unit>> {
+    fn units<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyList>> {
         let owner = player.map(player_of).transpose()?;
         let config = self.config();
-        Ok(self
-            .game
-            .units
-            .iter()
-            .filter(|u| owner.is_none_or(|p| u.owner == p))
-            .map(|u| Unit::new(config, u))
-            .collect())
+        let units = &self.game.units;
+        // Made straight into a list of its exact length: no list of `Unit`s first, and no
+        // growing.
+        match owner {
+            None => PyList::new(py, units.iter().map(|u| Unit::new(config, u))),
+            Some(p) => {
+                let count = units.iter().filter(|u| u.owner == p).count();
+                let chosen = units.iter().filter(|u| u.owner == p).map(|u| Unit::new(config, u));
+                PyList::new(py, ExactLength { items: chosen, left: count })
+            }
+        }
     }
 
     /// The structure on a tile, or `None`.

@@ -23,21 +23,16 @@ pub struct PlayerTally {
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
     pub players: [PlayerTally; 2],
-    /// SP invested in each structure standing when the run began, by id (ascending): a
-    /// structure's death event does not say whether it was upgraded.
-    invested: Vec<(u32, f32)>,
+    /// The ids of the structures upgraded when the run began (ascending): a structure's
+    /// death event does not say whether it was upgraded. Only these are listed, since most
+    /// structures are not.
+    upgraded: Vec<u32>,
 }
 
 impl Tally {
     pub fn new(game: &Game) -> Tally {
-        let config = &game.config;
-        let invested = game
-            .units
-            .iter()
-            .filter(|u| u.is_structure)
-            .map(|u| (u.id, config.invested_sp(u.unit_type as usize, u.upgraded)))
-            .collect();
-        Tally { players: Default::default(), invested }
+        let upgraded = game.units.iter().filter(|u| u.is_structure && u.upgraded).map(|u| u.id).collect();
+        Tally { players: Default::default(), upgraded }
     }
 
     pub fn add(&mut self, config: &Config, events: &Events) {
@@ -62,10 +57,8 @@ impl Tally {
             }
             let loser = &mut self.players[d.owner.index()];
             if is_structure(d.unit_type) {
-                let sp = match self.invested.binary_search_by_key(&d.id, |&(id, _)| id) {
-                    Ok(i) => self.invested[i].1,
-                    Err(_) => config.invested_sp(d.unit_type as usize, false),
-                };
+                let upgraded = self.upgraded.binary_search(&d.id).is_ok();
+                let sp = config.invested_sp(d.unit_type as usize, upgraded);
                 loser.structures_lost += 1;
                 loser.sp_lost += sp;
             } else if let Some(u) = config.units.get(d.unit_type as usize) {

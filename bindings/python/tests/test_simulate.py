@@ -117,3 +117,27 @@ def test_runs_release_the_gil(replay, rules):
     finally:
         sys.setswitchinterval(interval)
     assert spins > 1000, "the main thread ran only %d times during the batch" % spins
+
+
+def test_a_changed_copy_plays_as_a_state_of_its_own_whatever_game_it_reuses(replay, rules):
+    # A copy given commands is written into the game of a state dropped before (any turn,
+    # cut mid-phase or played out); it must play as a state that never shared its game.
+    starts = [i for i, f in enumerate(replay.frames) if f["turnInfo"][0] == 0 and i + 1 < len(replay.frames)]
+    numbers = [replay.frames[i]["turnInfo"][1] for i in starts]
+    assert len(numbers) > 20, "the replay should have more than 20 turns"
+    order = numbers[::-1] + numbers[::3] + numbers[1::2]
+    for k, number in enumerate(order):
+        state, lines = turn(replay, rules, number)
+        alone = pickle.loads(pickle.dumps(state))  # a game no other state shares
+        alone.apply_turn(*lines)
+        expected = (summary(alone.run(record_frames=True)), alone.frame(), [(u.id, u.x, u.y, u.health) for u in alone.units()])
+        trial = state.copy()
+        trial.apply_turn(*lines)
+        outcome = trial.run(record_frames=True)
+        got = (summary(outcome), trial.frame(), [(u.id, u.x, u.y, u.health) for u in trial.units()])
+        assert got == expected, "turn %d (try %d)" % (number, k)
+        # Dropped in different states: cut after a few frames, or played out.
+        cut = state.copy()
+        cut.apply_turn(*lines)
+        cut.run(k % 9)
+        del trial, cut, alone
