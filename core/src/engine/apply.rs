@@ -7,7 +7,6 @@ use super::game::{Game, Rejection};
 use super::geometry::{Edge, Player, Tile};
 use super::resources::round1;
 use super::unit::Unit;
-use std::sync::Arc;
 
 impl Game {
     fn pay(&mut self, p: Player, sp: f32, mp: f32) -> Result<(), Rejection> {
@@ -46,28 +45,31 @@ impl Game {
     /// an edge), paid for.
     #[inline]
     fn spawn(&mut self, p: Player, t: Tile, unit_type: u8) -> Result<(), Rejection> {
-        let config = Arc::clone(&self.config);
-        let stats = config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
+        // The figures read out of the config, not a clone of its `Arc`: threads placing units
+        // in games of one config would all count on the same reference count.
+        let stats = self.config.units.get(unit_type as usize).ok_or(Rejection::UnknownUnitType)?;
+        let (is_structure, cost_sp, cost_mp, start_health) =
+            (stats.is_structure, stats.cost_sp, stats.cost_mp, stats.start_health);
+        let legacy = self.config.legacy;
         // The tile is in play (checked by `apply_command`): its entry names the structure.
         if self.structure_at[t.index()] != 0 {
             return Err(Rejection::Occupied);
         }
-        let edge =
-            if stats.is_structure { None } else { Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?) };
-        self.pay(p, stats.cost_sp, stats.cost_mp)?;
+        let edge = if is_structure { None } else { Some(Edge::deploy_edge_of(p, t).ok_or(Rejection::NotAnEdge)?) };
+        self.pay(p, cost_sp, cost_mp)?;
         // The 2018–2019 engines spend two ids on a structure: the spawn event names
         // the first, the structure itself the second.
-        let event_id = if config.legacy && edge.is_none() { Some(self.take_id()) } else { None };
+        let event_id = if legacy && edge.is_none() { Some(self.take_id()) } else { None };
         let id = self.take_id();
         let ps = &mut self.players[p.index()];
         let unit = match edge {
             None => {
-                ps.sp_spent += stats.cost_sp;
-                Unit::new_structure(id, unit_type, p, t, stats.start_health)
+                ps.sp_spent += cost_sp;
+                Unit::new_structure(id, unit_type, p, t, start_health)
             }
             Some(e) => {
-                ps.mp_spent += stats.cost_mp;
-                Unit::new_mobile(id, unit_type, p, t, stats.start_health, e.opposite())
+                ps.mp_spent += cost_mp;
+                Unit::new_mobile(id, unit_type, p, t, start_health, e.opposite())
             }
         };
         self.insert_unit(unit);
@@ -78,20 +80,21 @@ impl Game {
     /// `p`'s structure on `t` replaced by its upgraded form (a new id), paid for.
     #[inline]
     fn upgrade(&mut self, p: Player, t: Tile) -> Result<(), Rejection> {
-        let config = Arc::clone(&self.config);
         let old = self.structure_on(t).filter(|u| u.owner == p).ok_or(Rejection::NoOwnStructure)?;
         if old.upgraded {
             return Err(Rejection::AlreadyUpgraded);
         }
         let (old_id, unit_type, old_base) = (old.id, old.unit_type, old.base_health);
-        let base = config.unit(unit_type as usize);
+        // Read out, as in `spawn`.
+        let base = self.config.unit(unit_type as usize);
         let up = base.upgrade.as_deref().ok_or(Rejection::NotUpgradable)?;
-        self.pay(p, up.cost_sp, up.cost_mp)?;
-        self.players[p.index()].sp_spent += up.cost_sp;
+        let (cost_sp, cost_mp, up_health, base_health) = (up.cost_sp, up.cost_mp, up.start_health, base.start_health);
+        self.pay(p, cost_sp, cost_mp)?;
+        self.players[p.index()].sp_spent += cost_sp;
         let index = self.unit_index(old_id).ok_or(Rejection::NoOwnStructure)?;
         self.remove_unit_keeping_board(index);
         let id = self.take_id();
-        let health = (old_base + (up.start_health - base.start_health)).min(up.start_health);
+        let health = (old_base + (up_health - base_health)).min(up_health);
         let mut unit = Unit::new_structure(id, unit_type, p, t, health);
         unit.upgraded = true;
         self.insert_unit(unit);

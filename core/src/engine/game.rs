@@ -119,6 +119,11 @@ pub struct Game {
     pub(crate) clean_up_due: bool,
     /// Reused buffer for the attack step's in-reach lists.
     pub(crate) reach_scratch: Vec<(usize, i32)>,
+    /// A second handle on `config`, kept from one tick to the next for the steps to read
+    /// (checked to be the same config before use). Cloning `config` at every tick counted on
+    /// a reference count that every thread simulating a game of this config shares: two
+    /// threads ran no faster than one on short ticks.
+    pub(crate) tick_config: Option<Arc<Config>>,
     /// When `Some`, every attack of the following ticks is recorded with the targeting
     /// criterion that decided it (debugger; off by default, costs one check per attack).
     pub target_log: Option<Vec<super::target_log::TargetChoice>>,
@@ -297,6 +302,7 @@ impl Game {
             roles: RoleIndex::default(),
             clean_up_due: false,
             reach_scratch: Vec::new(),
+            tick_config: None,
             target_log: None,
             recording: Recording::ALL,
         }
@@ -323,10 +329,15 @@ impl Game {
             roles,
             clean_up_due,
             reach_scratch: _,
+            tick_config: _,
             target_log,
             recording: _,
         } = source;
-        self.config.clone_from(config);
+        // The same config (the usual case) is left as it is: no count taken on a reference
+        // shared with other threads' games.
+        if !Arc::ptr_eq(&self.config, config) {
+            self.config.clone_from(config);
+        }
         self.turn = *turn;
         self.action_frame = *action_frame;
         self.frames_sent = *frames_sent;

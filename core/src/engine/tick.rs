@@ -20,7 +20,11 @@ const BUILDUP_THRESHOLD: f32 = 0.9999;
 
 impl Game {
     pub(crate) fn step_tick(&mut self) {
-        let config = Arc::clone(&self.config);
+        // The game's own second handle on its config, taken out for the tick (no count taken).
+        let config = match self.tick_config.take() {
+            Some(kept) if Arc::ptr_eq(&kept, &self.config) => kept,
+            _ => Arc::clone(&self.config),
+        };
         // Brought up to date once: no step before the clean-up adds or removes a unit.
         self.ensure_roles();
         // Mobile units stand still after their step, to the end of the tick: `move_units`
@@ -64,6 +68,7 @@ impl Game {
             };
             self.clean_up(&config, from);
         }
+        self.tick_config = Some(config);
     }
 
     /// Step 2: every mobile unit, in ascending id, builds up speed and decides a step.

@@ -62,7 +62,8 @@ impl Game {
             return;
         }
         let next = self.turn + 1;
-        let config = Arc::clone(&self.config);
+        // Read in place, not through a clone of the `Arc`: see `Game::tick_config`.
+        let config = &*self.config;
         let r = &config.resources;
         for ps in self.players.iter_mut() {
             let s = &mut ps.stats;
@@ -84,7 +85,7 @@ impl Game {
 
     fn run_removals(&mut self) {
         let turn = self.turn;
-        let config = Arc::clone(&self.config);
+        let config = &*self.config;
         let due: Vec<u32> = self
             .units
             .iter()
@@ -93,6 +94,11 @@ impl Game {
             })
             .map(|u| u.id)
             .collect();
+        if due.is_empty() {
+            return;
+        }
+        // Held across the removals, which change the game.
+        let config = Arc::clone(&self.config);
         for id in due {
             let Some(index) = self.unit_index(id) else { continue };
             let u = self.remove_unit_at(index);
