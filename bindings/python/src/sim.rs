@@ -30,8 +30,8 @@ pub fn action_phase_over(game: &Game) -> bool {
 /// ends, the end-of-turn restore runs too (the state is then at the next turn's deploy
 /// phase, its turn frame counted as sent).
 pub fn run(game: &mut Game, limit: Option<usize>, record_frames: bool, record_paths: bool) -> Run {
-    let config = Arc::clone(&game.config);
     let mut tally = Tally::new(game);
+    let facts = *tally.facts();
     let mut paths = record_paths.then(PathLog::default);
     let mut frames = record_frames.then(Vec::new);
     let mut frames_run = 0usize;
@@ -40,17 +40,17 @@ pub fn run(game: &mut Game, limit: Option<usize>, record_frames: bool, record_pa
         match frames.as_mut() {
             Some(list) => {
                 let frame = game.action_frame();
-                tally.add(&config, &frame.events);
+                tally.add(&frame.events);
                 if let Some(p) = paths.as_mut() {
-                    p.add(&config, &frame.events);
+                    p.add(&facts, &frame.events);
                 }
                 list.push(frame);
             }
             // The tally reads what each tick did to both players; the walks only if asked.
             None => game.action_tick_recording(Recording::OUTCOMES.with_moves(record_paths), |events| {
-                tally.add(&config, events);
+                tally.add(events);
                 if let Some(p) = paths.as_mut() {
-                    p.add(&config, events);
+                    p.add(&facts, events);
                 }
             }),
         }
@@ -89,14 +89,13 @@ pub fn apply_lines(game: &mut Game, lines: &Lines, seat: u8) -> Vec<Rejection> {
     } else {
         [(Player::One, build), (Player::Two, opponent_build), (Player::One, deploy), (Player::Two, opponent_deploy)]
     };
-    let config = Arc::clone(&game.config);
-    let mut rejected = Vec::new();
+    // Named with the config once the lines are in (no clone of its `Arc` held meanwhile:
+    // see `Game::tick_config` in the core).
+    let mut refused = Vec::new();
     for (player, line) in order {
-        for (command, why) in game.apply_line(player, line) {
-            rejected.push(Rejection::new(&config, player, command, why));
-        }
+        refused.extend(game.apply_line(player, line).into_iter().map(|(command, why)| (player, command, why)));
     }
-    rejected
+    refused.into_iter().map(|(player, command, why)| Rejection::new(&game.config, player, command, why)).collect()
 }
 
 /// Simulates every candidate from `base` (which is left as it is) on up to `threads`

@@ -14,7 +14,7 @@ use crate::rules::{Rules, read_commands};
 use crate::sim::{self, Lines};
 use crate::unit::Unit;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -406,17 +406,18 @@ impl GameState {
         self.ensure_deploy_phase()?;
         let seat = seat_of(seat)?;
         let defaults = self.lines([build, deploy, opponent_build, opponent_deploy])?;
+        // Python strings made once: a `&str` key makes a new string at each comparison.
+        let keys = ["build", "deploy", "opponent_build", "opponent_deploy"].map(|k| PyString::intern(py, k));
         let mut all = Vec::new();
         for (i, candidate) in candidates.try_iter()?.enumerate() {
             let candidate = candidate?;
             let lines = match candidate.cast::<PyDict>() {
                 Ok(dict) => {
-                    let keys = ["build", "deploy", "opponent_build", "opponent_deploy"];
-                    if let Some(key) = dict.keys().iter().find(|k| !keys.iter().any(|w| k.eq(*w).unwrap_or(false))) {
+                    if let Some(key) = dict.keys().iter().find(|k| !keys.iter().any(|w| k.eq(w).unwrap_or(false))) {
                         return Err(BindingError::CandidateKey { candidate: i, key: key.to_string() }.into());
                     }
                     let mut lines = defaults.clone();
-                    for (line, key) in lines.iter_mut().zip(keys) {
+                    for (line, key) in lines.iter_mut().zip(&keys) {
                         if let Some(given) = dict.get_item(key)? {
                             *line = read_commands(self.config(), Some(&given))
                                 .map_err(|e| BindingError::Candidate { candidate: i, message: e.to_string() })?;

@@ -2,8 +2,40 @@
 //! mobile unit's walk.
 
 use std::collections::HashMap;
+use terminal_core::engine::config::UNIT_TYPES;
 use terminal_core::engine::frame::Events;
 use terminal_core::engine::{Config, Game};
+
+/// What the tally needs of a unit type, copied out of the config when a run starts: the
+/// run's threads then read no shared config (see `Game::tick_config` in the core).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TypeFacts {
+    exists: bool,
+    is_structure: bool,
+    cost_mp: f32,
+    /// The SP a structure of this type cost, as built and upgraded.
+    invested_sp: [f32; 2],
+}
+
+/// Each unit type's facts, by type number.
+pub type Facts = [TypeFacts; UNIT_TYPES];
+
+pub fn facts_of(config: &Config) -> Facts {
+    let mut facts = Facts::default();
+    for (t, (fact, unit)) in facts.iter_mut().zip(&config.units).enumerate() {
+        *fact = TypeFacts {
+            exists: true,
+            is_structure: unit.is_structure,
+            cost_mp: unit.cost_mp,
+            invested_sp: [config.invested_sp(t, false), config.invested_sp(t, true)],
+        };
+    }
+    facts
+}
+
+fn is_structure(facts: &Facts, t: u8) -> bool {
+    facts.get(t as usize).is_some_and(|f| f.exists && f.is_structure)
+}
 
 /// The running totals of one player over a run.
 #[derive(Debug, Clone, Default)]
@@ -27,16 +59,21 @@ pub struct Tally {
     /// death event does not say whether it was upgraded. Only these are listed, since most
     /// structures are not.
     upgraded: Vec<u32>,
+    facts: Facts,
 }
 
 impl Tally {
     pub fn new(game: &Game) -> Tally {
         let upgraded = game.units.iter().filter(|u| u.is_structure && u.upgraded).map(|u| u.id).collect();
-        Tally { players: Default::default(), upgraded }
+        Tally { players: Default::default(), upgraded, facts: facts_of(&game.config) }
     }
 
-    pub fn add(&mut self, config: &Config, events: &Events) {
-        let is_structure = |t: u8| config.units.get(t as usize).is_some_and(|u| u.is_structure);
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    pub fn add(&mut self, events: &Events) {
+        let facts = &self.facts;
         for b in &events.breach {
             let p = &mut self.players[b.owner.index()];
             p.breaches += 1;
@@ -45,7 +82,7 @@ impl Tally {
         }
         for d in &events.damage {
             let dealer = &mut self.players[d.owner.opponent().index()];
-            if is_structure(d.unit_type) {
+            if is_structure(facts, d.unit_type) {
                 dealer.structure_damage += d.damage;
             } else {
                 dealer.unit_damage += d.damage;
@@ -56,14 +93,14 @@ impl Tally {
                 continue;
             }
             let loser = &mut self.players[d.owner.index()];
-            if is_structure(d.unit_type) {
+            let Some(fact) = facts.get(d.unit_type as usize).filter(|f| f.exists) else { continue };
+            if fact.is_structure {
                 let upgraded = self.upgraded.binary_search(&d.id).is_ok();
-                let sp = config.invested_sp(d.unit_type as usize, upgraded);
                 loser.structures_lost += 1;
-                loser.sp_lost += sp;
-            } else if let Some(u) = config.units.get(d.unit_type as usize) {
+                loser.sp_lost += fact.invested_sp[usize::from(upgraded)];
+            } else {
                 loser.units_lost += 1;
-                loser.mp_lost += u.cost_mp;
+                loser.mp_lost += fact.cost_mp;
             }
         }
     }
@@ -77,9 +114,9 @@ pub type EndStats = [(f32, f32, f32); 2];
 pub struct PathLog(pub HashMap<u32, Vec<(i32, i32)>>);
 
 impl PathLog {
-    pub fn add(&mut self, config: &Config, events: &Events) {
+    pub fn add(&mut self, facts: &Facts, events: &Events) {
         for s in &events.spawn {
-            if config.units.get(s.unit_type as usize).is_some_and(|u| !u.is_structure) {
+            if facts.get(s.unit_type as usize).is_some_and(|f| f.exists && !f.is_structure) {
                 self.0.insert(s.id, vec![(s.tile.x, s.tile.y)]);
             }
         }

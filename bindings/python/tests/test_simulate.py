@@ -141,3 +141,26 @@ def test_a_changed_copy_plays_as_a_state_of_its_own_whatever_game_it_reuses(repl
         cut.apply_turn(*lines)
         cut.run(k % 9)
         del trial, cut, alone
+
+
+def test_destroyed_structures_count_what_they_cost_upgrades_included(rules):
+    # A row of walls, every other one upgraded, that the opponent's Demolishers must break.
+    state = ts.GameState.initial(rules)
+    wall, upgrade, demolisher = rules.shorthand(0), rules.shorthand(7), rules.shorthand(4)
+    state.apply_turn(
+        opponent_build=[[wall, x, 14] for x in range(28)] + [[upgrade, x, 14] for x in range(0, 28, 2)]
+    )
+    state.run()
+    price = {False: rules.cost(0)[0], True: rules.cost(0)[0] + rules.upgrade_cost(0)[0]}
+    upgraded_seen = plain_seen = 0
+    for _ in range(4):
+        before = {u.id: u for u in state.units(2) if u.is_structure}
+        state.apply_turn(deploy=[[demolisher, 13, 0]] * int(state.mp(1) // rules.cost(4)[1]))
+        outcome = state.run()
+        left = {u.id for u in state.units(2)}
+        gone = [u for i, u in before.items() if i not in left]
+        assert outcome.p1.structures_destroyed == len(gone)
+        assert outcome.p1.sp_destroyed == pytest.approx(sum(price[u.upgraded] for u in gone))
+        upgraded_seen += sum(u.upgraded for u in gone)
+        plain_seen += sum(not u.upgraded for u in gone)
+    assert upgraded_seen and plain_seen, "both kinds of wall should have been destroyed"
