@@ -3,7 +3,8 @@
 //!
 //! A state shares its game with its copies until one of them changes (copy-on-write):
 //! copying for every candidate costs a reference count, and only a copy that is given
-//! commands or run pays for its own game.
+//! commands or run pays for its own game, written into the game of a dropped state when one
+//! was kept (`SPARE_GAMES`).
 
 use crate::commands::Rejection;
 use crate::error::BindingError;
