@@ -60,28 +60,6 @@ struct Pickled {
     game: GameSnapshot,
 }
 
-/// An iterator whose length is known ahead (counted by the caller), for `PyList::new`.
-struct ExactLength<I> {
-    items: I,
-    left: usize,
-}
-
-impl<I: Iterator> Iterator for ExactLength<I> {
-    type Item = I::Item;
-
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.items.next()?;
-        self.left = self.left.saturating_sub(1);
-        Some(item)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-impl<I: Iterator> ExactSizeIterator for ExactLength<I> {}
-
 /// Games of dropped states, each held only here, kept for the next copy that is changed:
 /// writing a state into a game that has its buffers already (unit list, fields, role index)
 /// costs a fraction of allocating a new one, and an algo's search changes and drops a copy
@@ -318,9 +296,8 @@ impl GameState {
         match owner {
             None => PyList::new(py, units.iter().map(|u| Unit::new(config, u))),
             Some(p) => {
-                let count = units.iter().filter(|u| u.owner == p).count();
-                let chosen = units.iter().filter(|u| u.owner == p).map(|u| Unit::new(config, u));
-                PyList::new(py, ExactLength { items: chosen, left: count })
+                let chosen: Vec<_> = units.iter().filter(|u| u.owner == p).collect();
+                PyList::new(py, chosen.into_iter().map(|u| Unit::new(config, u)))
             }
         }
     }

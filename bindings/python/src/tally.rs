@@ -33,8 +33,9 @@ pub fn facts_of(config: &Config) -> Facts {
     facts
 }
 
-fn is_structure(facts: &Facts, t: u8) -> bool {
-    facts.get(t as usize).is_some_and(|f| f.exists && f.is_structure)
+/// The facts of unit type `t`, if the config has that type.
+fn fact(facts: &Facts, t: u8) -> Option<&TypeFacts> {
+    facts.get(t as usize).filter(|f| f.exists)
 }
 
 /// The running totals of one player over a run.
@@ -82,7 +83,7 @@ impl Tally {
         }
         for d in &events.damage {
             let dealer = &mut self.players[d.owner.opponent().index()];
-            if is_structure(facts, d.unit_type) {
+            if fact(facts, d.unit_type).is_some_and(|f| f.is_structure) {
                 dealer.structure_damage += d.damage;
             } else {
                 dealer.unit_damage += d.damage;
@@ -93,14 +94,14 @@ impl Tally {
                 continue;
             }
             let loser = &mut self.players[d.owner.index()];
-            let Some(fact) = facts.get(d.unit_type as usize).filter(|f| f.exists) else { continue };
-            if fact.is_structure {
+            let Some(dead) = fact(facts, d.unit_type) else { continue };
+            if dead.is_structure {
                 let upgraded = self.upgraded.binary_search(&d.id).is_ok();
                 loser.structures_lost += 1;
-                loser.sp_lost += fact.invested_sp[usize::from(upgraded)];
+                loser.sp_lost += dead.invested_sp[usize::from(upgraded)];
             } else {
                 loser.units_lost += 1;
-                loser.mp_lost += fact.cost_mp;
+                loser.mp_lost += dead.cost_mp;
             }
         }
     }
@@ -116,7 +117,7 @@ pub struct PathLog(pub HashMap<u32, Vec<(i32, i32)>>);
 impl PathLog {
     pub fn add(&mut self, facts: &Facts, events: &Events) {
         for s in &events.spawn {
-            if facts.get(s.unit_type as usize).is_some_and(|f| f.exists && !f.is_structure) {
+            if fact(facts, s.unit_type).is_some_and(|f| !f.is_structure) {
                 self.0.insert(s.id, vec![(s.tile.x, s.tile.y)]);
             }
         }
